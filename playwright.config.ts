@@ -1,0 +1,53 @@
+import { existsSync } from "node:fs";
+import { defineConfig, devices } from "@playwright/test";
+
+/** Playwright drives Debian's Chromium (never a downloaded browser). */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+const APP_PORT = 4173;
+export const MOCK_PORT = 4010;
+
+const webServer = [
+  {
+    command: `npx vite preview --port ${APP_PORT} --strictPort`,
+    url: `http://127.0.0.1:${APP_PORT}`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 60_000,
+  },
+];
+if (existsSync("e2e/mock/server.ts")) {
+  webServer.push({
+    command: `npx tsx e2e/mock/server.ts --port ${MOCK_PORT}`,
+    url: `http://127.0.0.1:${MOCK_PORT}/__mock/health`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 60_000,
+  });
+}
+
+export default defineConfig({
+  testDir: "e2e",
+  testMatch: "**/*.spec.ts",
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${APP_PORT}`,
+    trace: "retain-on-failure",
+    acceptDownloads: true,
+    ...devices["Desktop Chrome"],
+    viewport: { width: 1280, height: 800 },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+  },
+  webServer,
+});
