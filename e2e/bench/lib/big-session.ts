@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 
 export const FIXTURE_PATH = resolve(
   import.meta.dirname,
-  "../../../shared/fixtures/pi/before-compaction.jsonl",
+  "../../../../shared/fixtures/pi/before-compaction.jsonl",
 );
 
 export interface BigSession {
