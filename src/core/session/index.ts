@@ -1,0 +1,4 @@
+/** Public API of the session core. */
+export * from "./context.ts";
+export * from "./tree.ts";
+export * from "./types.ts";

@@ -1,0 +1,94 @@
+/**
+ * The entry forest of a session: index by id, children in file order, the leaf, the path
+ * from a root to the leaf, labels and the session name. See pi-session-format.md §1, §2, §5.
+ * Everything here is linear in the number of entries.
+ */
+import type { SessionEntry } from "./types.ts";
+import { isLabelEntry, isLeafEntry, isSessionInfoEntry } from "./types.ts";
+
+export interface TreeIndex {
+  byId: Map<string, SessionEntry>;
+  /** Children of each id in file order; roots (parentId null) live under `null`. */
+  children: Map<string | null, SessionEntry[]>;
+  /** Index of each entry in file order. */
+  order: Map<string, number>;
+}
+
+/**
+ * Indexes the entries. When two entries share an id, the first one in file order wins in
+ * `byId` / `order` (the later one still appears among its parent's children).
+ */
+export function buildTreeIndex(entries: readonly SessionEntry[]): TreeIndex {
+  const byId = new Map<string, SessionEntry>();
+  const children = new Map<string | null, SessionEntry[]>();
+  const order = new Map<string, number>();
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    if (!byId.has(entry.id)) {
+      byId.set(entry.id, entry);
+      order.set(entry.id, i);
+    }
+    const parent = entry.parentId ?? null;
+    const list = children.get(parent);
+    if (list) list.push(entry);
+    else children.set(parent, [entry]);
+  }
+  return { byId, children, order };
+}
+
+/**
+ * The leaf on load: the last entry in file order, except that a trailing `leaf` entry moves
+ * it to its `targetId` (null = before the first entry). `undefined` when there are no entries.
+ */
+export function resolveLeafId(entries: readonly SessionEntry[]): string | null | undefined {
+  const last = entries[entries.length - 1];
+  if (last === undefined) return undefined;
+  if (isLeafEntry(last)) return typeof last.targetId === "string" ? last.targetId : null;
+  return last.id;
+}
+
+/**
+ * The path from a root to `leafId`, root first. Walks `parentId` upward once and reverses
+ * once. Stops at a missing parent (the path then starts at the orphan) and at a cycle.
+ */
+export function getPath(
+  byId: ReadonlyMap<string, SessionEntry>,
+  leafId: string | null | undefined,
+): SessionEntry[] {
+  const path: SessionEntry[] = [];
+  if (leafId === null || leafId === undefined) return path;
+  const seen = new Set<string>();
+  let current = byId.get(leafId);
+  while (current !== undefined && !seen.has(current.id)) {
+    seen.add(current.id);
+    path.push(current);
+    const parentId = current.parentId;
+    if (parentId === null || parentId === undefined) break;
+    current = byId.get(parentId);
+  }
+  path.reverse();
+  return path;
+}
+
+/** Labels over the whole file in file order: the last label entry per target wins; empty clears. */
+export function resolveLabels(entries: readonly SessionEntry[]): Map<string, string> {
+  const labels = new Map<string, string>();
+  for (const entry of entries) {
+    if (!isLabelEntry(entry) || typeof entry.targetId !== "string") continue;
+    const label = typeof entry.label === "string" ? entry.label : "";
+    if (label === "") labels.delete(entry.targetId);
+    else labels.set(entry.targetId, label);
+  }
+  return labels;
+}
+
+/** The latest `session_info` name, trimmed; an empty or absent name clears it. */
+export function getSessionName(entries: readonly SessionEntry[]): string | undefined {
+  let name: string | undefined;
+  for (const entry of entries) {
+    if (!isSessionInfoEntry(entry)) continue;
+    const trimmed = typeof entry.name === "string" ? entry.name.trim() : "";
+    name = trimmed === "" ? undefined : trimmed;
+  }
+  return name;
+}
