@@ -1,0 +1,7 @@
+export * from "./chunks.ts";
+export * from "./result.ts";
+export * from "./schema.ts";
+export * from "./session-meta.ts";
+export * from "./sessions-repo.ts";
+export * from "./settings-repo.ts";
+export * from "./storage.ts";

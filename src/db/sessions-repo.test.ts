@@ -1,0 +1,141 @@
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { assistant, entry, header, msg, user } from "../core/session/test-builders.ts";
+import type { SessionEntry } from "../core/session/types.ts";
+import { type CutpointDb, createDb } from "./schema.ts";
+import {
+  appendEntries,
+  exportSession,
+  getSession,
+  listSessions,
+  prepareSession,
+  purgeDeleted,
+  readChunks,
+  readEntries,
+  restoreSession,
+  saveSession,
+  softDeleteSession,
+  withNewId,
+} from "./sessions-repo.ts";
+import { getSetting, setSetting } from "./settings-repo.ts";
+
+let db: CutpointDb;
+beforeEach(() => {
+  db = createDb("test", { indexedDB: new IDBFactory(), IDBKeyRange });
+});
+afterEach(() => db.close());
+
+function manyEntries(n: number): SessionEntry[] {
+  const out: SessionEntry[] = [];
+  let parent: string | null = null;
+  for (let i = 0; i < n; i++) {
+    const id = i.toString(16).padStart(8, "0");
+    const m = i % 2 === 0 ? user(`question ${i} ${"x".repeat(300)}`) : assistant(`answer ${i}`);
+    out.push(msg(id, parent, m));
+    parent = id;
+  }
+  return out;
+}
+
+async function exportText(id: string): Promise<string> {
+  const r = await exportSession(db, id);
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value.parts.join("");
+}
+
+describe("sessions repository", () => {
+  it("stores a session whole, lists metadata and exports the exact JSONL", async () => {
+    const entries = manyEntries(3000);
+    const h = header({ id: "s1" });
+    const r = await saveSession(db, prepareSession(h, entries), "new", 1000);
+    expect(r.ok).toBe(true);
+    const row = await getSession(db, "s1");
+    expect(row).toMatchObject({
+      entryCount: 3000,
+      leafId: entries[2999]!.id,
+      updatedAt: 1000,
+      generation: 1,
+    });
+    expect(row?.firstUserMessage.startsWith("question 0 xxx")).toBe(true);
+    expect((await readChunks(db, "s1")).length).toBeGreaterThan(1);
+    const expected = [h, ...entries].map((o) => `${JSON.stringify(o)}\n`).join("");
+    expect(await exportText("s1")).toBe(expected);
+    expect(row?.byteSize).toBe(Buffer.byteLength(expected));
+    expect(await readEntries(db, "s1")).toEqual(entries);
+    expect((await listSessions(db)).map((s) => s.id)).toEqual(["s1"]);
+  });
+
+  it("refuses a second session with the same id, replaces on request, copies under a new id", async () => {
+    const p = prepareSession(header({ id: "dup" }), manyEntries(10));
+    expect((await saveSession(db, p, "new")).ok).toBe(true);
+    const again = await saveSession(db, p, "new");
+    expect(again.ok ? "" : again.error.kind).toBe("conflict");
+    const replaced = await saveSession(db, prepareSession(header({ id: "dup" }), manyEntries(4)), "replace");
+    expect(replaced.ok && replaced.value.generation).toBe(2);
+    expect((await readEntries(db, "dup")).length).toBe(4);
+    expect((await saveSession(db, withNewId(p, "dup-copy"), "new")).ok).toBe(true);
+    expect((await listSessions(db)).length).toBe(2);
+  });
+
+  it("an import that fails half-way writes nothing", async () => {
+    const p = prepareSession(header({ id: "boom" }), manyEntries(5000));
+    expect(p.chunks.length).toBeGreaterThan(2);
+    db.chunks.hook("creating", (_key, obj) => {
+      if ((obj as { seq: number }).seq === 3) throw new Error("disk on fire");
+    });
+    const r = await saveSession(db, p, "new");
+    expect(r.ok).toBe(false);
+    expect(await db.sessions.count()).toBe(0);
+    expect(await db.chunks.count()).toBe(0);
+  });
+
+  it("appends entries in one transaction and updates count, size, leaf and name", async () => {
+    const h = header({ id: "s2" });
+    const base = manyEntries(5);
+    await saveSession(db, prepareSession(h, base), "new", 1);
+    const added = [
+      msg("a1", "00000004", user("more")),
+      entry("session_info", "a2", "a1", { name: "  My session " }),
+    ];
+    const r = await appendEntries(db, "s2", added, 50);
+    expect(r.ok).toBe(true);
+    const row = await getSession(db, "s2");
+    expect(row).toMatchObject({ entryCount: 7, leafId: "a2", name: "My session", updatedAt: 50, lastSeq: 2 });
+    const text = await exportText("s2");
+    expect(row?.byteSize).toBe(Buffer.byteLength(text));
+    expect(text.endsWith(`${JSON.stringify(added[1])}\n`)).toBe(true);
+    expect((await readChunks(db, "s2", 1)).map((c) => c.count)).toEqual([2]);
+    await appendEntries(db, "s2", [entry("leaf", "a3", "a2", { targetId: "a1" })]);
+    expect((await getSession(db, "s2"))?.leafId).toBe("a1");
+    const missing = await appendEntries(db, "nope", added);
+    expect(missing.ok ? "" : missing.error.kind).toBe("not-found");
+  });
+
+  it("soft-deletes with undo, then purges", async () => {
+    await saveSession(db, prepareSession(header({ id: "d1" }), manyEntries(3)), "new");
+    await softDeleteSession(db, "d1", 100);
+    expect(await listSessions(db)).toEqual([]);
+    await restoreSession(db, "d1");
+    expect((await listSessions(db)).length).toBe(1);
+    await softDeleteSession(db, "d1", 100);
+    expect(await purgeDeleted(db, 50)).toBe(0);
+    expect(await purgeDeleted(db, 200)).toBe(1);
+    expect(await db.chunks.count()).toBe(0);
+    expect(await db.sessions.count()).toBe(0);
+  });
+
+  it("maps a quota error to a clear message", async () => {
+    db.chunks.hook("creating", () => {
+      throw new DOMException("full", "QuotaExceededError");
+    });
+    const r = await saveSession(db, prepareSession(header({ id: "q" }), manyEntries(2)), "new");
+    expect(r.ok ? "" : r.error.kind).toBe("quota");
+    expect(r.ok ? "" : r.error.message).toMatch(/storage .* is full/);
+  });
+
+  it("keeps settings", async () => {
+    await setSetting(db, "theme", { mode: "dark" });
+    expect(await getSetting(db, "theme")).toEqual({ mode: "dark" });
+    expect(await getSetting(db, "none")).toBeUndefined();
+  });
+});

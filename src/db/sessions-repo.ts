@@ -1,0 +1,233 @@
+/**
+ * Repository of sessions and their entries. Every write is one transaction: an import appears
+ * whole or not at all; an append updates entries and metadata together.
+ */
+import { Dexie } from "dexie";
+import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
+import {
+  buildChunks,
+  type ChunkData,
+  parseChunkText,
+  serializeHeaderLine,
+  sessionFileName,
+  utf8Length,
+} from "./chunks.ts";
+import { fail, ok, type Result, toDbError } from "./result.ts";
+import type { ChunkRow, CutpointDb, SessionRow } from "./schema.ts";
+import { appendMeta, deriveMeta, type EntriesMeta, headerTime } from "./session-meta.ts";
+
+/** A session ready to store: made by the import worker (or `prepareSession`). */
+export interface PreparedSession {
+  header: SessionHeader;
+  chunks: ChunkData[];
+  meta: EntriesMeta;
+  originalVersion: number;
+}
+
+/** Builds the stored form of a parsed session (the import worker runs this off the main thread). */
+export function prepareSession(
+  header: SessionHeader,
+  entries: readonly SessionEntry[],
+  originalVersion = 3,
+): PreparedSession {
+  return { header, chunks: buildChunks(entries), meta: deriveMeta(entries), originalVersion };
+}
+
+/** The same prepared session under a fresh id (re-import as a copy). */
+export function withNewId(prepared: PreparedSession, id: string): PreparedSession {
+  return { ...prepared, header: { ...prepared.header, id } };
+}
+
+function rowFor(prepared: PreparedSession, now: number, generation: number): SessionRow {
+  const headerBytes = utf8Length(serializeHeaderLine(prepared.header)) + 1;
+  const byteSize = prepared.chunks.reduce((sum, c) => sum + c.bytes, headerBytes);
+  return {
+    id: prepared.header.id,
+    header: prepared.header,
+    name: prepared.meta.name,
+    firstUserMessage: prepared.meta.firstUserMessage,
+    createdAt: headerTime(prepared.header, now),
+    updatedAt: now,
+    entryCount: prepared.meta.entryCount,
+    byteSize,
+    leafId: prepared.meta.leafId,
+    lastSeq: prepared.chunks.length,
+    generation,
+    originalVersion: prepared.originalVersion,
+    deletedAt: 0,
+  };
+}
+
+export type SaveMode = "new" | "replace";
+
+/**
+ * Stores a whole session in one transaction. "new" fails with a conflict when a visible session
+ * has the id (a soft-deleted one is replaced); "replace" drops the old entries first.
+ */
+export async function saveSession(
+  db: CutpointDb,
+  prepared: PreparedSession,
+  mode: SaveMode,
+  now = Date.now(),
+): Promise<Result<SessionRow>> {
+  try {
+    return await db.transaction("rw", db.sessions, db.chunks, async () => {
+      const id = prepared.header.id;
+      const existing = await db.sessions.get(id);
+      if (existing && !existing.deletedAt && mode === "new")
+        return fail("conflict", `A session with id ${id} already exists.`);
+      if (existing) await deleteChunks(db, id);
+      const row = rowFor(prepared, now, (existing?.generation ?? 0) + 1);
+      await db.sessions.put(row);
+      await db.chunks.bulkAdd(
+        prepared.chunks.map((c, i) => ({ sessionId: id, seq: i + 1, generation: row.generation, ...c })),
+      );
+      return ok(row);
+    });
+  } catch (e) {
+    return toDbError(e);
+  }
+}
+
+function chunkRange(db: CutpointDb, sessionId: string, afterSeq = 0) {
+  return db.chunks
+    .where("[sessionId+seq]")
+    .between([sessionId, afterSeq + 1], [sessionId, Dexie.maxKey], true, true);
+}
+
+async function deleteChunks(db: CutpointDb, sessionId: string): Promise<void> {
+  await chunkRange(db, sessionId).delete();
+}
+
+/**
+ * Appends entries (children of the leaf, written by services) in one transaction and updates
+ * the metadata (count, size, leaf, name, updatedAt).
+ */
+export async function appendEntries(
+  db: CutpointDb,
+  sessionId: string,
+  entries: readonly SessionEntry[],
+  now = Date.now(),
+): Promise<Result<SessionRow>> {
+  if (entries.length === 0) {
+    const row = await db.sessions.get(sessionId);
+    return row ? ok(row) : fail("not-found", `No session ${sessionId}.`);
+  }
+  try {
+    return await db.transaction("rw", db.sessions, db.chunks, async () => {
+      const row = await db.sessions.get(sessionId);
+      if (!row || row.deletedAt) return fail("not-found", `No session ${sessionId}.`);
+      const chunks = buildChunks(entries, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
+      const chunk = chunks[0]!;
+      const seq = row.lastSeq + 1;
+      await db.chunks.add({ sessionId, seq, generation: row.generation, ...chunk });
+      const meta = appendMeta(
+        {
+          entryCount: row.entryCount,
+          name: row.name,
+          firstUserMessage: row.firstUserMessage,
+          leafId: row.leafId,
+          lastTimestamp: undefined,
+        },
+        entries,
+      );
+      const next: SessionRow = {
+        ...row,
+        entryCount: meta.entryCount,
+        name: meta.name,
+        firstUserMessage: meta.firstUserMessage,
+        leafId: meta.leafId,
+        byteSize: row.byteSize + chunk.bytes,
+        lastSeq: seq,
+        updatedAt: now,
+      };
+      await db.sessions.put(next);
+      return ok(next);
+    });
+  } catch (e) {
+    return toDbError(e);
+  }
+}
+
+/** Live list of sessions (not deleted), most recently updated first. */
+export async function listSessions(db: CutpointDb): Promise<SessionRow[]> {
+  const rows = await db.sessions.where("deletedAt").equals(0).toArray();
+  return rows.sort((a, b) => b.updatedAt - a.updatedAt);
+}
+
+export async function getSession(db: CutpointDb, id: string): Promise<SessionRow | undefined> {
+  const row = await db.sessions.get(id);
+  return row && !row.deletedAt ? row : undefined;
+}
+
+/** The chunk rows of a session with seq > afterSeq, in order. */
+export async function readChunks(db: CutpointDb, sessionId: string, afterSeq = 0): Promise<ChunkRow[]> {
+  return chunkRange(db, sessionId, afterSeq).toArray();
+}
+
+/** All entries of a session in file order (parses every chunk; fine for tests and small sessions). */
+export async function readEntries(db: CutpointDb, sessionId: string): Promise<SessionEntry[]> {
+  const chunks = await readChunks(db, sessionId);
+  return chunks.flatMap((c) => parseChunkText(c.text));
+}
+
+export interface ExportedSession {
+  fileName: string;
+  /** The v3 JSONL parts (header line, then chunk texts); a Blob of them is the file. */
+  parts: string[];
+  byteSize: number;
+}
+
+/** The v3 JSONL of a session: header line + the chunk texts, no re-serialization. */
+export async function exportSession(db: CutpointDb, sessionId: string): Promise<Result<ExportedSession>> {
+  try {
+    return await db.transaction("r", db.sessions, db.chunks, async () => {
+      const row = await getSession(db, sessionId);
+      if (!row) return fail("not-found", `No session ${sessionId}.`);
+      const chunks = await readChunks(db, sessionId);
+      const parts = [`${serializeHeaderLine(row.header)}\n`, ...chunks.map((c) => c.text)];
+      return ok({ fileName: sessionFileName(row.header), parts, byteSize: row.byteSize });
+    });
+  } catch (e) {
+    return toDbError(e);
+  }
+}
+
+/** Hides a session (Undo restores it); `purgeDeleted` removes it for good. */
+export async function softDeleteSession(db: CutpointDb, id: string, now = Date.now()): Promise<Result<void>> {
+  try {
+    const n = await db.sessions.update(id, { deletedAt: now });
+    return n ? ok(undefined) : fail("not-found", `No session ${id}.`);
+  } catch (e) {
+    return toDbError(e);
+  }
+}
+
+export async function restoreSession(db: CutpointDb, id: string): Promise<Result<void>> {
+  try {
+    const n = await db.sessions.update(id, { deletedAt: 0 });
+    return n ? ok(undefined) : fail("not-found", `No session ${id}.`);
+  } catch (e) {
+    return toDbError(e);
+  }
+}
+
+/** Removes a session and its entries for good. */
+export async function purgeSession(db: CutpointDb, id: string): Promise<Result<void>> {
+  try {
+    await db.transaction("rw", db.sessions, db.chunks, async () => {
+      await deleteChunks(db, id);
+      await db.sessions.delete(id);
+    });
+    return ok(undefined);
+  } catch (e) {
+    return toDbError(e);
+  }
+}
+
+/** Purges every session soft-deleted before `before` (ms). Returns how many. */
+export async function purgeDeleted(db: CutpointDb, before: number): Promise<number> {
+  const rows = await db.sessions.where("deletedAt").between(1, before, true, false).toArray();
+  for (const row of rows) await purgeSession(db, row.id);
+  return rows.length;
+}

@@ -1,0 +1,30 @@
+/**
+ * Key/value settings. API keys live here too (local to this browser profile); they are never
+ * exported, logged or put in a URL.
+ */
+
+import { ok, type Result, toDbError } from "./result.ts";
+import type { CutpointDb } from "./schema.ts";
+
+export async function getSetting<T>(db: CutpointDb, key: string): Promise<T | undefined> {
+  const row = await db.settings.get(key);
+  return row?.value as T | undefined;
+}
+
+export async function setSetting(db: CutpointDb, key: string, value: unknown): Promise<Result<void>> {
+  try {
+    await db.settings.put({ key, value });
+    return ok(undefined);
+  } catch (e) {
+    return toDbError(e);
+  }
+}
+
+export async function deleteSetting(db: CutpointDb, key: string): Promise<Result<void>> {
+  try {
+    await db.settings.delete(key);
+    return ok(undefined);
+  } catch (e) {
+    return toDbError(e);
+  }
+}

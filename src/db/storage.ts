@@ -1,0 +1,45 @@
+/** Browser storage status: persistence and the quota estimate. */
+
+export interface StorageStatus {
+  /** null when the browser has no StorageManager (or it failed). */
+  persisted: boolean | null;
+  usage: number | null;
+  quota: number | null;
+}
+
+function manager(): StorageManager | undefined {
+  return typeof navigator !== "undefined" && navigator.storage ? navigator.storage : undefined;
+}
+
+/** Asks the browser to keep our data under storage pressure. Returns the resulting state. */
+export async function requestPersistence(): Promise<boolean | null> {
+  const m = manager();
+  if (!m?.persist) return null;
+  try {
+    if (m.persisted && (await m.persisted())) return true;
+    return await m.persist();
+  } catch {
+    return null;
+  }
+}
+
+export async function readStorageStatus(): Promise<StorageStatus> {
+  const m = manager();
+  if (!m) return { persisted: null, usage: null, quota: null };
+  let persisted: boolean | null = null;
+  let usage: number | null = null;
+  let quota: number | null = null;
+  try {
+    persisted = m.persisted ? await m.persisted() : null;
+  } catch {
+    persisted = null;
+  }
+  try {
+    const e = m.estimate ? await m.estimate() : undefined;
+    usage = e?.usage ?? null;
+    quota = e?.quota ?? null;
+  } catch {
+    // leave unknown
+  }
+  return { persisted, usage, quota };
+}
