@@ -1,0 +1,86 @@
+/**
+ * File operations for summaries (pi-session-format.md §7, §10): tool calls named read, write,
+ * edit with a string `arguments.path`. Modified = written ∪ edited; read-only = read − modified;
+ * both sorted (UTF-16 code unit order).
+ */
+import type { AgentMessage, FileListDetails } from "../session/types.ts";
+
+export type FileOpKind = "read" | "modified";
+
+export interface FileOp {
+  kind: FileOpKind;
+  path: string;
+}
+
+const NONE: readonly FileOp[] = [];
+
+/** The file operations of one message's tool calls (assistant messages only). */
+export function messageFileOps(message: AgentMessage | undefined): readonly FileOp[] {
+  if (message?.role !== "assistant" || !Array.isArray(message.content)) return NONE;
+  let ops: FileOp[] | undefined;
+  for (const block of message.content) {
+    if (!block || typeof block !== "object" || block.type !== "toolCall") continue;
+    const args = (block as { arguments?: unknown }).arguments;
+    const path = args && typeof args === "object" ? (args as { path?: unknown }).path : undefined;
+    if (typeof path !== "string") continue;
+    const name = (block as { name?: unknown }).name;
+    const kind: FileOpKind | undefined =
+      name === "read" ? "read" : name === "write" || name === "edit" ? "modified" : undefined;
+    if (!kind) continue;
+    ops ??= [];
+    ops.push({ kind, path });
+  }
+  return ops ?? NONE;
+}
+
+/** Accumulates read / modified paths. */
+export class FileOpSet {
+  readonly read = new Set<string>();
+  readonly modified = new Set<string>();
+
+  add(op: FileOp): void {
+    (op.kind === "read" ? this.read : this.modified).add(op.path);
+  }
+
+  addMessage(message: AgentMessage | undefined): void {
+    for (const op of messageFileOps(message)) this.add(op);
+  }
+
+  /** Adds default-summarizer details ({readFiles, modifiedFiles}); ignores anything else. */
+  addDetails(details: unknown): void {
+    const d = readFileListDetails(details);
+    if (!d) return;
+    for (const p of d.readFiles) this.read.add(p);
+    for (const p of d.modifiedFiles) this.modified.add(p);
+  }
+
+  lists(): FileListDetails {
+    return fileLists(this.read, this.modified);
+  }
+}
+
+/** Sorted lists: modified, and read-only = read − modified. */
+export function fileLists(read: Iterable<string>, modified: ReadonlySet<string>): FileListDetails {
+  const readOnly: string[] = [];
+  for (const p of read) if (!modified.has(p)) readOnly.push(p);
+  return { readFiles: readOnly.sort(), modifiedFiles: [...modified].sort() };
+}
+
+/** Reads `{readFiles, modifiedFiles}` details loosely (string entries only). */
+export function readFileListDetails(details: unknown): FileListDetails | undefined {
+  if (!details || typeof details !== "object") return undefined;
+  const d = details as { readFiles?: unknown; modifiedFiles?: unknown };
+  const strings = (v: unknown) =>
+    Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+  if (!Array.isArray(d.readFiles) && !Array.isArray(d.modifiedFiles)) return undefined;
+  return { readFiles: strings(d.readFiles), modifiedFiles: strings(d.modifiedFiles) };
+}
+
+/** `<read-files>` / `<modified-files>` blocks (one path per line), only when non-empty. */
+export function formatFileBlocks(files: FileListDetails): string {
+  let out = "";
+  if (files.readFiles.length > 0) out += `\n\n<read-files>\n${files.readFiles.join("\n")}\n</read-files>`;
+  if (files.modifiedFiles.length > 0)
+    out += `\n\n<modified-files>\n${files.modifiedFiles.join("\n")}\n</modified-files>`;
+  return out;
+}

@@ -1,0 +1,75 @@
+/**
+ * Incremental planner for the UI, which re-plans on every keystroke and every streamed entry.
+ * It keeps a PathIndex across calls: `setPath` recognises an extension of the previous path in
+ * O(1) (a path is determined by its last entry, so if the previous last entry sits at the same
+ * position the prefix is unchanged) and only indexes the new entries; any other path is
+ * re-indexed. Entry objects are treated as immutable.
+ */
+import type { SessionEntry } from "../session/types.ts";
+import { type CutPointInfo, listCutPointsOnIndex } from "./cut-points.ts";
+import { PathIndex } from "./path-index.ts";
+import {
+  contextTokensOf,
+  type PlanOptions,
+  type PlanResult,
+  type PlanSettings,
+  planOnIndex,
+} from "./plan.ts";
+import { type Estimator, PI_ESTIMATOR } from "./tokens.ts";
+
+export interface Planner {
+  readonly estimator: Estimator;
+  /** Number of entries indexed. */
+  readonly length: number;
+  /** Sets the current path (root first). Appends when it extends the previous one, else rebuilds. */
+  setPath(path: readonly SessionEntry[]): void;
+  /** Appends one entry (a child of the current leaf). */
+  append(entry: SessionEntry): void;
+  plan(settings: PlanSettings, options?: Omit<PlanOptions, "estimator">): PlanResult;
+  listCutPoints(): CutPointInfo[];
+  /** Context size of the current context (§6; stale usage before the latest compaction ignored). */
+  contextTokens(): { tokens: number; source: "reported" | "estimated" };
+  /** Token estimate of the entry at a path index (0 when it produces no context message). */
+  entryTokens(index: number): number;
+  /** Running total of context estimates up to and including the entry at a path index. */
+  runningTokens(index: number): number;
+}
+
+export function createPlanner(options: { estimator?: Estimator } = {}): Planner {
+  const estimator = options.estimator ?? PI_ESTIMATOR;
+  let index = new PathIndex(estimator);
+  return {
+    estimator,
+    get length() {
+      return index.length;
+    },
+    setPath(path) {
+      const n = index.length;
+      const extends_ = n > 0 && path.length >= n && path[n - 1] === index.entries[n - 1];
+      if (!extends_) {
+        index = new PathIndex(estimator);
+        for (const e of path) index.append(e);
+        return;
+      }
+      for (let i = n; i < path.length; i++) index.append(path[i]!);
+    },
+    append(entry) {
+      index.append(entry);
+    },
+    plan(settings, planOptions = {}) {
+      return planOnIndex(index, settings, planOptions);
+    },
+    listCutPoints() {
+      return listCutPointsOnIndex(index);
+    },
+    contextTokens() {
+      return contextTokensOf(index);
+    },
+    entryTokens(i) {
+      return index.ctxEst[i] ?? 0;
+    },
+    runningTokens(i) {
+      return index.ctxCum[Math.min(i + 1, index.length)] ?? 0;
+    },
+  };
+}
