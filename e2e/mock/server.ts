@@ -124,7 +124,8 @@ export function startMockServer(options: { port?: number; host?: string } = {}):
       }
       if (spec.delayMs) await sleep(spec.delayMs);
       if (res.destroyed) return;
-      res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      // Wait for each chunk to be flushed, so a later cut never swallows chunks already "sent".
+      await new Promise<void>((done) => res.write(`data: ${JSON.stringify(chunk)}\n\n`, () => done()));
       sent++;
     }
     if (spec.cutAfterChunks !== undefined && sent >= spec.cutAfterChunks) {

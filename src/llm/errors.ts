@@ -1,0 +1,216 @@
+/**
+ * Classifies failures of an OpenAI-compatible endpoint into kinds with plain, actionable messages.
+ * Pure: the SDK's error objects are read structurally (status, error body, headers, message), so
+ * tests can feed plain objects.
+ */
+import { providerPreset } from "./providers.ts";
+
+export type LlmErrorKind =
+  | "auth"
+  | "model-access"
+  | "not-found"
+  | "rate-limit"
+  | "quota"
+  | "context-overflow"
+  | "bad-request"
+  | "server"
+  | "cors-or-network"
+  | "mixed-content"
+  | "stream-dropped"
+  | "aborted"
+  | "unknown";
+
+export interface LlmError {
+  kind: LlmErrorKind;
+  status?: number;
+  /** The provider's own text (kept verbatim so context-overflow detection works on it). */
+  providerText: string;
+  /** A full sentence for the person: what happened and what to do. */
+  message: string;
+  retryAfterMs?: number;
+}
+
+export interface ErrorContext {
+  baseUrl: string;
+  model: string;
+  /** Preset id, for provider-specific hints (Ollama / LM Studio CORS). */
+  provider?: string;
+  /** location.protocol of the page, e.g. "https:"; undefined outside a browser. */
+  pageProtocol?: string;
+  /** Whether content had streamed before the failure. */
+  streamed?: boolean;
+}
+
+/** Text patterns providers use for "the prompt does not fit the context window". */
+const OVERFLOW_PATTERNS: readonly RegExp[] = [
+  /prompt is too long/i,
+  /input is too long for requested model/i,
+  /exceeds the context window/i,
+  /input token count.*exceeds the maximum/i,
+  /maximum prompt length is \d+/i,
+  /reduce the length of the messages/i,
+  /maximum context length is \d+ tokens/i,
+  /exceeds the limit of \d+/i,
+  /exceeds the available context size/i,
+  /greater than the context length/i,
+  /context window exceeds limit/i,
+  /exceeded model token limit/i,
+  /too large for model with \d+ maximum context length/i,
+  /model_context_window_exceeded/i,
+  /context[_ ]length[_ ]exceeded/i,
+  /too many tokens/i,
+  /token limit exceeded/i,
+  /^(400|413)\s*(status code )?\(no body\)/i,
+];
+
+/** Local copy of the overflow test (core/compaction owns the authoritative one). */
+export function looksLikeOverflow(text: string): boolean {
+  if (/rate limit|\b429\b/i.test(text)) return false;
+  return OVERFLOW_PATTERNS.some((p) => p.test(text));
+}
+
+const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+/** An http:// endpoint (not localhost) called from an https:// page: the browser blocks it. */
+export function isMixedContent(baseUrl: string, pageProtocol: string | undefined): boolean {
+  if (pageProtocol !== "https:") return false;
+  try {
+    const url = new URL(baseUrl);
+    return url.protocol === "http:" && !LOCAL_HOSTS.has(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+function providerTextOf(err: Record<string, unknown>): string {
+  const body = err.error;
+  if (typeof body === "string") return body;
+  if (body && typeof body === "object") {
+    const b = body as Record<string, unknown>;
+    if (typeof b.message === "string") return b.message;
+    if (
+      b.error &&
+      typeof b.error === "object" &&
+      typeof (b.error as { message?: unknown }).message === "string"
+    ) {
+      return (b.error as { message: string }).message;
+    }
+    if (typeof b.error === "string") return b.error;
+  }
+  const msg = typeof err.message === "string" ? err.message : String(err);
+  // The SDK prefixes "<status> "; keep only the provider's part.
+  return msg.replace(/^\d{3}\s+/, "");
+}
+
+function headerGetter(err: Record<string, unknown>): { get(name: string): string | null } | undefined {
+  const h = err.headers as { get?: unknown } | undefined;
+  return h && typeof h.get === "function" ? (h as { get(name: string): string | null }) : undefined;
+}
+
+/** Structural check; the adapter also passes `signalAborted` (class names do not survive minification). */
+const isAbortLike = (err: Record<string, unknown>) => err.name === "AbortError";
+
+/**
+ * Maps any thrown value of a request to an LlmError. `signalAborted` wins over everything: an
+ * abort by the person is never reported as a network failure.
+ */
+export function classifyError(
+  thrown: unknown,
+  ctx: ErrorContext,
+  signalAborted = false,
+  retryAfterMs?: number,
+): LlmError {
+  const err = (thrown && typeof thrown === "object" ? thrown : { message: String(thrown) }) as Record<
+    string,
+    unknown
+  >;
+  if (signalAborted || isAbortLike(err)) {
+    return { kind: "aborted", providerText: "", message: "Stopped." };
+  }
+  const status = typeof err.status === "number" ? err.status : undefined;
+  const text = providerTextOf(err);
+  const raw = status !== undefined ? `${status} ${text}` : text;
+  const { model } = ctx;
+
+  if (status === undefined) {
+    if (ctx.streamed) {
+      return {
+        kind: "stream-dropped",
+        providerText: text,
+        message: `The connection dropped while the reply was streaming (${text || "connection lost"}). What arrived is kept; send again to continue.`,
+      };
+    }
+    if (looksLikeOverflow(text)) return { kind: "context-overflow", providerText: text, message: text };
+    if (isMixedContent(ctx.baseUrl, ctx.pageProtocol)) {
+      return {
+        kind: "mixed-content",
+        providerText: text,
+        message: `This page is served over https, so the browser blocks requests to the plain-http endpoint ${ctx.baseUrl} (mixed content). Use an https endpoint, or run the app itself from http://localhost.`,
+      };
+    }
+    const hint = ctx.provider ? providerPreset(ctx.provider).corsHint : undefined;
+    return {
+      kind: "cors-or-network",
+      providerText: text,
+      message: `Could not reach ${ctx.baseUrl} (${text || "Failed to fetch"}). Either the server is not running or unreachable, or it does not allow requests from this page's origin (CORS). ${hint ?? 'For a local server, allow this origin: Ollama with OLLAMA_ORIGINS, LM Studio with its "Enable CORS" switch.'}`,
+    };
+  }
+
+  if (looksLikeOverflow(raw)) return { kind: "context-overflow", status, providerText: text, message: raw };
+  if (status === 401) {
+    return {
+      kind: "auth",
+      status,
+      providerText: text,
+      message: `The API key was rejected (401: ${text}). Check the key in Settings for this endpoint.`,
+    };
+  }
+  if (status === 403) {
+    return {
+      kind: "model-access",
+      status,
+      providerText: text,
+      message: `The key has no access to model "${model}" (403: ${text}). Pick another model or enable it for this key/project.`,
+    };
+  }
+  if (status === 404) {
+    return {
+      kind: "not-found",
+      status,
+      providerText: text,
+      message: `Not found (404: ${text}). Check the model name "${model}" and that the base URL ${ctx.baseUrl} ends where /chat/completions starts (usually with /v1).`,
+    };
+  }
+  if (status === 429) {
+    const quota = /quota|billing|insufficient|credit/i.test(text);
+    const retryAfter = retryAfterMs !== undefined ? ` Retry after ${Math.ceil(retryAfterMs / 1000)} s.` : "";
+    return quota
+      ? {
+          kind: "quota",
+          status,
+          providerText: text,
+          message: `The account's quota or credit is used up (429: ${text}). Check billing with the provider.`,
+        }
+      : {
+          kind: "rate-limit",
+          status,
+          providerText: text,
+          message: `Rate limited by the provider (429: ${text}).${retryAfter} Wait a moment and send again.`,
+          ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+        };
+  }
+  if (status >= 500) {
+    return {
+      kind: "server",
+      status,
+      providerText: text,
+      message: `The provider's server failed (${status}: ${text}). Try again in a moment.`,
+    };
+  }
+  if (status === 400 || status === 413 || status === 422) {
+    return { kind: "bad-request", status, providerText: text, message: `The request was refused (${raw}).` };
+  }
+  return { kind: "unknown", status, providerText: text, message: `Request failed (${raw}).` };
+}
+
+export { headerGetter };

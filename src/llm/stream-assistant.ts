@@ -1,0 +1,150 @@
+/**
+ * streamAssistant: one model request over the openai SDK (Chat Completions, streaming), in the
+ * browser or Node. Never throws: every failure comes back as an AssistantMessage with stopReason
+ * "error" (and a plain errorMessage) or "aborted" (keeping what streamed).
+ *
+ * The API key only goes into the Authorization header of requests to `baseUrl`; it is never
+ * logged, put in a URL or in the returned message.
+ */
+import OpenAI, { APIUserAbortError } from "openai";
+import type { AgentMessage, AssistantMessage } from "../core/session/types.ts";
+import { classifyError, headerGetter } from "./errors.ts";
+import { type ToolDefinition, toChatMessages, toChatTools } from "./messages.ts";
+import { modelInfo, providerPreset } from "./providers.ts";
+import { parseRetryAfter, retryDecision } from "./retry.ts";
+import { type AssistantStreamEvent, StreamMapper } from "./stream-mapper.ts";
+
+export interface EndpointConfig {
+  /** OpenAI-compatible base URL, e.g. https://api.openai.com/v1 */
+  baseUrl: string;
+  apiKey: string;
+  /** Preset id (see providers.ts) or any name; stored as the message's `provider`. */
+  provider: string;
+}
+
+export interface StreamAssistantParams extends EndpointConfig {
+  model: string;
+  systemPrompt: string;
+  /** pi messages, already converted with session-core's toLlmMessages. */
+  messages: readonly AgentMessage[];
+  tools?: readonly ToolDefinition[];
+  maxTokens?: number;
+  /** Sent as reasoning_effort when set and not "off" (e.g. the session's thinking level). */
+  reasoningEffort?: string;
+  signal?: AbortSignal;
+  onEvent?: (event: AssistantStreamEvent) => void;
+  /** Injected for tests. */
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+  /** Custom fetch (tests, or a proxy); defaults to the global fetch. */
+  fetch?: typeof fetch;
+}
+
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+export function createClient(config: EndpointConfig, customFetch?: typeof fetch): OpenAI {
+  return new OpenAI({
+    apiKey: config.apiKey || "no-key",
+    baseURL: config.baseUrl.replace(/\/+$/, ""),
+    dangerouslyAllowBrowser: true,
+    maxRetries: 0,
+    timeout: 10 * 60 * 1000,
+    ...(customFetch ? { fetch: customFetch } : {}),
+  });
+}
+
+const pageProtocol = (): string | undefined =>
+  (globalThis as { location?: { protocol?: string } }).location?.protocol;
+
+/** Builds the request body (exported for tests). */
+export function buildRequestBody(
+  p: StreamAssistantParams,
+): OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming {
+  const preset = providerPreset(p.provider);
+  const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = {
+    model: p.model,
+    messages: toChatMessages(p.systemPrompt, p.messages),
+    stream: true,
+    stream_options: { include_usage: true },
+  };
+  if (p.tools && p.tools.length > 0) body.tools = toChatTools(p.tools);
+  if (p.maxTokens !== undefined) {
+    if (preset.maxTokensField === "max_completion_tokens") body.max_completion_tokens = p.maxTokens;
+    else body.max_tokens = p.maxTokens;
+  }
+  if (p.reasoningEffort && p.reasoningEffort !== "off") {
+    body.reasoning_effort = p.reasoningEffort as OpenAI.ReasoningEffort;
+  }
+  return body;
+}
+
+export async function streamAssistant(p: StreamAssistantParams): Promise<AssistantMessage> {
+  const now = p.now ?? Date.now;
+  const sleep = p.sleep ?? abortableSleep;
+  const emit = p.onEvent ?? (() => {});
+  const client = createClient(p, p.fetch);
+  const body = buildRequestBody(p);
+  const prices = modelInfo(p.model).prices;
+  const ctx = { baseUrl: p.baseUrl, model: p.model, provider: p.provider, pageProtocol: pageProtocol() };
+
+  let attempt = 0;
+  for (;;) {
+    const mapper = new StreamMapper({ provider: p.provider, model: p.model, timestamp: now(), prices }, emit);
+    const aborted = () => p.signal?.aborted === true;
+    let responded = false;
+    try {
+      if (aborted()) throw new APIUserAbortError();
+      const stream = await client.chat.completions.create(body, { signal: p.signal });
+      responded = true;
+      mapper.start();
+      for await (const chunk of stream) mapper.push(chunk);
+      if (aborted()) return done(mapper.finish({ stopReason: "aborted" }));
+      return done(mapper.finish());
+    } catch (thrown) {
+      const isAbort = aborted() || thrown instanceof APIUserAbortError;
+      if (isAbort) return done(mapper.finish({ stopReason: "aborted" }));
+      const errObj = thrown as Record<string, unknown>;
+      const retryAfterMs = parseRetryAfter(headerGetter(errObj ?? {}), now());
+      const error = classifyError(
+        thrown,
+        { ...ctx, streamed: mapper.streamed || responded },
+        false,
+        retryAfterMs,
+      );
+      const decision = retryDecision({
+        attempt,
+        status: error.status,
+        streamed: mapper.streamed,
+        network: error.kind === "cors-or-network" || error.kind === "stream-dropped",
+        quotaExhausted: error.kind === "quota",
+        ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+        random: (p.random ?? Math.random)(),
+      });
+      if (decision.retry && error.kind !== "context-overflow" && error.kind !== "mixed-content") {
+        attempt++;
+        emit({ type: "retry", attempt, delayMs: decision.delayMs, reason: decision.reason });
+        await sleep(decision.delayMs, p.signal);
+        if (aborted()) return done(mapper.finish({ stopReason: "aborted" }));
+        continue;
+      }
+      return done(mapper.finish({ stopReason: "error", errorMessage: error.message }));
+    }
+  }
+
+  function done(message: AssistantMessage): AssistantMessage {
+    emit({ type: "done", message });
+    return message;
+  }
+}
