@@ -1,39 +1,30 @@
 /**
- * createCompleteFn: the one-shot "complete" function the compaction summarizer is given
- * (structurally the CompleteFn of src/core/compaction). Streams text with onDelta, honours the
- * AbortSignal, returns errors as values, never throws.
+ * createCompleteFn: the one-shot `complete` function the compaction summarizer is given
+ * (src/core/compaction's CompleteFn). Streams text with onDelta, honours the AbortSignal,
+ * returns errors as values, never throws.
  */
+import type { CompleteFn } from "../core/compaction/summarize.ts";
 import type { AgentMessage } from "../core/session/types.ts";
 import { type EndpointConfig, streamAssistant } from "./stream-assistant.ts";
 
-export interface CompleteRequest {
-  systemPrompt: string;
-  userMessage: string;
-  maxTokens: number;
-  signal: AbortSignal;
-  onDelta?: (text: string) => void;
-}
-
-export type CompleteResult =
-  | { ok: true; text: string; usage?: { input: number; output: number } }
-  | { ok: false; error: string; aborted: boolean };
-
-export type CompleteFnLike = (request: CompleteRequest) => Promise<CompleteResult>;
+export type { CompleteFn, CompleteRequest, CompleteResult } from "../core/compaction/summarize.ts";
 
 export interface CompleteConfig extends EndpointConfig {
   model: string;
-  /** reasoning_effort for reasoning models (the session's thinking level; "off" sends none). */
+  /** reasoning_effort used when the request carries no thinkingLevel ("off" sends none). */
   reasoningEffort?: string;
   now?: () => number;
   fetch?: typeof fetch;
 }
 
-export function createCompleteFn(config: CompleteConfig): CompleteFnLike {
+export function createCompleteFn(config: CompleteConfig): CompleteFn {
   return async (request) => {
     const now = config.now ?? Date.now;
     const messages: AgentMessage[] = [{ role: "user", content: request.userMessage, timestamp: now() }];
+    const reasoningEffort = request.thinkingLevel ?? config.reasoningEffort;
     const reply = await streamAssistant({
       ...config,
+      ...(reasoningEffort !== undefined ? { reasoningEffort } : {}),
       systemPrompt: request.systemPrompt,
       messages,
       maxTokens: request.maxTokens,

@@ -8,7 +8,7 @@
  */
 export {
   type CompleteConfig,
-  type CompleteFnLike,
+  type CompleteFn,
   type CompleteRequest,
   type CompleteResult,
   createCompleteFn,
