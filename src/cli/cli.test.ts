@@ -1,0 +1,140 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { parseSessionJsonl, serializeSession } from "../core/session/index.ts";
+import { type CliCommand, parseArgs } from "./command.ts";
+import type { InspectReport } from "./inspect-command.ts";
+import { runCli } from "./main.ts";
+
+const run = promisify(execFile);
+const ROOT = resolve(import.meta.dirname, "../..");
+const FIXTURE = resolve(import.meta.dirname, "../../../shared/fixtures/pi/before-compaction.jsonl");
+const tmp = mkdtempSync(join(tmpdir(), "cutpoint-cli-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run("npx", ["tsx", "src/cli/main.ts", ...args], { cwd: ROOT });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+function collect() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { out: (t: string) => out.push(t), err: (t: string) => err.push(t) }, out, err };
+}
+
+describe("cli processes (spawned with tsx)", () => {
+  it("inspect --json on the fixture reports its numbers", async () => {
+    const { code, stdout } = await cli("inspect", FIXTURE, "--json");
+    expect(code).toBe(0);
+    const lines = stdout.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    const report = JSON.parse(lines[0]!) as InspectReport;
+    expect(report.version).toBe(1);
+    expect(report.entries).toBe(1002);
+    expect(report.types).toEqual({ message: 990, thinking_level_change: 5, compaction: 2, model_change: 5 });
+    expect(report.roles).toEqual({ user: 55, assistant: 484, toolResult: 448, bashExecution: 3 });
+    expect(report.pathLength).toBe(1002);
+    expect(report.leafLine).toBe(1003);
+    expect(report.compactions).toEqual([
+      { line: 360, firstKeptLine: 294, tokensBefore: 175004 },
+      { line: 629, firstKeptLine: 552, tokensBefore: 185014 },
+    ]);
+    expect(report.problems).toEqual([]);
+  }, 30_000);
+
+  it("migrate writes exactly serializeSession's output", async () => {
+    const out = join(tmp, "migrated.jsonl");
+    const { code } = await cli("migrate", FIXTURE, "-o", out);
+    expect(code).toBe(0);
+    const parsed = parseSessionJsonl(readFileSync(FIXTURE, "utf8"));
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    expect(readFileSync(out, "utf8")).toBe(serializeSession(parsed.value.header, parsed.value.entries));
+  }, 30_000);
+
+  it("exits non-zero with a message for an unreadable or invalid file, 2 for bad arguments", async () => {
+    const missing = await cli("inspect", join(tmp, "nope.jsonl"));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("cannot read (no such file)");
+    const bogus = join(tmp, "bogus.jsonl");
+    writeFileSync(bogus, '{"hello":1}\n');
+    const invalid = await cli("migrate", bogus, "-o", join(tmp, "x.jsonl"));
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toContain("not a session header");
+    const usage = await cli("migrate", FIXTURE);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("Usage:");
+  }, 60_000);
+});
+
+describe("runCli (in process)", () => {
+  it("prints usage for no command or an unknown one", async () => {
+    const none = collect();
+    expect(await runCli([], none.io)).toBe(2);
+    expect(none.err.join("")).toMatch(/inspect <file>.*\n.*migrate <in> -o <out>/s);
+    const unknown = collect();
+    expect(await runCli(["frobnicate"], unknown.io)).toBe(2);
+    expect(unknown.err.join("")).toContain('Unknown command "frobnicate"');
+  });
+
+  it("dispatches through the table, so a new command is one row", async () => {
+    const seen: string[][] = [];
+    const extra: CliCommand = {
+      name: "echo",
+      usage: "echo <x>",
+      summary: "Echo.",
+      run: async (args, io) => {
+        seen.push(args);
+        io.out(args.join(" "));
+        return 0;
+      },
+    };
+    const c = collect();
+    expect(await runCli(["echo", "a", "b"], c.io, [extra])).toBe(0);
+    expect(seen).toEqual([["a", "b"]]);
+    expect(c.out).toEqual(["a b"]);
+  });
+
+  it("inspect: human table with lines of problems; bad options", async () => {
+    const file = join(tmp, "bad.jsonl");
+    writeFileSync(
+      file,
+      '{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}\nnot json\n' +
+        '{"type":"compaction","id":"k","parentId":null,"summary":"S","firstKeptEntryId":"gone","tokensBefore":5}\n',
+    );
+    const c = collect();
+    expect(await runCli(["inspect", file], c.io)).toBe(0);
+    const text = c.out.join("");
+    expect(text).toContain("line 2: not valid JSON");
+    expect(text).toContain("line 3 keeps nothing before it, 5 tokens before");
+    expect(text).toMatch(/path\s+1 entries from the root to the leaf \(line 3\)/);
+    const bad = collect();
+    expect(await runCli(["inspect", file, "--yaml"], bad.io)).toBe(2);
+    expect(bad.err.join("")).toContain("unknown option --yaml");
+    const several = collect();
+    expect(await runCli(["inspect", file, join(tmp, "missing"), "--json"], several.io)).toBe(1);
+    expect(several.out).toHaveLength(2);
+    expect(JSON.parse(several.out[1]!)).toMatchObject({ error: expect.stringContaining("cannot read") });
+  });
+});
+
+describe("parseArgs", () => {
+  it("splits positionals, flags and valued options", () => {
+    const r = parseArgs(["a", "-o", "out", "--json", "--out=x", "--", "-b"], ["-o", "--out"]);
+    expect(r.ok && r.value.positionals).toEqual(["a", "-b"]);
+    expect(r.ok && Object.fromEntries(r.value.options)).toEqual({
+      "-o": "out",
+      "--json": true,
+      "--out": "x",
+    });
+    expect(parseArgs(["-o"], ["-o"])).toEqual({ ok: false, error: "option -o needs a value" });
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * The shape of a CLI command and the helpers commands share. A command is a plain object;
+ * main.ts dispatches on its `name`. Adding a command = write `xxx-command.ts` exporting a
+ * `CliCommand`, then one import and one row in main.ts's COMMANDS table.
+ */
+import { readFile } from "node:fs/promises";
+import { type ParsedSession, parseSessionJsonl } from "../core/session/index.ts";
+
+/** Where a command writes. Tests pass collectors; main passes process streams. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+export interface CliCommand {
+  name: string;
+  /** One line, e.g. "inspect <file>... [--json]". */
+  usage: string;
+  /** One sentence for the command list. */
+  summary: string;
+  /** Runs with the arguments after the command name; resolves to the exit code. */
+  run(args: string[], io: CliIo): Promise<number>;
+}
+
+/** Exit codes: 0 ok, 1 a file could not be read or is not a session, 2 bad arguments. */
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+export interface ParsedArgs {
+  positionals: string[];
+  /** `--flag` -> true, `--opt value` / `-o value` / `--opt=value` -> the value. */
+  options: Map<string, string | true>;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/**
+ * Splits arguments into positionals and options. `valued` names the options that take a
+ * value (e.g. ["-o", "--out"]); any other option is a flag. `--` ends the options.
+ */
+export function parseArgs(args: readonly string[], valued: readonly string[] = []): Result<ParsedArgs> {
+  const positionals: string[] = [];
+  const options = new Map<string, string | true>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--") {
+      positionals.push(...args.slice(i + 1));
+      break;
+    }
+    if (arg.startsWith("-") && arg !== "-") {
+      const eq = arg.indexOf("=");
+      const name = eq > 0 ? arg.slice(0, eq) : arg;
+      if (valued.includes(name)) {
+        const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
+        if (value === undefined || value === "") return { ok: false, error: `option ${name} needs a value` };
+        options.set(name, value);
+      } else {
+        if (eq > 0) return { ok: false, error: `option ${name} takes no value` };
+        options.set(name, true);
+      }
+    } else {
+      positionals.push(arg);
+    }
+  }
+  return { ok: true, value: { positionals, options } };
+}
+
+/** Rejects options outside `known`. */
+export function checkOptions(parsed: ParsedArgs, known: readonly string[]): Result<ParsedArgs> {
+  for (const name of parsed.options.keys()) {
+    if (!known.includes(name)) return { ok: false, error: `unknown option ${name}` };
+  }
+  return { ok: true, value: parsed };
+}
+
+/** Reads and parses a session file; errors are messages naming the file (and line). */
+export async function readSessionFile(path: string): Promise<Result<ParsedSession>> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (code ?? String(error));
+    return { ok: false, error: `${path}: cannot read (${why})` };
+  }
+  const result = parseSessionJsonl(text);
+  if (!result.ok) {
+    const where = result.error.line === undefined ? "" : `:${result.error.line}`;
+    return { ok: false, error: `${path}${where}: ${result.error.message}` };
+  }
+  return { ok: true, value: result.value };
+}

@@ -1,0 +1,54 @@
+/**
+ * CLI entry: `npm run cli -- <command> [args]` (runs this file with tsx).
+ * To add a command: import its CliCommand and add one row to COMMANDS.
+ */
+import { type CliCommand, type CliIo, EXIT_OK, EXIT_USAGE } from "./command.ts";
+import { inspectCommand } from "./inspect-command.ts";
+import { migrateCommand } from "./migrate-command.ts";
+
+export const COMMANDS: readonly CliCommand[] = [
+  inspectCommand,
+  migrateCommand,
+  // one row per command
+];
+
+export function usageText(commands: readonly CliCommand[] = COMMANDS): string {
+  const width = Math.max(...commands.map((c) => c.usage.length));
+  const rows = commands.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`);
+  return `Usage: npm run cli -- <command> [args]\n\nCommands:\n${rows.join("\n")}\n`;
+}
+
+/** Dispatches `argv` (without node and script) to a command; resolves to the exit code. */
+export async function runCli(argv: readonly string[], io: CliIo, commands = COMMANDS): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+    (name === undefined ? io.err : io.out)(usageText(commands));
+    return name === undefined ? EXIT_USAGE : EXIT_OK;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (command === undefined) {
+    io.err(`Unknown command "${name}".\n\n${usageText(commands)}`);
+    return EXIT_USAGE;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    io.out(`Usage: npm run cli -- ${command.usage}\n${command.summary}\n`);
+    return EXIT_OK;
+  }
+  return command.run(rest, io);
+}
+
+const isEntry = process.argv[1] !== undefined && import.meta.filename === process.argv[1];
+if (isEntry) {
+  const io: CliIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
+  runCli(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(
+        `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+      process.exitCode = 70;
+    },
+  );
+}

@@ -1,0 +1,58 @@
+/**
+ * `migrate <in> -o <out>`: reads a session of any version and writes it as v3 JSONL, exactly
+ * as the app's export does (serializeSession). v1 ids are deterministic, so the app's import
+ * and this command give byte-identical output for the same file.
+ */
+import { writeFile } from "node:fs/promises";
+import { serializeSession } from "../core/session/index.ts";
+import {
+  type CliCommand,
+  type CliIo,
+  checkOptions,
+  EXIT_FAILURE,
+  EXIT_OK,
+  EXIT_USAGE,
+  parseArgs,
+  readSessionFile,
+} from "./command.ts";
+
+export const migrateCommand: CliCommand = {
+  name: "migrate",
+  usage: "migrate <in> -o <out>",
+  summary: "Write a session file as v3 JSONL, exactly as the app exports it.",
+  async run(args: string[], io: CliIo): Promise<number> {
+    const parsed = parseArgs(args, ["-o", "--out"]);
+    const checked = parsed.ok ? checkOptions(parsed.value, ["-o", "--out"]) : parsed;
+    const usage = `Usage: npm run cli -- ${this.usage}\n`;
+    if (!checked.ok) {
+      io.err(`${checked.error}\n${usage}`);
+      return EXIT_USAGE;
+    }
+    const { positionals, options } = checked.value;
+    const out = options.get("-o") ?? options.get("--out");
+    const input = positionals[0];
+    if (input === undefined || positionals.length > 1 || typeof out !== "string") {
+      io.err(
+        `${input === undefined ? "missing <in>" : positionals.length > 1 ? "one input file only" : "missing -o <out>"}\n${usage}`,
+      );
+      return EXIT_USAGE;
+    }
+    const session = await readSessionFile(input);
+    if (!session.ok) {
+      io.err(`${session.error}\n`);
+      return EXIT_FAILURE;
+    }
+    const { header, entries, problems, originalVersion } = session.value;
+    try {
+      await writeFile(out, serializeSession(header, entries), "utf8");
+    } catch (error) {
+      io.err(`${out}: cannot write (${(error as NodeJS.ErrnoException).code ?? String(error)})\n`);
+      return EXIT_FAILURE;
+    }
+    io.err(
+      `${input}: version ${originalVersion} -> 3, ${entries.length} entries written to ${out}` +
+        (problems.length === 0 ? "\n" : `; ${problems.length} bad line(s) left out (see inspect)\n`),
+    );
+    return EXIT_OK;
+  },
+};
