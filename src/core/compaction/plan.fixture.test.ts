@@ -1,0 +1,227 @@
+/**
+ * Agreement with pi's own compaction plans on the real fixture (every row of
+ * before-compaction.plans.json), and planning on the full fixture after its two compactions.
+ */
+import { describe, expect, it } from "vitest";
+import { buildSessionContext } from "../session/context.ts";
+import { buildTreeIndex, getPath, resolveLeafId } from "../session/tree.ts";
+import type { CompactionEntry } from "../session/types.ts";
+import { listCutPoints } from "./cut-points.ts";
+import { type CompactionPlan, planCompaction } from "./plan.ts";
+import { createPlanner } from "./planner.ts";
+import { loadFixture, loadPlans, pathThroughLine } from "./test-fixture.ts";
+import { estimateContextTokens } from "./tokens.ts";
+
+const RESERVE = 16384;
+const fixture = loadFixture();
+const lineOf = (plan: CompactionPlan, index: number) => {
+  const path = pathThroughLine(fixture, Number.POSITIVE_INFINITY);
+  return fixture.lines[fixture.entries.indexOf(path[index]!)]!;
+};
+
+describe("agreement with pi on before-compaction.plans.json", () => {
+  const plans = loadPlans();
+  it("has the columns this test reads", () => {
+    expect(plans.columns).toEqual([
+      "lastLine",
+      "keepRecentTokens",
+      "firstKeptLine",
+      "isSplitTurn",
+      "turnStartLine",
+      "tokensBefore",
+      "messagesToSummarize",
+      "turnPrefixMessages",
+      "readFiles",
+      "modifiedFiles",
+      "contextTokens",
+    ]);
+    expect(plans.rows).toHaveLength(1790);
+  });
+
+  it("agrees on every row", () => {
+    const mismatches: string[] = [];
+    for (const row of plans.rows) {
+      const [lastLine, keep] = row as [number, number];
+      const path = pathThroughLine(fixture, lastLine);
+      const result = planCompaction(path, { keepRecentTokens: keep, reserveTokens: RESERVE });
+      const plan = result.ok ? result.plan : result.plan;
+      if (!plan) {
+        mismatches.push(`${lastLine}/${keep}: no plan (${result.ok ? "" : result.reason})`);
+        continue;
+      }
+      const line = (i: number) => fixture.lines[fixture.entries.indexOf(path[i]!)]!;
+      const context = estimateContextTokens(buildSessionContext(path).messages);
+      const got = [
+        lastLine,
+        keep,
+        line(plan.firstKeptIndex),
+        plan.isSplitTurn,
+        plan.isSplitTurn ? line(plan.turnStartIndex) : null,
+        plan.tokensBefore,
+        plan.messagesToSummarize.messages.length,
+        plan.turnPrefixMessages.messages.length,
+        plan.fileOps.readFiles.length,
+        plan.fileOps.modifiedFiles.length,
+        context.tokens,
+      ];
+      if (JSON.stringify(got) !== JSON.stringify(row))
+        mismatches.push(`want ${JSON.stringify(row)} got ${JSON.stringify(got)}`);
+      // Counts derived from prefix sums agree with the materialized lists.
+      expect(plan.summarizeCount).toBe(plan.messagesToSummarize.messages.length);
+      expect(plan.turnPrefixCount).toBe(plan.turnPrefixMessages.messages.length);
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it("the incremental planner, fed one entry at a time, agrees with planCompaction on every row", () => {
+    const planner = createPlanner();
+    const byLine = new Map<number, unknown[][]>();
+    for (const row of plans.rows) {
+      const list = byLine.get(row[0] as number) ?? [];
+      list.push(row);
+      byLine.set(row[0] as number, list);
+    }
+    let checked = 0;
+    for (let i = 0; i < fixture.entries.length; i++) {
+      const line = fixture.lines[i]!;
+      planner.append(fixture.entries[i]!);
+      for (const row of byLine.get(line) ?? []) {
+        const keep = row[1] as number;
+        const r = planner.plan({ keepRecentTokens: keep, reserveTokens: RESERVE });
+        const plan = r.ok ? r.plan : r.plan;
+        expect(plan && fixture.lines[plan.firstKeptIndex]).toBe(row[2]);
+        expect(plan?.tokensBefore).toBe(row[5]);
+        checked++;
+      }
+    }
+    expect(checked).toBe(plans.rows.length);
+  });
+
+  it("headline case: first 359 lines", () => {
+    const path = pathThroughLine(fixture, 359);
+    const expected: [number, number][] = [
+      [2000, 345],
+      [5000, 323],
+      [10000, 317],
+      [20000, 261],
+      [40000, 151],
+    ];
+    for (const [keep, firstKeptLine] of expected) {
+      const r = planCompaction(path, { keepRecentTokens: keep, reserveTokens: RESERVE });
+      expect(r.ok).toBe(true);
+      if (!r.ok) continue;
+      expect(lineOf(r.plan, r.plan.firstKeptIndex)).toBe(firstKeptLine);
+      expect(r.plan.isSplitTurn).toBe(true);
+      expect(r.plan.tokensBefore).toBe(175004);
+      expect(r.plan.tokensBeforeSource).toBe("reported");
+      expect(r.plan.previousSummary).toBeUndefined();
+      // Bands cover the path without gaps.
+      const b = r.plan.bands;
+      expect([b.outside.end, b.summarized.end, b.prefix?.end]).toEqual([
+        b.summarized.start,
+        b.prefix?.start,
+        b.kept.start,
+      ]);
+      expect(b.kept.end).toBe(path.length);
+    }
+  });
+
+  it("pi's own first compaction (line 360): same tokensBefore, and its first kept entry is a listed cut point", () => {
+    const entry = fixture.entries[fixture.lines.indexOf(360)] as CompactionEntry;
+    const path = pathThroughLine(fixture, 359);
+    const r = planCompaction(path, { keepRecentTokens: 20000, reserveTokens: RESERVE });
+    expect(r.ok && r.plan.tokensBefore).toBe(entry.tokensBefore);
+    const points = listCutPoints(path);
+    const at = points.find((p) => p.entryId === entry.firstKeptEntryId);
+    expect(at).toBeDefined();
+    const chosen = planCompaction(
+      path,
+      { keepRecentTokens: 0, reserveTokens: RESERVE },
+      { cutEntryId: at?.entryId },
+    );
+    expect(chosen.ok && chosen.plan.firstKeptEntryId).toBe(entry.firstKeptEntryId);
+  });
+});
+
+describe("the full fixture (after its two compactions)", () => {
+  const leaf = resolveLeafId(fixture.entries);
+  const path = getPath(buildTreeIndex(fixture.entries).byId, leaf);
+  const line = (i: number) => fixture.lines[fixture.entries.indexOf(path[i]!)]!;
+  const second = path.findLastIndex((e) => e.type === "compaction");
+  const compaction = path[second] as CompactionEntry;
+
+  it("starts the window at the previous compaction's firstKeptEntryId (#2608 fix)", () => {
+    expect(line(second)).toBe(629);
+    const r = planCompaction(path, { keepRecentTokens: 20000, reserveTokens: RESERVE });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(path[r.plan.windowStart]!.id).toBe(compaction.firstKeptEntryId);
+    expect(line(r.plan.windowStart)).toBe(552);
+    expect(r.plan.windowStart).toBeLessThan(second);
+    expect(r.plan.previousSummary).toBe(compaction.summary);
+    expect(r.plan.previousCompactionIndex).toBe(second);
+    // Everything the second compaction kept is either summarized again or kept now.
+    const context = buildSessionContext(path);
+    const covered = new Set([
+      ...r.plan.messagesToSummarize.entryIds,
+      ...r.plan.turnPrefixMessages.entryIds,
+      ...path.slice(r.plan.firstKeptIndex).map((e) => e.id),
+    ]);
+    for (const id of context.entryIds) if (id !== compaction.id) expect(covered.has(id)).toBe(true);
+    expect(r.plan.messagesToSummarize.entryIds).not.toContain(compaction.id);
+  });
+
+  it("cumulates the previous compaction's file lists (it has none: v1 compaction without details)", () => {
+    const r = planCompaction(path, { keepRecentTokens: 20000, reserveTokens: RESERVE });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const withDetails = path.map((e) =>
+      e === compaction
+        ? { ...compaction, details: { readFiles: ["/prev/read.ts"], modifiedFiles: ["/prev/mod.ts"] } }
+        : e,
+    );
+    const r2 = planCompaction(withDetails, { keepRecentTokens: 20000, reserveTokens: RESERVE });
+    expect(r2.ok && r2.plan.fileOps.readFiles).toContain("/prev/read.ts");
+    expect(r2.ok && r2.plan.fileOps.modifiedFiles).toContain("/prev/mod.ts");
+    const hook = path.map((e) =>
+      e === compaction
+        ? { ...compaction, fromHook: true, details: { readFiles: ["/hook.ts"], modifiedFiles: [] } }
+        : e,
+    );
+    const r3 = planCompaction(hook, { keepRecentTokens: 20000, reserveTokens: RESERVE });
+    expect(r3.ok && r3.plan.fileOps.readFiles).not.toContain("/hook.ts");
+    expect(r3.ok && r3.plan.fileOps).toEqual(r.plan.fileOps);
+  });
+
+  it("lists cut points only inside the window, never at a tool result, kept tokens decreasing", () => {
+    const points = listCutPoints(path);
+    const r = planCompaction(path, { keepRecentTokens: 20000, reserveTokens: RESERVE });
+    expect(points.length).toBeGreaterThan(10);
+    let prev = Number.POSITIVE_INFINITY;
+    for (const p of points) {
+      expect(p.index).toBeGreaterThanOrEqual(r.ok ? r.plan.windowStart : 0);
+      const e = path[p.index]!;
+      expect(e.type === "message" && (e as { message: { role: string } }).message.role).not.toBe(
+        "toolResult",
+      );
+      expect(p.keptTokens).toBeLessThanOrEqual(prev);
+      prev = p.keptTokens;
+    }
+    // The automatic cut is one of them.
+    expect(points.some((p) => r.ok && p.firstKeptIndex === r.plan.firstKeptIndex)).toBe(true);
+  });
+
+  it("a person's cut at any listed point plans with that cut", () => {
+    const points = listCutPoints(path);
+    for (const p of points.filter((_, i) => i % 7 === 0)) {
+      const r = planCompaction(
+        path,
+        { keepRecentTokens: 20000, reserveTokens: RESERVE },
+        { cutEntryId: p.entryId },
+      );
+      const plan = r.ok ? r.plan : r.plan;
+      expect(plan?.firstKeptIndex).toBe(p.firstKeptIndex);
+      expect(plan?.keptTokens).toBe(p.keptTokens);
+    }
+  });
+});

@@ -1,0 +1,43 @@
+/** Test helper: the real pi fixture, parsed with the project's parser. Not part of the public API. */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseSessionJsonl } from "../session/parse.ts";
+import { buildTreeIndex, getPath, resolveLeafId } from "../session/tree.ts";
+import type { SessionEntry } from "../session/types.ts";
+
+export const FIXTURE_DIR = resolve(import.meta.dirname, "../../../../shared/fixtures/pi");
+export const FIXTURE_JSONL = resolve(FIXTURE_DIR, "before-compaction.jsonl");
+export const FIXTURE_PLANS = resolve(FIXTURE_DIR, "before-compaction.plans.json");
+
+export interface Fixture {
+  entries: SessionEntry[];
+  /** 1-based physical line of each entry. */
+  lines: number[];
+}
+
+let cached: Fixture | undefined;
+
+export function loadFixture(): Fixture {
+  if (cached) return cached;
+  const result = parseSessionJsonl(readFileSync(FIXTURE_JSONL, "utf8"));
+  if (!result.ok) throw new Error(`fixture does not parse: ${result.error.message}`);
+  cached = { entries: result.value.entries, lines: result.value.lines };
+  return cached;
+}
+
+/** The file truncated after `lastLine`, and the path ending at its last entry (the leaf on load). */
+export function pathThroughLine(fixture: Fixture, lastLine: number): SessionEntry[] {
+  const n = fixture.lines.findIndex((l) => l > lastLine);
+  const entries = fixture.entries.slice(0, n < 0 ? fixture.entries.length : n);
+  return getPath(buildTreeIndex(entries).byId, resolveLeafId(entries));
+}
+
+export interface PlansFile {
+  description: string;
+  columns: string[];
+  rows: unknown[][];
+}
+
+export function loadPlans(): PlansFile {
+  return JSON.parse(readFileSync(FIXTURE_PLANS, "utf8")) as PlansFile;
+}
