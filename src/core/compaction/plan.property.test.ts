@@ -83,15 +83,15 @@ function buildPath(
           content: [{ type: "text", text: text(a.n) }, ...calls],
           stopReason: "toolUse",
         });
-        a.results.forEach((r, k) =>
+        a.results.forEach((r, k) => {
           message({
             role: "toolResult",
             toolCallId: `c${base}-${k}`,
             toolName: "read",
             content: [{ type: "text", text: text(r) }],
             isError: false,
-          }),
-        );
+          });
+        });
         break;
       }
       case "bash":
