@@ -12,6 +12,7 @@
  * Entries appended later by the agent arrive as small chunks (one per `appendEntries` call);
  * they are never rewritten, so a reader that has loaded up to seq N only needs seq > N.
  */
+import { withCurrentVersion } from "../core/session/migrate.ts";
 import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
 
 /** Target size of one chunk's text (UTF-16 code units, close to bytes for JSONL). */
@@ -35,7 +36,7 @@ export function serializeEntryLine(entry: SessionEntry): string {
 
 /** The header as its JSONL line (without the newline). Export always writes version 3. */
 export function serializeHeaderLine(header: SessionHeader): string {
-  return JSON.stringify(header);
+  return JSON.stringify(withCurrentVersion(header));
 }
 
 /** UTF-8 byte length of a JS string without allocating an encoded copy. */

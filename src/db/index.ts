@@ -1,4 +1,5 @@
 export * from "./chunks.ts";
+export { db } from "./instance.ts";
 export * from "./result.ts";
 export * from "./schema.ts";
 export * from "./session-meta.ts";

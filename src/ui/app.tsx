@@ -1,3 +1,91 @@
+/**
+ * The app shell: sidebar (sessions), main area (session view or welcome), dialogs, toasts,
+ * import progress and the window-wide drop zone. See src/ui/README.md for the mount points.
+ */
+import { useUiStore } from "../store/ui-store.ts";
+import { Toasts } from "./common/toasts.tsx";
+import { useHashRoute } from "./hooks/use-hash-route.ts";
+import { ImportDialog } from "./import/import-dialog.tsx";
+import { ImportProgress } from "./import/import-progress.tsx";
+import { SessionView } from "./session/session-view.tsx";
+import { Welcome } from "./session/welcome.tsx";
+import { DropZone } from "./shell/drop-zone.tsx";
+import { SettingsDialog } from "./shell/settings-dialog.tsx";
+import { Sidebar } from "./sidebar/sidebar.tsx";
+
+function NoSessionTopBar() {
+  const setSidebarOpen = useUiStore((s) => s.setSidebarOpen);
+  const setSettingsOpen = useUiStore((s) => s.setSettingsOpen);
+  return (
+    <header className="topbar">
+      <button
+        type="button"
+        className="btn ghost icon menu-toggle"
+        aria-label="Show the session list"
+        aria-controls="sidebar"
+        onClick={() => setSidebarOpen(true)}
+      >
+        ☰
+      </button>
+      <div className="topbar-actions">
+        <button
+          type="button"
+          className="btn icon"
+          aria-label="Settings"
+          title="Settings"
+          onClick={() => setSettingsOpen(true)}
+        >
+          ⚙
+        </button>
+      </div>
+    </header>
+  );
+}
+
 export function App() {
-  return <main>Cutpoint</main>;
+  useHashRoute();
+  const selected = useUiStore((s) => s.selectedSessionId);
+  const sidebarOpen = useUiStore((s) => s.sidebarOpen);
+  const setSidebarOpen = useUiStore((s) => s.setSidebarOpen);
+  const closed = useUiStore((s) => s.dbClosedReason);
+  return (
+    <div className="app" data-sidebar-open={sidebarOpen}>
+      <Sidebar />
+      <button
+        type="button"
+        className="backdrop"
+        aria-label="Close the session list"
+        tabIndex={-1}
+        onClick={() => setSidebarOpen(false)}
+      />
+      <main className="main">
+        {selected ? (
+          <SessionView key={selected} sessionId={selected} />
+        ) : (
+          <>
+            <NoSessionTopBar />
+            <Welcome />
+            <footer />
+          </>
+        )}
+      </main>
+      {closed && (
+        <div
+          className="banner"
+          role="alert"
+          style={{ position: "fixed", top: 0, left: 0, right: 0, zIndex: 70 }}
+        >
+          {closed}
+          <button type="button" className="btn" onClick={() => location.reload()}>
+            Reload
+          </button>
+        </div>
+      )}
+      <ImportDialog />
+      <SettingsDialog />
+      <ImportProgress />
+      <Toasts />
+      <DropZone />
+    </div>
+  );
 }

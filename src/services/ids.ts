@@ -1,0 +1,13 @@
+/** Fresh ids for entries written here: 8 lowercase hex characters, like pi's. */
+export function newEntryId(taken?: { has(id: string): boolean }): string {
+  const bytes = new Uint8Array(4);
+  for (;;) {
+    crypto.getRandomValues(bytes);
+    const id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    if (!taken?.has(id)) return id;
+  }
+}
+
+export function newSessionId(): string {
+  return crypto.randomUUID();
+}

@@ -1,0 +1,113 @@
+/**
+ * Session actions of the session list: new, example, rename, delete (with undo), export.
+ * The only code besides the agent/compaction runners that writes to the database.
+ */
+import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "../core/session/types.ts";
+import {
+  appendEntries,
+  type CutpointDb,
+  type ExportedSession,
+  exportSession,
+  getSession,
+  prepareSession,
+  purgeDeleted,
+  type Result,
+  restoreSession,
+  type SessionRow,
+  saveSession,
+  softDeleteSession,
+} from "../db/index.ts";
+import { newEntryId, newSessionId } from "./ids.ts";
+import { prepareImport } from "./import-prepare.ts";
+
+export const DEFAULT_CWD = "/workspace";
+export const EXAMPLE_URL = "examples/example-session.jsonl";
+/** Soft-deleted sessions are purged this long after deletion (or on the next start). */
+export const UNDO_WINDOW_MS = 10_000;
+
+export function emptyHeader(now = new Date(), id = newSessionId()): SessionHeader {
+  return {
+    type: "session",
+    version: CURRENT_SESSION_VERSION,
+    id,
+    timestamp: now.toISOString(),
+    cwd: DEFAULT_CWD,
+  };
+}
+
+/** A new session with no entries. */
+export async function createEmptySession(db: CutpointDb, now = new Date()): Promise<Result<SessionRow>> {
+  return saveSession(db, prepareSession(emptyHeader(now), []), "new", now.getTime());
+}
+
+/**
+ * Loads the bundled example session. Each click makes a fresh copy (new session id), so the
+ * example can be explored and changed freely.
+ */
+export async function loadExampleSession(
+  db: CutpointDb,
+  fetchText: (url: string) => Promise<string> = async (url) => {
+    const res = await fetch(url);
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    return res.text();
+  },
+): Promise<Result<SessionRow, { message: string }>> {
+  let text: string;
+  try {
+    text = await fetchText(EXAMPLE_URL);
+  } catch (e) {
+    return { ok: false, error: { message: `Could not load the example: ${(e as Error).message}` } };
+  }
+  const parsed = prepareImport("example-session.jsonl", text);
+  if (!parsed.ok) return { ok: false, error: { message: parsed.error.message } };
+  const prepared = parsed.value.prepared;
+  const copy = { ...prepared, header: { ...prepared.header, id: newSessionId() } };
+  return saveSession(db, copy, "new");
+}
+
+/** Renames by appending a `session_info` entry as a child of the leaf (it becomes the leaf). */
+export async function renameSession(
+  db: CutpointDb,
+  sessionId: string,
+  name: string,
+  now = new Date(),
+): Promise<Result<SessionRow>> {
+  const row = await getSession(db, sessionId);
+  if (!row) return { ok: false, error: { kind: "not-found", message: `No session ${sessionId}.` } };
+  const entry: SessionEntry = {
+    type: "session_info",
+    id: newEntryId(),
+    parentId: row.leafId,
+    timestamp: now.toISOString(),
+    name: name.trim(),
+  };
+  return appendEntries(db, sessionId, [entry], now.getTime());
+}
+
+/** Hides the session; `undoDelete` brings it back; `purgeExpired` removes it for good. */
+export async function deleteSession(
+  db: CutpointDb,
+  sessionId: string,
+  now = Date.now(),
+): Promise<Result<void>> {
+  return softDeleteSession(db, sessionId, now);
+}
+
+export async function undoDelete(db: CutpointDb, sessionId: string): Promise<Result<void>> {
+  return restoreSession(db, sessionId);
+}
+
+export async function purgeExpired(db: CutpointDb, now = Date.now()): Promise<number> {
+  return purgeDeleted(db, now - UNDO_WINDOW_MS);
+}
+
+/** The v3 file of a session as a Blob with pi's file name. */
+export async function exportSessionFile(
+  db: CutpointDb,
+  sessionId: string,
+): Promise<Result<{ fileName: string; blob: Blob; exported: ExportedSession }>> {
+  const r = await exportSession(db, sessionId);
+  if (!r.ok) return r;
+  const blob = new Blob(r.value.parts, { type: "application/x-ndjson" });
+  return { ok: true, value: { fileName: r.value.fileName, blob, exported: r.value } };
+}

@@ -1,0 +1,94 @@
+/**
+ * Transient UI state (zustand). Persistent data lives in Dexie and is read with live queries;
+ * nothing here is saved. Read with narrow selectors: `useUiStore((s) => s.sidebarOpen)`.
+ */
+import { create } from "zustand";
+
+export type ToastKind = "info" | "error" | "success";
+
+export interface ToastAction {
+  label: string;
+  run: () => void;
+}
+
+export interface Toast {
+  id: number;
+  kind: ToastKind;
+  message: string;
+  action?: ToastAction;
+  /** ms; 0 keeps it until dismissed. */
+  timeout: number;
+}
+
+export interface ImportJob {
+  id: number;
+  fileName: string;
+  phase: "read" | "parse" | "prepare" | "save" | "waiting";
+  fraction: number;
+}
+
+export interface UiState {
+  /** The open session (mirrored in the URL hash #/s/<id>). */
+  selectedSessionId: string | undefined;
+  /** Narrow windows: the session list is a drawer. */
+  sidebarOpen: boolean;
+  /** The right-side panel (token timeline, compaction preview). */
+  rightPanelOpen: boolean;
+  settingsOpen: boolean;
+  /** Expanded timeline rows, by entry id. */
+  expanded: ReadonlySet<string>;
+  toasts: Toast[];
+  imports: ImportJob[];
+  /** Set when another tab upgraded the database: this tab must reload. */
+  dbClosedReason: string | undefined;
+
+  selectSession(id: string | undefined): void;
+  setSidebarOpen(open: boolean): void;
+  setRightPanelOpen(open: boolean): void;
+  setSettingsOpen(open: boolean): void;
+  toggleExpanded(entryId: string): void;
+  pushToast(toast: Omit<Toast, "id" | "timeout"> & { timeout?: number }): number;
+  dismissToast(id: number): void;
+  upsertImport(job: ImportJob): void;
+  removeImport(id: number): void;
+  setDbClosed(reason: string): void;
+}
+
+let toastSeq = 0;
+
+export const useUiStore = create<UiState>()((set) => ({
+  selectedSessionId: undefined,
+  sidebarOpen: false,
+  rightPanelOpen: false,
+  settingsOpen: false,
+  expanded: new Set<string>(),
+  toasts: [],
+  imports: [],
+  dbClosedReason: undefined,
+
+  selectSession: (id) => set({ selectedSessionId: id, expanded: new Set<string>(), sidebarOpen: false }),
+  setSidebarOpen: (open) => set({ sidebarOpen: open }),
+  setRightPanelOpen: (open) => set({ rightPanelOpen: open }),
+  setSettingsOpen: (open) => set({ settingsOpen: open }),
+  toggleExpanded: (entryId) =>
+    set((s) => {
+      const next = new Set(s.expanded);
+      if (next.has(entryId)) next.delete(entryId);
+      else next.add(entryId);
+      return { expanded: next };
+    }),
+  pushToast: (toast) => {
+    const id = ++toastSeq;
+    const timeout = toast.timeout ?? (toast.kind === "error" ? 0 : 6000);
+    set((s) => ({ toasts: [...s.toasts, { ...toast, id, timeout }] }));
+    return id;
+  },
+  dismissToast: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
+  upsertImport: (job) =>
+    set((s) => {
+      const others = s.imports.filter((j) => j.id !== job.id);
+      return { imports: [...others, job].sort((a, b) => a.id - b.id) };
+    }),
+  removeImport: (id) => set((s) => ({ imports: s.imports.filter((j) => j.id !== id) })),
+  setDbClosed: (reason) => set({ dbClosedReason: reason }),
+}));

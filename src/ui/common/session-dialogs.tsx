@@ -1,0 +1,79 @@
+/** Rename and delete-confirmation dialogs. */
+import { useState } from "react";
+import { Dialog } from "./dialog.tsx";
+
+export function RenameDialog(props: {
+  initial: string;
+  onSave: (name: string) => void;
+  onClose: () => void;
+}) {
+  const [name, setName] = useState(props.initial);
+  const save = () => {
+    props.onSave(name);
+    props.onClose();
+  };
+  return (
+    <Dialog
+      open
+      name="rename"
+      title="Rename session"
+      onClose={props.onClose}
+      actions={
+        <>
+          <button type="button" className="btn" onClick={props.onClose}>
+            Cancel
+          </button>
+          <button type="submit" form="rename-form" className="btn primary">
+            Save
+          </button>
+        </>
+      }
+    >
+      <form
+        id="rename-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          save();
+        }}
+      >
+        <label className="field">
+          <span>Name (saved as a session_info entry; empty clears it)</span>
+          <input autoFocus value={name} onChange={(e) => setName(e.target.value)} maxLength={300} />
+        </label>
+      </form>
+    </Dialog>
+  );
+}
+
+export function ConfirmDeleteDialog(props: { label: string; onConfirm: () => void; onClose: () => void }) {
+  return (
+    <Dialog
+      open
+      name="delete"
+      title="Delete this session?"
+      onClose={props.onClose}
+      actions={
+        <>
+          <button type="button" className="btn" autoFocus onClick={props.onClose}>
+            Keep it
+          </button>
+          <button
+            type="button"
+            className="btn danger solid"
+            onClick={() => {
+              props.onConfirm();
+              props.onClose();
+            }}
+          >
+            Delete
+          </button>
+        </>
+      }
+    >
+      <p>
+        “{props.label.slice(0, 120)}” and all its entries will be removed from this browser. You can undo for
+        a few seconds.
+      </p>
+    </Dialog>
+  );
+}

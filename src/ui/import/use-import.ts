@@ -1,0 +1,81 @@
+/**
+ * The import flow for files from the picker or a drop: parse in the worker (progress shown),
+ * ask about bad lines and an existing id, store in one transaction, report, open the session.
+ */
+import { useCallback } from "react";
+import { db } from "../../db/instance.ts";
+import type { SessionRow } from "../../db/schema.ts";
+import { describeProblems } from "../../services/import-prepare.ts";
+import { commitImport, type ImportChoice, parseFile, questionsFor } from "../../services/import-service.ts";
+import { useImportQuestion } from "../../store/import-store.ts";
+import { useUiStore } from "../../store/ui-store.ts";
+
+let jobSeq = 0;
+
+async function importOne(file: File): Promise<SessionRow | undefined> {
+  const ui = useUiStore.getState();
+  const id = ++jobSeq;
+  ui.upsertImport({ id, fileName: file.name, phase: "read", fraction: 0 });
+  try {
+    let last = 0;
+    const parsed = await parseFile(file, (phase, fraction) => {
+      const now = performance.now();
+      if (now - last < 80 && fraction < 1) return;
+      last = now;
+      useUiStore.getState().upsertImport({ id, fileName: file.name, phase, fraction });
+    });
+    if (!parsed.ok) {
+      ui.pushToast({ kind: "error", message: `${file.name}: ${parsed.error.message}` });
+      return undefined;
+    }
+    const candidate = parsed.value;
+    const q = await questionsFor(db, candidate);
+    let choice: ImportChoice = "new";
+    if (q.problems || q.existing) {
+      useUiStore.getState().upsertImport({ id, fileName: file.name, phase: "waiting", fraction: 1 });
+      const answer = await useImportQuestion.getState().ask({
+        fileName: file.name,
+        sessionName: candidate.prepared.meta.name ?? candidate.prepared.meta.firstUserMessage,
+        entryCount: candidate.prepared.meta.entryCount,
+        problems: candidate.problems,
+        existingName: q.existing
+          ? (q.existing.name ?? q.existing.firstUserMessage) || q.existing.id
+          : undefined,
+      });
+      if (answer === "cancel") {
+        ui.pushToast({ kind: "info", message: `${file.name}: import cancelled, nothing was written.` });
+        return undefined;
+      }
+      choice = answer === "replace" ? "replace" : answer === "copy" ? "copy" : "new";
+    }
+    useUiStore.getState().upsertImport({ id, fileName: file.name, phase: "save", fraction: 1 });
+    const saved = await commitImport(db, candidate, choice);
+    if (!saved.ok) {
+      ui.pushToast({ kind: "error", message: `${file.name}: ${saved.error.message}` });
+      return undefined;
+    }
+    const skipped =
+      candidate.problems.length > 0
+        ? ` ${describeProblems(candidate.problems, 3)} Those lines were left out.`
+        : "";
+    ui.pushToast({
+      kind: "success",
+      message: `Imported ${file.name}: ${saved.value.entryCount.toLocaleString("en-US")} entries.${skipped}`,
+    });
+    return saved.value;
+  } finally {
+    useUiStore.getState().removeImport(id);
+  }
+}
+
+/** Imports files one after the other; opens the last one stored. */
+export function useImportFiles(): (files: readonly File[]) => Promise<void> {
+  return useCallback(async (files) => {
+    let lastId: string | undefined;
+    for (const file of files) {
+      const row = await importOne(file);
+      if (row) lastId = row.id;
+    }
+    if (lastId) useUiStore.getState().selectSession(lastId);
+  }, []);
+}

@@ -1,0 +1,133 @@
+/**
+ * The open session: top bar (name, slots, actions), the timeline of the current path in the
+ * centre, the right panel slot, the composer slot below. Everything under it can read the
+ * loaded session with `useCurrentSession()`.
+ */
+import { useMemo, useState } from "react";
+import { useUiStore } from "../../store/ui-store.ts";
+import { RenameDialog } from "../common/session-dialogs.tsx";
+import { formatBytes, formatCount } from "../format.ts";
+import { CurrentSessionProvider, useCurrentSession } from "../hooks/current-session.tsx";
+import { useSessionActions } from "../hooks/use-session-actions.ts";
+import { SlotOutlet, useHasSlot } from "../shell/slot-outlet.tsx";
+import { sessionTitle } from "../sidebar/session-list.tsx";
+import { Timeline } from "../timeline/timeline.tsx";
+import { buildTimelineModel } from "../timeline/timeline-model.ts";
+
+function TopBar({ sessionId }: { sessionId: string }) {
+  const { row } = useCurrentSession();
+  const actions = useSessionActions();
+  const setSidebarOpen = useUiStore((s) => s.setSidebarOpen);
+  const sidebarOpen = useUiStore((s) => s.sidebarOpen);
+  const rightOpen = useUiStore((s) => s.rightPanelOpen);
+  const setRightOpen = useUiStore((s) => s.setRightPanelOpen);
+  const setSettingsOpen = useUiStore((s) => s.setSettingsOpen);
+  const hasRight = useHasSlot("rightPanel");
+  const [renaming, setRenaming] = useState(false);
+  const title = row ? sessionTitle(row) : "";
+  return (
+    <header className="topbar">
+      <button
+        type="button"
+        className="btn ghost icon menu-toggle"
+        aria-label="Show the session list"
+        aria-expanded={sidebarOpen}
+        aria-controls="sidebar"
+        onClick={() => setSidebarOpen(true)}
+      >
+        ☰
+      </button>
+      <h1 className="topbar-title" style={{ fontSize: "1rem", margin: 0 }} data-testid="session-title">
+        {title}
+      </h1>
+      {row && (
+        <span className="topbar-sub">
+          {formatCount(row.entryCount)} entries · {formatBytes(row.byteSize)}
+        </span>
+      )}
+      <div className="topbar-slot">
+        <SlotOutlet slot="topBar" sessionId={sessionId} />
+      </div>
+      <div className="topbar-actions">
+        <SlotOutlet slot="sessionActions" sessionId={sessionId} />
+        <button type="button" className="btn" onClick={() => setRenaming(true)} disabled={!row}>
+          Rename
+        </button>
+        <button
+          type="button"
+          className="btn"
+          onClick={() => void actions.exportFile(sessionId)}
+          disabled={!row}
+        >
+          Export
+        </button>
+        {hasRight && (
+          <button
+            type="button"
+            className="btn"
+            aria-pressed={rightOpen}
+            onClick={() => setRightOpen(!rightOpen)}
+          >
+            Panel
+          </button>
+        )}
+        <button
+          type="button"
+          className="btn icon"
+          aria-label="Settings"
+          title="Settings"
+          onClick={() => setSettingsOpen(true)}
+        >
+          ⚙
+        </button>
+      </div>
+      {renaming && row && (
+        <RenameDialog
+          initial={row.name ?? ""}
+          onSave={(name) => void actions.rename(sessionId, name)}
+          onClose={() => setRenaming(false)}
+        />
+      )}
+    </header>
+  );
+}
+
+function Conversation() {
+  const { row, loaded, loading } = useCurrentSession();
+  const model = useMemo(() => (loaded ? buildTimelineModel(loaded.entries) : undefined), [loaded]);
+  if (row === null) return <p className="center-note">This session no longer exists.</p>;
+  if (!model) {
+    return (
+      <div className="center-note" role="status">
+        Loading the session{loading !== undefined ? ` · ${Math.round(loading * 100)} %` : "…"}
+      </div>
+    );
+  }
+  if (model.path.length === 0) {
+    return <p className="center-note">This session has no entries yet.</p>;
+  }
+  return <Timeline model={model} />;
+}
+
+export function SessionView({ sessionId }: { sessionId: string }) {
+  const rightOpen = useUiStore((s) => s.rightPanelOpen);
+  const hasRight = useHasSlot("rightPanel");
+  return (
+    <CurrentSessionProvider sessionId={sessionId}>
+      <TopBar sessionId={sessionId} />
+      <div className="workspace">
+        <section className="conversation" aria-label="Conversation">
+          <Conversation />
+        </section>
+        {hasRight && rightOpen && (
+          <aside className="right-panel" aria-label="Side panel">
+            <SlotOutlet slot="rightPanel" sessionId={sessionId} />
+          </aside>
+        )}
+      </div>
+      <footer className="composer-area">
+        <SlotOutlet slot="composer" sessionId={sessionId} />
+      </footer>
+    </CurrentSessionProvider>
+  );
+}

@@ -1,0 +1,31 @@
+/** Empty states: no sessions at all (welcome), or none open. */
+import { useLiveQuery } from "dexie-react-hooks";
+import { db } from "../../db/instance.ts";
+import { useSessionActions } from "../hooks/use-session-actions.ts";
+import { ImportButton } from "../import/import-button.tsx";
+
+export function Welcome() {
+  const count = useLiveQuery(() => db.sessions.where("deletedAt").equals(0).count(), [], undefined);
+  const actions = useSessionActions();
+  const none = count === 0;
+  return (
+    <div className="welcome">
+      <h1>{none ? "Welcome to Cutpoint" : "Open a session"}</h1>
+      <p>
+        {none
+          ? "Run long agent sessions with your own API key, and see context compaction before it happens. Sessions stay in this browser, in the pi coding agent's JSONL format."
+          : "Choose a session from the list, or start another one."}
+      </p>
+      <div className="welcome-actions">
+        <ImportButton className="btn primary" label="Import .jsonl…" />
+        <button type="button" className="btn" onClick={() => void actions.example()}>
+          Open the example session
+        </button>
+        <button type="button" className="btn" onClick={() => void actions.newSession()}>
+          New empty session
+        </button>
+      </div>
+      <p>Or drop .jsonl files anywhere on this window.</p>
+    </div>
+  );
+}

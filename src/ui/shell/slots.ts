@@ -1,0 +1,53 @@
+/**
+ * Mount points of the shell for features built elsewhere (agent UI, compaction UI).
+ * A feature registers its component once at start-up (see src/ui/README.md):
+ *
+ *   registerSlot("topBar", ContextMeter);       // in the top bar, beside the session name
+ *   registerSlot("rightPanel", CompactionPanel); // the right-side panel (toggle in the top bar)
+ *   registerSlot("composer", Composer);          // below the conversation
+ *   registerSlot("settings", SettingsForm);      // inside the Settings dialog
+ *   registerSlot("sessionActions", MyButton);    // extra buttons in the top bar
+ *
+ * Several components may share a slot; they render in registration order.
+ */
+import { type ComponentType, useSyncExternalStore } from "react";
+
+export type SlotName = "topBar" | "rightPanel" | "composer" | "settings" | "sessionActions";
+
+/** Props of session slots; read the loaded entries with `useCurrentSession()`. */
+export interface SessionSlotProps {
+  sessionId: string;
+}
+
+type Registry = Record<SlotName, { key: string; Component: ComponentType<SessionSlotProps> }[]>;
+
+let registry: Registry = { topBar: [], rightPanel: [], composer: [], settings: [], sessionActions: [] };
+const listeners = new Set<() => void>();
+
+/** Registers (or replaces, by key) a component for a slot. Returns an unregister function. */
+export function registerSlot(
+  slot: SlotName,
+  Component: ComponentType<SessionSlotProps>,
+  key: string = Component.displayName ?? Component.name ?? "slot",
+): () => void {
+  const list = registry[slot].filter((s) => s.key !== key);
+  registry = { ...registry, [slot]: [...list, { key, Component }] };
+  for (const l of listeners) l();
+  return () => {
+    registry = { ...registry, [slot]: registry[slot].filter((s) => s.key !== key) };
+    for (const l of listeners) l();
+  };
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function useSlot(slot: SlotName) {
+  return useSyncExternalStore(
+    subscribe,
+    () => registry[slot],
+    () => registry[slot],
+  );
+}

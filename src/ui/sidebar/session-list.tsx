@@ -1,0 +1,96 @@
+/** The stored sessions (metadata only, live): open, rename, export, delete. */
+import { useLiveQuery } from "dexie-react-hooks";
+import { useState } from "react";
+import { db } from "../../db/instance.ts";
+import type { SessionRow } from "../../db/schema.ts";
+import { listSessions } from "../../db/sessions-repo.ts";
+import { useUiStore } from "../../store/ui-store.ts";
+import { ConfirmDeleteDialog, RenameDialog } from "../common/session-dialogs.tsx";
+import { formatBytes, formatCount, formatDate } from "../format.ts";
+import { useSessionActions } from "../hooks/use-session-actions.ts";
+
+export function sessionTitle(row: Pick<SessionRow, "name" | "firstUserMessage">): string {
+  return row.name || row.firstUserMessage || "Untitled session";
+}
+
+type Pending = { kind: "rename" | "delete"; row: SessionRow } | undefined;
+
+export function SessionList() {
+  const sessions = useLiveQuery(() => listSessions(db), [], undefined);
+  const selected = useUiStore((s) => s.selectedSessionId);
+  const select = useUiStore((s) => s.selectSession);
+  const actions = useSessionActions();
+  const [pending, setPending] = useState<Pending>(undefined);
+
+  if (sessions === undefined) return <p className="center-note">Loading…</p>;
+  if (sessions.length === 0) return <p className="center-note">No sessions yet.</p>;
+  return (
+    <>
+      <ul className="session-list" aria-label="Sessions">
+        {sessions.map((row) => {
+          const title = sessionTitle(row);
+          return (
+            <li
+              key={row.id}
+              className="session-item"
+              aria-current={row.id === selected}
+              data-session-id={row.id}
+            >
+              <button type="button" className="session-open" onClick={() => select(row.id)} title={title}>
+                <span className="session-name">{title}</span>
+                <span className="session-meta">
+                  {formatDate(row.updatedAt)} ·{" "}
+                  <span data-testid="entry-count">{formatCount(row.entryCount)}</span> entries ·{" "}
+                  {formatBytes(row.byteSize)}
+                </span>
+              </button>
+              <span className="session-tools">
+                <button
+                  type="button"
+                  className="btn ghost icon"
+                  aria-label={`Rename ${title}`}
+                  title="Rename"
+                  onClick={() => setPending({ kind: "rename", row })}
+                >
+                  ✎
+                </button>
+                <button
+                  type="button"
+                  className="btn ghost icon"
+                  aria-label={`Export ${title}`}
+                  title="Export .jsonl"
+                  onClick={() => void actions.exportFile(row.id)}
+                >
+                  ⤓
+                </button>
+                <button
+                  type="button"
+                  className="btn ghost icon"
+                  aria-label={`Delete ${title}`}
+                  title="Delete"
+                  onClick={() => setPending({ kind: "delete", row })}
+                >
+                  ✕
+                </button>
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+      {pending?.kind === "rename" && (
+        <RenameDialog
+          initial={pending.row.name ?? ""}
+          onSave={(name) => void actions.rename(pending.row.id, name)}
+          onClose={() => setPending(undefined)}
+        />
+      )}
+      {pending?.kind === "delete" && (
+        <ConfirmDeleteDialog
+          label={sessionTitle(pending.row)}
+          onConfirm={() => void actions.remove(pending.row.id, sessionTitle(pending.row))}
+          onClose={() => setPending(undefined)}
+        />
+      )}
+    </>
+  );
+}

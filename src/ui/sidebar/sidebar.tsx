@@ -1,0 +1,39 @@
+/** The left column: brand, New / Import / Example, the session list, the storage status. */
+import { useUiStore } from "../../store/ui-store.ts";
+import { useSessionActions } from "../hooks/use-session-actions.ts";
+import { ImportButton } from "../import/import-button.tsx";
+import { SessionList } from "./session-list.tsx";
+import { StorageStatus } from "./storage-status.tsx";
+
+export function Sidebar() {
+  const actions = useSessionActions();
+  const setOpen = useUiStore((s) => s.setSidebarOpen);
+  return (
+    <aside className="sidebar" id="sidebar" aria-label="Sessions sidebar">
+      <div className="sidebar-head">
+        <span className="brand">
+          <span className="brand-mark" aria-hidden="true" /> Cutpoint
+        </span>
+        <button
+          type="button"
+          className="btn ghost icon menu-toggle"
+          aria-label="Close the session list"
+          onClick={() => setOpen(false)}
+        >
+          ✕
+        </button>
+      </div>
+      <div className="sidebar-actions">
+        <button type="button" className="btn primary" onClick={() => void actions.newSession()}>
+          + New
+        </button>
+        <ImportButton />
+        <button type="button" className="btn" onClick={() => void actions.example()}>
+          Example session
+        </button>
+      </div>
+      <SessionList />
+      <StorageStatus />
+    </aside>
+  );
+}

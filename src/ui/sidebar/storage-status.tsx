@@ -1,0 +1,38 @@
+/** Storage use and "persistent storage" status; asks for persistence once on start. */
+import { useLiveQuery } from "dexie-react-hooks";
+import { useEffect, useState } from "react";
+import { db } from "../../db/instance.ts";
+import { readStorageStatus, requestPersistence, type StorageStatus as Status } from "../../db/storage.ts";
+import { formatBytes } from "../format.ts";
+
+export function StorageStatus() {
+  const [status, setStatus] = useState<Status | undefined>(undefined);
+  // Re-read the estimate whenever the sessions change.
+  const version = useLiveQuery(() => db.sessions.count(), [], 0);
+
+  useEffect(() => {
+    void requestPersistence().then(() => readStorageStatus().then(setStatus));
+  }, []);
+  useEffect(() => {
+    void version;
+    void readStorageStatus().then(setStatus);
+  }, [version]);
+
+  if (!status) return <div className="storage-status">Storage: checking…</div>;
+  const { usage, quota, persisted } = status;
+  const pct = usage !== null && quota ? Math.min(100, (usage / quota) * 100) : 0;
+  return (
+    <div className="storage-status" data-testid="storage-status">
+      <div>
+        Storage: {formatBytes(usage)} used of {formatBytes(quota)}
+      </div>
+      <meter className="storage-meter" aria-label="Storage used" min={0} max={100} value={pct} />
+      <div>
+        {persisted === true && "Persistent: the browser will not evict these sessions."}
+        {persisted === false &&
+          "Not persistent: the browser may evict data under storage pressure. Export what matters."}
+        {persisted === null && "Persistence status unknown in this browser."}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,189 @@
+/** What a timeline row shows for an entry: its kind, an icon, and a one-line excerpt. */
+import type { SessionEntry } from "../../core/session/types.ts";
+
+export type EntryKind =
+  | "user"
+  | "assistant"
+  | "tool-call"
+  | "tool-result"
+  | "bash"
+  | "compaction"
+  | "branch-summary"
+  | "setting"
+  | "label"
+  | "session-info"
+  | "custom"
+  | "error"
+  | "other";
+
+export interface EntryDescription {
+  kind: EntryKind;
+  icon: string;
+  label: string;
+  excerpt: string;
+}
+
+const EXCERPT_MAX = 240;
+
+export function oneLine(text: string, max = EXCERPT_MAX): string {
+  const cut = text.length > max * 4 ? text.slice(0, max * 4) : text;
+  const flat = cut.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+type Rec = Record<string, unknown>;
+
+export function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const b of content as Rec[]) {
+    if (b && b.type === "text" && typeof b.text === "string") parts.push(b.text);
+    else if (b && b.type === "image") parts.push("[image]");
+  }
+  return parts.join(" ");
+}
+
+function argsSummary(args: unknown): string {
+  if (!args || typeof args !== "object") return "";
+  const a = args as Rec;
+  for (const key of ["path", "command", "file_path", "pattern", "url", "query"]) {
+    if (typeof a[key] === "string") return a[key] as string;
+  }
+  return oneLine(JSON.stringify(args) ?? "", 120);
+}
+
+function describeMessage(m: Rec): EntryDescription {
+  switch (m.role) {
+    case "user":
+      return { kind: "user", icon: "›", label: "User", excerpt: oneLine(contentText(m.content)) };
+    case "assistant": {
+      const blocks = Array.isArray(m.content) ? (m.content as Rec[]) : [];
+      const text = blocks
+        .filter((b) => b?.type === "text" && typeof b.text === "string")
+        .map((b) => b.text as string)
+        .join(" ");
+      const calls = blocks.filter((b) => b?.type === "toolCall");
+      const thinking = blocks.some((b) => b?.type === "thinking");
+      if (m.stopReason === "error" || m.stopReason === "aborted") {
+        const why = typeof m.errorMessage === "string" ? m.errorMessage : String(m.stopReason);
+        return { kind: "error", icon: "⚠", label: "Assistant error", excerpt: oneLine(`${why} ${text}`) };
+      }
+      if (calls.length > 0) {
+        const list = calls.map((c) => `${String(c.name)}(${argsSummary(c.arguments)})`).join(", ");
+        return {
+          kind: "tool-call",
+          icon: "⚒",
+          label: calls.length > 1 ? `Tool calls ×${calls.length}` : "Tool call",
+          excerpt: oneLine(text ? `${list} — ${text}` : list),
+        };
+      }
+      return {
+        kind: "assistant",
+        icon: "◆",
+        label: "Assistant",
+        excerpt: oneLine(text || (thinking ? "(thinking only)" : "(empty)")),
+      };
+    }
+    case "toolResult": {
+      const name = typeof m.toolName === "string" ? m.toolName : "tool";
+      return {
+        kind: m.isError ? "error" : "tool-result",
+        icon: m.isError ? "✕" : "↩",
+        label: `${name} result${m.isError ? " (error)" : ""}`,
+        excerpt: oneLine(contentText(m.content)) || "(no output)",
+      };
+    }
+    case "bashExecution": {
+      const code =
+        m.exitCode === 0 || m.exitCode === undefined || m.exitCode === null ? "" : ` [exit ${m.exitCode}]`;
+      return { kind: "bash", icon: "$", label: "Bash", excerpt: oneLine(`${String(m.command)}${code}`) };
+    }
+    case "custom":
+      return {
+        kind: "custom",
+        icon: "✦",
+        label: `Custom ${String(m.customType ?? "")}`,
+        excerpt: oneLine(contentText(m.content)),
+      };
+    case "compactionSummary":
+    case "branchSummary":
+      return { kind: "custom", icon: "▣", label: String(m.role), excerpt: oneLine(String(m.summary ?? "")) };
+    default:
+      return { kind: "other", icon: "•", label: `Message ${String(m.role)}`, excerpt: "" };
+  }
+}
+
+export function describeEntry(entry: SessionEntry): EntryDescription {
+  const e = entry as Rec;
+  switch (entry.type) {
+    case "message":
+      return e.message && typeof e.message === "object"
+        ? describeMessage(e.message as Rec)
+        : { kind: "other", icon: "•", label: "Message", excerpt: "" };
+    case "compaction":
+      return {
+        kind: "compaction",
+        icon: "▣",
+        label: "Compaction",
+        excerpt: oneLine(String(e.summary ?? "")),
+      };
+    case "branch_summary":
+      return {
+        kind: "branch-summary",
+        icon: "↱",
+        label: "Branch summary",
+        excerpt: oneLine(String(e.summary ?? "")),
+      };
+    case "model_change":
+      return {
+        kind: "setting",
+        icon: "⚙",
+        label: "Model",
+        excerpt: `${String(e.provider)}/${String(e.modelId)}`,
+      };
+    case "thinking_level_change":
+      return { kind: "setting", icon: "⚙", label: "Thinking", excerpt: String(e.thinkingLevel) };
+    case "active_tools_change":
+      return {
+        kind: "setting",
+        icon: "⚙",
+        label: "Tools",
+        excerpt: Array.isArray(e.activeToolNames) ? e.activeToolNames.join(", ") : "",
+      };
+    case "label":
+      return {
+        kind: "label",
+        icon: "⚑",
+        label: "Label",
+        excerpt: e.label
+          ? `“${String(e.label)}” on ${String(e.targetId)}`
+          : `cleared on ${String(e.targetId)}`,
+      };
+    case "session_info":
+      return {
+        kind: "session-info",
+        icon: "✎",
+        label: "Name",
+        excerpt: e.name ? String(e.name) : "(cleared)",
+      };
+    case "leaf":
+      return {
+        kind: "setting",
+        icon: "↪",
+        label: "Leaf",
+        excerpt: `moved to ${String(e.targetId ?? "start")}`,
+      };
+    case "custom":
+      return { kind: "custom", icon: "✦", label: "Custom", excerpt: String(e.customType ?? "") };
+    case "custom_message":
+      return {
+        kind: "custom",
+        icon: "✦",
+        label: `Custom ${String(e.customType ?? "")}`,
+        excerpt: oneLine(contentText(e.content)),
+      };
+    default:
+      return { kind: "other", icon: "•", label: entry.type, excerpt: "" };
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The data behind the timeline: the current path, each entry's estimated tokens (pi's chars/4,
+ * from the compaction engine), running totals, labels, and what is outside the context
+ * (entries before the last compaction's kept range). Pure; linear in the number of entries.
+ */
+import { entryMessage } from "../../core/compaction/entry-messages.ts";
+import { estimateMessageTokensPi } from "../../core/compaction/tokens.ts";
+import { buildTreeIndex, getPath, resolveLabels, resolveLeafId } from "../../core/session/tree.ts";
+import type { SessionEntry } from "../../core/session/types.ts";
+
+export interface TimelineModel {
+  path: SessionEntry[];
+  /** Estimated tokens of each path entry (0 for entries that produce no message). */
+  tokens: Float64Array;
+  /** Running total of `tokens` up to and including each path entry. */
+  totals: Float64Array;
+  /** Index on the path of each entry id. */
+  indexById: Map<string, number>;
+  labels: Map<string, string>;
+  /** Path index of the last compaction, or -1. */
+  lastCompaction: number;
+  /** Path entries before this index are not in the model's context (0 when all are). */
+  firstInContext: number;
+  leafId: string | null;
+}
+
+/** Estimated tokens of one entry, as the compaction engine counts them. */
+export function entryTokens(entry: SessionEntry): number {
+  const message = entryMessage(entry);
+  return message ? estimateMessageTokensPi(message) : 0;
+}
+
+export function buildTimelineModel(entries: readonly SessionEntry[]): TimelineModel {
+  const index = buildTreeIndex(entries);
+  const leafId = resolveLeafId(entries) ?? null;
+  const path = getPath(index.byId, leafId);
+  const n = path.length;
+  const tokens = new Float64Array(n);
+  const totals = new Float64Array(n);
+  const indexById = new Map<string, number>();
+  let sum = 0;
+  let lastCompaction = -1;
+  for (let i = 0; i < n; i++) {
+    const entry = path[i]!;
+    indexById.set(entry.id, i);
+    const t = entryTokens(entry);
+    tokens[i] = t;
+    sum += t;
+    totals[i] = sum;
+    if (entry.type === "compaction") lastCompaction = i;
+  }
+  let firstInContext = 0;
+  if (lastCompaction >= 0) {
+    const kept = (path[lastCompaction] as { firstKeptEntryId?: unknown }).firstKeptEntryId;
+    const keptIndex = typeof kept === "string" ? indexById.get(kept) : undefined;
+    // A kept id that is not on the path keeps nothing before the compaction.
+    firstInContext = keptIndex !== undefined && keptIndex < lastCompaction ? keptIndex : lastCompaction;
+  }
+  return {
+    path,
+    tokens,
+    totals,
+    indexById,
+    labels: resolveLabels(entries),
+    lastCompaction,
+    firstInContext,
+    leafId,
+  };
+}

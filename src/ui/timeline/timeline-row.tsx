@@ -1,0 +1,80 @@
+/** One timeline row: kind, excerpt, time, tokens and running total; expands to the full content. */
+import { memo } from "react";
+import type { SessionEntry } from "../../core/session/types.ts";
+import { formatCount, formatEntryTime, formatTokens } from "../format.ts";
+import { EntryContent } from "./entry-content.tsx";
+import { describeEntry } from "./entry-kind.ts";
+
+export interface TimelineRowProps {
+  entry: SessionEntry;
+  index: number;
+  tokens: number;
+  total: number;
+  inContext: boolean;
+  expanded: boolean;
+  label: string | undefined;
+  /** For a compaction: the first kept entry (to link to), if on the path. */
+  keptFrom: { index: number; excerpt: string } | undefined;
+  flash: boolean;
+  onToggle: (entryId: string) => void;
+  onJump: (index: number) => void;
+}
+
+export const TimelineRow = memo(function TimelineRow(props: TimelineRowProps) {
+  const { entry, tokens, total, inContext, expanded, label, keptFrom, flash } = props;
+  const d = describeEntry(entry);
+  const detailId = `entry-detail-${entry.id}`;
+  const isCompaction = entry.type === "compaction";
+  const tokensBefore = isCompaction ? (entry as { tokensBefore?: unknown }).tokensBefore : undefined;
+  return (
+    <div className={`row-body`} data-kind={d.kind}>
+      <button
+        type="button"
+        className="row-head"
+        aria-expanded={expanded}
+        aria-controls={expanded ? detailId : undefined}
+        data-entry-id={entry.id}
+        onClick={() => props.onToggle(entry.id)}
+        title={inContext ? undefined : "Not in context: before the last compaction's kept range"}
+      >
+        <span className="row-icon" aria-hidden="true">
+          {d.icon}
+        </span>
+        <span className="row-main">
+          <span className="row-kind">{d.label}</span>
+          {label && <span className="row-label">⚑ {label}</span>}
+          <span className="row-excerpt">{d.excerpt}</span>
+          {!inContext && <span className="sr-only">(not in context)</span>}
+        </span>
+        <span className="row-right">
+          <span className="row-time">{formatEntryTime(entry.timestamp)}</span>
+          <span className="row-tokens" title={`${formatCount(tokens)} estimated tokens`}>
+            {tokens > 0 ? `${formatTokens(tokens)} tok` : ""}
+          </span>
+          <span className="row-total" title={`running total ${formatCount(total)} tokens`}>
+            Σ {formatTokens(total)}
+          </span>
+        </span>
+      </button>
+      {isCompaction && (
+        <div className="compaction-note">
+          <span>Earlier conversation compacted</span>
+          {typeof tokensBefore === "number" && <span>from {formatCount(tokensBefore)} tokens</span>}
+          {keptFrom ? (
+            <button type="button" className="link" onClick={() => props.onJump(keptFrom.index)}>
+              kept from “{keptFrom.excerpt}” ↑
+            </button>
+          ) : (
+            <span>keeps nothing before it</span>
+          )}
+        </div>
+      )}
+      {expanded && (
+        <div id={detailId}>
+          <EntryContent entry={entry} />
+        </div>
+      )}
+      {flash && <span className="sr-only">Jumped here</span>}
+    </div>
+  );
+});

@@ -1,0 +1,146 @@
+/**
+ * The virtualized timeline of the current path: a constant number of DOM rows whatever the
+ * session size; rows keyed by entry id and measured; follows the end when entries arrive.
+ */
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useUiStore } from "../../store/ui-store.ts";
+import { formatCount, formatTokens } from "../format.ts";
+import { describeEntry } from "./entry-kind.ts";
+import type { TimelineModel } from "./timeline-model.ts";
+import { TimelineRow } from "./timeline-row.tsx";
+
+export function Timeline({ model }: { model: TimelineModel }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const expanded = useUiStore((s) => s.expanded);
+  const toggleExpanded = useUiStore((s) => s.toggleExpanded);
+  const [flashIndex, setFlashIndex] = useState<number | undefined>(undefined);
+  const { path } = model;
+  const atEnd = useRef(true);
+
+  const virtualizer = useVirtualizer({
+    count: path.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 40,
+    overscan: 6,
+    getItemKey: (i) => path[i]?.id ?? i,
+  });
+
+  // Open at the end (the latest entries), and stay there while entries arrive.
+  const count = path.length;
+  const first = useRef(true);
+  useLayoutEffect(() => {
+    if (count === 0) return;
+    if (first.current || atEnd.current) {
+      virtualizer.scrollToIndex(count - 1, { align: "end" });
+      first.current = false;
+    }
+  }, [count, virtualizer]);
+
+  const onScroll = useCallback(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    atEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < 60;
+  }, []);
+
+  const jump = useCallback(
+    (index: number) => {
+      atEnd.current = false;
+      virtualizer.scrollToIndex(index, { align: "start" });
+      setFlashIndex(index);
+    },
+    [virtualizer],
+  );
+
+  // After a jump, move focus to the target row once it is rendered.
+  useEffect(() => {
+    if (flashIndex === undefined) return;
+    const id = path[flashIndex]?.id;
+    const t = window.setTimeout(() => {
+      const el = scrollRef.current?.querySelector<HTMLButtonElement>(
+        `button[data-entry-id="${CSS.escape(id ?? "")}"]`,
+      );
+      el?.focus({ preventScroll: true });
+    }, 50);
+    const clear = window.setTimeout(() => setFlashIndex(undefined), 2000);
+    return () => {
+      window.clearTimeout(t);
+      window.clearTimeout(clear);
+    };
+  }, [flashIndex, path]);
+
+  const keptFrom = useMemo(() => {
+    if (model.lastCompaction < 0) return undefined;
+    const compaction = path[model.lastCompaction] as { firstKeptEntryId?: unknown } | undefined;
+    const id = compaction?.firstKeptEntryId;
+    const index = typeof id === "string" ? model.indexById.get(id) : undefined;
+    if (index === undefined) return undefined;
+    return { index, excerpt: describeEntry(path[index]!).excerpt.slice(0, 60) };
+  }, [model, path]);
+
+  const keptFor = (i: number) => {
+    const e = path[i]!;
+    if (e.type !== "compaction") return undefined;
+    if (i === model.lastCompaction) return keptFrom;
+    const id = (e as { firstKeptEntryId?: unknown }).firstKeptEntryId;
+    const index = typeof id === "string" ? model.indexById.get(id) : undefined;
+    return index === undefined
+      ? undefined
+      : { index, excerpt: describeEntry(path[index]!).excerpt.slice(0, 60) };
+  };
+
+  const total = count > 0 ? model.totals[count - 1]! : 0;
+  const items = virtualizer.getVirtualItems();
+  return (
+    <>
+      <div className="timeline-head" aria-live="polite">
+        <span data-testid="path-count">{formatCount(count)} entries on the path</span>
+        <span>≈ {formatTokens(total)} tokens (estimate, chars/4)</span>
+        {model.lastCompaction >= 0 && (
+          <span>
+            {formatCount(model.firstInContext)} entries before the last compaction's kept range are not in
+            context
+          </span>
+        )}
+      </div>
+      <div ref={scrollRef} className="timeline-scroll" onScroll={onScroll} data-testid="timeline">
+        <ul
+          className="timeline-inner"
+          aria-label="Timeline of the current path"
+          style={{ height: virtualizer.getTotalSize() }}
+        >
+          {items.map((item) => {
+            const i = item.index;
+            const entry = path[i]!;
+            const d = describeEntry(entry);
+            const inContext = i >= model.firstInContext;
+            return (
+              <li
+                key={item.key}
+                data-index={i}
+                ref={virtualizer.measureElement}
+                className={`row k-${d.kind} ${inContext ? "in" : "out"}${flashIndex === i ? " flash" : ""}`}
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                <span className="row-gutter" aria-hidden="true" />
+                <TimelineRow
+                  entry={entry}
+                  index={i}
+                  tokens={model.tokens[i]!}
+                  total={model.totals[i]!}
+                  inContext={inContext}
+                  expanded={expanded.has(entry.id)}
+                  label={model.labels.get(entry.id)}
+                  keptFrom={keptFor(i)}
+                  flash={flashIndex === i}
+                  onToggle={toggleExpanded}
+                  onJump={jump}
+                />
+              </li>
+            );
+          })}
+        </ul>
+      </div>
+    </>
+  );
+}
