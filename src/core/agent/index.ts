@@ -1,0 +1,3 @@
+export * from "./loop.ts";
+export * from "./settings.ts";
+export * from "./types.ts";
