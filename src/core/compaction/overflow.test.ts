@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import type { AssistantMessage } from "../session/types.ts";
+import { isContextOverflowError, isOverflowErrorReply, isSilentOverflow } from "./overflow.ts";
+
+const OVERFLOWS = [
+  "prompt is too long: 213462 tokens > 200000 maximum",
+  "Input is too long for requested model.",
+  "Your input exceeds the context window of this model",
+  "The input token count (1196265) exceeds the maximum number of tokens allowed (1048575).",
+  "This model's maximum prompt length is 131072 but the request contains 537812 tokens.",
+  "Please reduce the length of the messages or completion.",
+  "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.",
+  "Requested 300000 tokens, which exceeds the limit of 262144",
+  "the request exceeds the available context size, try increasing it",
+  "prompt token count of 140000 is greater than the context length of 131072",
+  "Context window exceeds limit",
+  "Exceeded model token limit: 65536",
+  "Request too large for model with 32768 maximum context length",
+  "model_context_window_exceeded",
+  "error code: context_length_exceeded",
+  "Context length exceeded",
+  "Too many tokens in request",
+  "token limit exceeded",
+  "400 (no body)",
+  "413 status code (no body)",
+  "PROMPT IS TOO LONG",
+];
+
+const NOT_OVERFLOWS = [
+  "429 Too Many Requests",
+  "Rate limit reached for gpt-4o on tokens per min (TPM): too many tokens",
+  "rate_limit_exceeded: token limit exceeded for this minute",
+  "500 Internal Server Error",
+  "401 Incorrect API key provided",
+  "400 Bad Request: invalid tool schema",
+  "the 400 (no body)",
+  "",
+];
+
+describe("isContextOverflowError", () => {
+  it.each(OVERFLOWS)("overflow: %s", (text) => {
+    expect(isContextOverflowError(text)).toBe(true);
+  });
+  it.each(NOT_OVERFLOWS)("not overflow: %s", (text) => {
+    expect(isContextOverflowError(text)).toBe(false);
+  });
+  it("is false for missing messages", () => {
+    expect(isContextOverflowError(undefined)).toBe(false);
+    expect(isContextOverflowError(null)).toBe(false);
+  });
+});
+
+const reply = (
+  stopReason: AssistantMessage["stopReason"],
+  input: number,
+  cacheRead: number,
+  errorMessage?: string,
+): AssistantMessage => ({
+  role: "assistant",
+  content: [],
+  api: "x",
+  provider: "p",
+  model: "m",
+  usage: {
+    input,
+    output: 5,
+    cacheRead,
+    cacheWrite: 0,
+    totalTokens: input + cacheRead + 5,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  },
+  stopReason,
+  timestamp: 0,
+  ...(errorMessage ? { errorMessage } : {}),
+});
+
+describe("overflow replies", () => {
+  it("silent overflow: stop with input + cacheRead strictly above the window", () => {
+    expect(isSilentOverflow(reply("stop", 60000, 40001), 100000)).toBe(true);
+    expect(isSilentOverflow(reply("stop", 60000, 40000), 100000)).toBe(false);
+    expect(isSilentOverflow(reply("toolUse", 200000, 0), 100000)).toBe(false);
+    expect(isSilentOverflow(reply("stop", 200000, 0), 0)).toBe(false);
+    expect(isSilentOverflow({ role: "user", content: "x", timestamp: 0 }, 10)).toBe(false);
+  });
+  it("error reply with overflow text", () => {
+    expect(isOverflowErrorReply(reply("error", 0, 0, "prompt is too long"))).toBe(true);
+    expect(isOverflowErrorReply(reply("error", 0, 0, "429 rate limit"))).toBe(false);
+    expect(isOverflowErrorReply(reply("stop", 0, 0, "prompt is too long"))).toBe(false);
+  });
+});
