@@ -25,7 +25,13 @@ export function formatCount(n: number): string {
 }
 
 const dateFmt = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-const timeFmt = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+const timeFmt = new Intl.DateTimeFormat(undefined, {
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hour12: false,
+});
+const dayFmt = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric" });
 
 export function formatDate(ms: number): string {
   return Number.isFinite(ms) ? dateFmt.format(ms) : "";
@@ -38,5 +44,6 @@ export function formatEntryTime(iso: string): string {
   const d = new Date(t);
   const today = new Date();
   if (d.toDateString() === today.toDateString()) return timeFmt.format(d);
-  return `${d.toISOString().slice(0, 10)} ${timeFmt.format(d)}`;
+  const day = d.getFullYear() === today.getFullYear() ? dayFmt.format(d) : d.toISOString().slice(0, 10);
+  return `${day} ${timeFmt.format(d)}`;
 }

@@ -33,6 +33,11 @@ export function oneLine(text: string, max = EXCERPT_MAX): string {
 
 type Rec = Record<string, unknown>;
 
+/** A markdown summary without heading marks, for a one-line excerpt. */
+function plainSummary(summary: unknown): string {
+  return String(summary ?? "").replace(/^#+\s*/gm, "");
+}
+
 export function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
@@ -126,14 +131,14 @@ export function describeEntry(entry: SessionEntry): EntryDescription {
         kind: "compaction",
         icon: "▣",
         label: "Compaction",
-        excerpt: oneLine(String(e.summary ?? "")),
+        excerpt: oneLine(plainSummary(e.summary)),
       };
     case "branch_summary":
       return {
         kind: "branch-summary",
         icon: "↱",
         label: "Branch summary",
-        excerpt: oneLine(String(e.summary ?? "")),
+        excerpt: oneLine(plainSummary(e.summary)),
       };
     case "model_change":
       return {

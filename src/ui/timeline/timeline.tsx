@@ -97,6 +97,11 @@ export function Timeline({ model }: { model: TimelineModel }) {
         <span data-testid="path-count">{formatCount(count)} entries on the path</span>
         <span>≈ {formatTokens(total)} tokens (estimate, chars/4)</span>
         {model.lastCompaction >= 0 && (
+          <button type="button" className="link" onClick={() => jump(model.lastCompaction)}>
+            Go to the last compaction
+          </button>
+        )}
+        {model.lastCompaction >= 0 && (
           <span>
             {formatCount(model.firstInContext)} entries before the last compaction's kept range are not in
             context

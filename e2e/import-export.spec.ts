@@ -1,0 +1,106 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { expect, test } from "@playwright/test";
+import { AppPage } from "./pages/app-page.ts";
+
+const REPO = resolve(import.meta.dirname, "..");
+const FIXTURE = resolve(import.meta.dirname, "../../shared/fixtures/pi/before-compaction.jsonl");
+const FIRST_USER = /alright, read @packages\/coding-agent/;
+
+function tempFile(name: string, text: string | Buffer): string {
+  const path = join(mkdtempSync(join(tmpdir(), "cutpoint-e2e-")), name);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** The CLI's `migrate` output for a file (what an export must equal byte for byte). */
+function cliMigrate(input: string): Buffer {
+  const out = join(mkdtempSync(join(tmpdir(), "cutpoint-migrate-")), "out.jsonl");
+  execFileSync("npx", ["tsx", "src/cli/main.ts", "migrate", input, "-o", out], { cwd: REPO, stdio: "pipe" });
+  return readFileSync(out);
+}
+
+test("import the real pi session by file picker, see it, reload, export byte-identical to the CLI", async ({
+  page,
+}) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.importByPicker(FIXTURE);
+  await expect(app.toast(/Imported before-compaction\.jsonl: 1,002 entries/)).toBeVisible();
+  await expect.poll(() => app.entryCountOf(FIRST_USER)).toBe("1,002");
+  await expect(page.getByTestId("path-count")).toHaveText("1,002 entries on the path");
+  await app.goToLastCompaction();
+  await expect(app.compactionRows().first()).toContainText("Compaction");
+  await expect(page.getByRole("button", { name: /^kept from/ }).first()).toBeVisible();
+
+  await page.reload();
+  await expect.poll(() => app.entryCountOf(FIRST_USER)).toBe("1,002");
+  await expect(page.getByTestId("path-count")).toHaveText("1,002 entries on the path");
+
+  const download = await app.exportOpen();
+  expect(download.suggestedFilename()).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z_[0-9a-f-]+\.jsonl$/);
+  const saved = await download.path();
+  expect(readFileSync(saved).equals(cliMigrate(FIXTURE))).toBe(true);
+});
+
+test("import by drag and drop; the same session again asks, and imports as a copy", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.importByDrop(FIXTURE);
+  await expect.poll(() => app.entryCountOf(FIRST_USER)).toBe("1,002");
+  await expect(app.timelineRows.first()).toBeVisible();
+
+  await app.importByDrop(FIXTURE);
+  await expect(app.importDialog).toBeVisible();
+  await expect(app.importDialog).toContainText("already here");
+  await app.importDialog.getByRole("button", { name: "Import as a copy" }).click();
+  await expect(app.sessionItems).toHaveCount(2);
+
+  await app.importByDrop(FIXTURE);
+  await app.importDialog.getByRole("button", { name: "Cancel import" }).click();
+  await expect(app.toast(/import cancelled, nothing was written/)).toBeVisible();
+  await expect(app.sessionItems).toHaveCount(2);
+});
+
+test("a damaged file: the report names the lines; cancel writes nothing, import-valid keeps the rest", async ({
+  page,
+}) => {
+  const lines = readFileSync(FIXTURE, "utf8").split("\n");
+  lines[6] = '{"type":"message", broken';
+  lines[20] = "\u0000\u0001 not json at all";
+  lines[41] = "[1,2,3]";
+  const damaged = tempFile("damaged.jsonl", lines.join("\n"));
+  const app = new AppPage(page);
+  await app.goto();
+
+  await app.importByPicker(damaged);
+  await expect(app.importDialog).toBeVisible();
+  await expect(app.importDialog.getByTestId("problem-summary")).toContainText(
+    "3 lines could not be read (first: line 7, line 21, line 42)",
+  );
+  await expect(app.importDialog.getByRole("listitem")).toHaveCount(3);
+  await app.importDialog.getByRole("button", { name: "Cancel import" }).click();
+  await expect(app.importDialog).toBeHidden();
+  await expect(app.toast(/damaged\.jsonl: import cancelled, nothing was written/)).toBeVisible();
+  await expect(app.sessionItems).toHaveCount(0);
+
+  await app.importByPicker(damaged);
+  await app.importDialog.getByRole("button", { name: "Import the 999 valid entries" }).click();
+  await expect.poll(() => app.entryCountOf(FIRST_USER)).toBe("999");
+  await expect(app.toast(/3 lines could not be read .* Those lines were left out\./)).toBeVisible();
+});
+
+test("files that are not pi sessions are rejected with a message", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto();
+  const empty = tempFile("empty.jsonl", "");
+  const binary = tempFile("image.jsonl", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0xff, 0xfe]));
+  const noHeader = tempFile("entries.jsonl", '{"type":"message","id":"a","parentId":null}\n');
+  await app.importByPicker(empty, binary, noHeader);
+  await expect(app.toast(/empty\.jsonl: The file is empty/)).toBeVisible();
+  await expect(app.toast(/image\.jsonl: Not a pi session/)).toBeVisible();
+  await expect(app.toast(/entries\.jsonl: Not a pi session/)).toBeVisible();
+  await expect(app.sessionItems).toHaveCount(0);
+});

@@ -1,0 +1,90 @@
+/** Page object of the Cutpoint shell: session list, import/export, timeline, dialogs. */
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
+import { type Download, expect, type Locator, type Page } from "@playwright/test";
+
+export class AppPage {
+  readonly sidebar: Locator;
+  readonly sessionItems: Locator;
+  readonly timeline: Locator;
+  readonly timelineRows: Locator;
+  readonly importDialog: Locator;
+  readonly toasts: Locator;
+  readonly title: Locator;
+
+  constructor(readonly page: Page) {
+    this.sidebar = page.locator("#sidebar");
+    this.sessionItems = page.locator(".session-item");
+    this.timeline = page.getByTestId("timeline");
+    this.timelineRows = this.timeline.locator("li");
+    this.importDialog = page.locator('dialog[data-dialog="import"]');
+    this.toasts = page.getByTestId("toast");
+    this.title = page.getByTestId("session-title");
+  }
+
+  async goto(): Promise<void> {
+    await this.page.goto("/");
+    await expect(this.page.locator(".welcome, .session-item").first()).toBeVisible();
+  }
+
+  /** Opens the sidebar drawer on narrow windows (no-op when it is always shown). */
+  async showSidebar(): Promise<void> {
+    const toggle = this.page.getByRole("button", { name: "Show the session list" });
+    if (await toggle.isVisible()) await toggle.click();
+  }
+
+  async importByPicker(...paths: string[]): Promise<void> {
+    await this.page.getByTestId("import-input").first().setInputFiles(paths);
+  }
+
+  /** Drops files on the window like a person dragging them from the file manager. */
+  async importByDrop(path: string): Promise<void> {
+    const text = readFileSync(path, "utf8");
+    const name = basename(path);
+    await this.page.evaluate(
+      ({ text, name }) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([text], name, { type: "application/x-ndjson" }));
+        for (const type of ["dragenter", "dragover", "drop"]) {
+          document.body.dispatchEvent(
+            new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: dt }),
+          );
+        }
+      },
+      { text, name },
+    );
+  }
+
+  item(text: string | RegExp): Locator {
+    return this.sessionItems.filter({ hasText: text });
+  }
+
+  async entryCountOf(text: string | RegExp): Promise<string> {
+    return (await this.item(text).getByTestId("entry-count").innerText()).trim();
+  }
+
+  async open(text: string | RegExp): Promise<void> {
+    await this.showSidebar();
+    await this.item(text).locator(".session-open").click();
+    await expect(this.timeline.or(this.page.getByText("This session has no entries yet."))).toBeVisible();
+  }
+
+  async exportOpen(): Promise<Download> {
+    const download = this.page.waitForEvent("download");
+    await this.page.getByRole("button", { name: "Export", exact: true }).click();
+    return download;
+  }
+
+  compactionRows(): Locator {
+    return this.timeline.locator("li.k-compaction");
+  }
+
+  async goToLastCompaction(): Promise<void> {
+    await this.page.getByRole("button", { name: "Go to the last compaction" }).click();
+    await expect(this.compactionRows().first()).toBeInViewport();
+  }
+
+  toast(text: string | RegExp): Locator {
+    return this.toasts.filter({ hasText: text });
+  }
+}
