@@ -12,12 +12,17 @@ export const CHROMIUM_ARGS = [
   "--disable-component-update",
   "--disable-sync",
 ];
-const APP_PORT = 4173;
-export const MOCK_PORT = 4010;
+/**
+ * Ports and the served build can be overridden so that several runs can share one machine:
+ * CUTPOINT_APP_PORT, CUTPOINT_MOCK_PORT, CUTPOINT_DIST (the folder `vite build --outDir` wrote).
+ */
+const APP_PORT = Number(process.env.CUTPOINT_APP_PORT ?? 4173);
+export const MOCK_PORT = Number(process.env.CUTPOINT_MOCK_PORT ?? 4010);
+const DIST = process.env.CUTPOINT_DIST ?? "dist";
 
 const webServer = [
   {
-    command: `npx vite preview --port ${APP_PORT} --strictPort`,
+    command: `npx vite preview --port ${APP_PORT} --strictPort --outDir ${DIST}`,
     url: `http://127.0.0.1:${APP_PORT}`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,

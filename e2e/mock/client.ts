@@ -13,7 +13,7 @@ export type {
   ToolCallSpec,
 } from "./types.ts";
 
-export const MOCK_ORIGIN = "http://127.0.0.1:4010";
+export const MOCK_ORIGIN = `http://127.0.0.1:${process.env.CUTPOINT_MOCK_PORT ?? 4010}`;
 /** Base URL to type into the app's settings (OpenAI-compatible, with /v1). */
 export const MOCK_BASE_URL = `${MOCK_ORIGIN}/v1`;
 
