@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getChatRequests, scriptReplies } from "../../e2e/mock/client.ts";
+import { type MockServer, startMockServer } from "../../e2e/mock/server.ts";
+import type { MessageEntry, SessionEntry } from "../core/session/types.ts";
+import { createWorkspaceTools } from "../tools/index.ts";
+import { createMemoryWorkspace } from "../tools/memory-workspace.ts";
+import { createAgentRunner, type LockManagerLike, type RunnerStatus } from "./agent-runner.ts";
+
+let server: MockServer;
+let origin: string;
+beforeAll(async () => {
+  server = await startMockServer({ port: 0 });
+  origin = `http://127.0.0.1:${server.port}`;
+});
+afterAll(() => server.close());
+
+/** A Web Locks stand-in: names held by "another tab" are unavailable. */
+function fakeLocks(heldElsewhere: Set<string>, requested: string[]): LockManagerLike {
+  return {
+    request: async (name, _opts, cb) => {
+      requested.push(name);
+      return cb(heldElsewhere.has(name) ? null : { name });
+    },
+  };
+}
+
+function setup(key: string, opts: { held?: Set<string>; fail?: boolean } = {}) {
+  const ws = createMemoryWorkspace({ "notes.txt": "hello\n" });
+  const saved: { sessionId: string; entries: SessionEntry[] }[] = [];
+  const requested: string[] = [];
+  const statuses: RunnerStatus["kind"][] = [];
+  const runner = createAgentRunner({
+    persistence: {
+      appendEntries: async (sessionId, entries) => {
+        if (opts.fail) return { ok: false, error: { kind: "quota", message: "Storage is full." } };
+        saved.push({ sessionId, entries });
+        return { ok: true, value: {} };
+      },
+    },
+    tools: () => createWorkspaceTools(ws),
+    locks: fakeLocks(opts.held ?? new Set(), requested),
+  });
+  runner.subscribe(() => {
+    const k = runner.getState().status.kind;
+    if (statuses[statuses.length - 1] !== k) statuses.push(k);
+  });
+  const endpoint = { baseUrl: server.baseUrl, apiKey: key, provider: "openai", model: "gpt-4o" };
+  return { ws, saved, requested, statuses, runner, endpoint };
+}
+
+describe("agent runner (real adapter against the mock server, memory workspace)", () => {
+  it("runs a tool-using turn end to end, persisting each message and holding the session lock", async () => {
+    const key = `sk-runner-${Math.random()}`;
+    await scriptReplies(
+      key,
+      [
+        {
+          text: "Editing.",
+          toolCalls: [{ name: "edit", arguments: { path: "notes.txt", oldText: "hello", newText: "bye" } }],
+        },
+        { text: ["All ", "done."] },
+      ],
+      origin,
+    );
+    const s = setup(key);
+    const out = await s.runner.run({
+      sessionId: "S1",
+      path: [],
+      prompt: "change it",
+      endpoint: s.endpoint,
+      systemPrompt: "sys",
+    });
+    expect(out.ok).toBe(true);
+    if (!out.ok) return;
+    expect(out.result.stopReason).toBe("stop");
+    expect(s.ws.files().get("notes.txt")).toBe("bye\n");
+    expect(s.saved.map((x) => x.entries.length)).toEqual([1, 1, 1, 1]);
+    expect(s.saved.every((x) => x.sessionId === "S1")).toBe(true);
+    const roles = s.saved.map((x) => (x.entries[0] as MessageEntry).message.role);
+    expect(roles).toEqual(["user", "assistant", "toolResult", "assistant"]);
+    expect(s.saved.every((x) => /^[0-9a-f]{8}$/.test(x.entries[0]!.id))).toBe(true);
+    expect(s.requested).toEqual(["cutpoint-session-S1"]);
+    expect(s.statuses).toContain("running-tool");
+    expect(s.statuses).toContain("streaming");
+    expect(s.statuses[s.statuses.length - 1]).toBe("idle");
+    expect(s.runner.getState().streaming).toBeNull();
+
+    const reqs = await getChatRequests(key, origin);
+    expect(reqs).toHaveLength(2);
+    const second = reqs[1]!.body as { messages: { role: string; tool_call_id?: string }[]; tools: unknown[] };
+    expect(second.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool"]);
+    expect(second.tools).toHaveLength(6);
+  });
+
+  it("reports running-elsewhere when another tab holds the lock, without writing", async () => {
+    const s = setup("k", { held: new Set(["cutpoint-session-S2"]) });
+    const out = await s.runner.run({
+      sessionId: "S2",
+      path: [],
+      prompt: "x",
+      endpoint: s.endpoint,
+      systemPrompt: "",
+    });
+    expect(out).toMatchObject({ ok: false, reason: "running-elsewhere" });
+    expect(s.runner.getState().status.kind).toBe("running-elsewhere");
+    expect(s.saved).toEqual([]);
+  });
+
+  it("shows retrying with a countdown target, then an error status with the provider's reason", async () => {
+    const key = `sk-runner-${Math.random()}`;
+    await scriptReplies(key, [{ error: { preset: "server" } }, { error: { preset: "auth" } }], origin);
+    const s = setup(key);
+    let retryAt = 0;
+    s.runner.subscribe(() => {
+      const st = s.runner.getState().status;
+      if (st.kind === "retrying") retryAt = st.retryAt;
+    });
+    const before = Date.now();
+    const out = await s.runner.run({
+      sessionId: "S3",
+      path: [],
+      prompt: "x",
+      endpoint: s.endpoint,
+      systemPrompt: "",
+    });
+    expect(out.ok && out.result.stopReason).toBe("error");
+    expect(s.statuses).toContain("retrying");
+    expect(retryAt).toBeGreaterThanOrEqual(before + 700);
+    const st = s.runner.getState().status;
+    expect(st.kind === "error" && st.message).toMatch(/API key was rejected/);
+    expect(JSON.stringify(s.saved)).not.toContain(key);
+  });
+
+  it("abort stops the stream, keeps the partial reply and returns to idle; a second run while busy is refused", async () => {
+    const key = `sk-runner-${Math.random()}`;
+    await scriptReplies(key, [{ text: ["a", "b", "c", "d", "e", "f", "g", "h"], delayMs: 80 }], origin);
+    const s = setup(key);
+    const unsub = s.runner.subscribe(() => {
+      const m = s.runner.getState().streaming;
+      if (m && m.content.length > 0) s.runner.abort();
+    });
+    const running = s.runner.run({
+      sessionId: "S4",
+      path: [],
+      prompt: "x",
+      endpoint: s.endpoint,
+      systemPrompt: "",
+    });
+    const busy = await s.runner.run({
+      sessionId: "S4",
+      path: [],
+      prompt: "y",
+      endpoint: s.endpoint,
+      systemPrompt: "",
+    });
+    expect(busy).toMatchObject({ ok: false, reason: "busy" });
+    const out = await running;
+    unsub();
+    expect(out.ok && out.result.stopReason).toBe("aborted");
+    const last = s.saved[s.saved.length - 1]!.entries[0] as MessageEntry;
+    expect(last.message).toMatchObject({ role: "assistant", stopReason: "aborted" });
+    expect(s.runner.getState().status.kind).toBe("idle");
+  });
+
+  it("a storage failure ends the run with a clear error", async () => {
+    const s = setup("k2", { fail: true });
+    const out = await s.runner.run({
+      sessionId: "S5",
+      path: [],
+      prompt: "x",
+      endpoint: s.endpoint,
+      systemPrompt: "",
+    });
+    expect(out.ok && out.result.errorMessage).toBe("Could not save the session: Storage is full.");
+    expect(s.runner.getState().status).toEqual({
+      kind: "error",
+      message: "Could not save the session: Storage is full.",
+    });
+  });
+});

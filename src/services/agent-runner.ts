@@ -1,0 +1,257 @@
+/**
+ * The agent runner: binds the pure agent loop (core/agent) to the model adapter (llm), the
+ * workspace tools (tools) and session persistence (the storage layer provides it).
+ *
+ * UI contract (no React here): `getState()` + `subscribe(listener)` (fits useSyncExternalStore),
+ * `run(request)` to send a prompt (or continue), `abort()` to stop. The state says what is going on
+ * (idle / streaming / retrying with a countdown target / running a tool / error / running in
+ * another tab) and carries the live streaming message.
+ *
+ * While a run is active the tab holds the Web Lock "cutpoint-session-<id>"; when another tab holds
+ * it, `run` answers { ok:false, reason:"running-elsewhere" } without touching the session.
+ */
+import { type AgentRunResult, runAgent } from "../core/agent/loop.ts";
+import type { AgentTool, ModelStreamFn } from "../core/agent/types.ts";
+import type { AssistantMessage, SessionEntry, UserContentBlock } from "../core/session/types.ts";
+import { modelInfo } from "../llm/providers.ts";
+import { type EndpointConfig, streamAssistant } from "../llm/stream-assistant.ts";
+import { activeTools, executeToolCall, toolSpecs } from "../tools/index.ts";
+import { newEntryId } from "./ids.ts";
+
+/**
+ * What the runner needs from storage. `appendEntries` resolves to nothing or to a Result
+ * (`{ok:true,...}` / `{ok:false, error: {message} | string}`, like src/db's repositories); a failed
+ * Result or a rejection ends the run with a "Could not save the session" error.
+ */
+export interface SessionPersistence {
+  appendEntries(sessionId: string, entries: SessionEntry[]): Promise<unknown>;
+}
+
+function appendFailure(r: unknown): string | null {
+  if (!r || typeof r !== "object" || (r as { ok?: unknown }).ok !== false) return null;
+  const error = (r as { error?: unknown }).error;
+  if (typeof error === "string") return error;
+  const message = (error as { message?: unknown } | undefined)?.message;
+  return typeof message === "string" ? message : "storage failure";
+}
+
+/** The part of the Web Locks API the runner uses (navigator.locks by default). */
+export interface LockManagerLike {
+  request<T>(
+    name: string,
+    options: { ifAvailable: boolean },
+    callback: (lock: unknown | null) => Promise<T>,
+  ): Promise<T>;
+}
+
+export type RunnerStatus =
+  | { kind: "idle" }
+  | { kind: "streaming"; turn: number }
+  /** `retryAt` is ms since epoch: show a countdown to it. */
+  | { kind: "retrying"; attempt: number; delayMs: number; retryAt: number; reason: string }
+  | { kind: "running-tool"; toolName: string; toolCallId: string }
+  | { kind: "error"; message: string }
+  | { kind: "running-elsewhere"; message: string };
+
+export interface RunnerState {
+  status: RunnerStatus;
+  /** The session of the current or last run. */
+  sessionId: string | null;
+  /** Snapshot of the reply being streamed (null between replies). */
+  streaming: AssistantMessage | null;
+  /** The outcome of the last finished run. */
+  lastResult: AgentRunResult | null;
+}
+
+export interface RunRequest {
+  sessionId: string;
+  /** Current path, root first. */
+  path: readonly SessionEntry[];
+  /** Parent of the first new entry (defaults to the last entry of the path). */
+  leafId?: string | null;
+  /** Omit to continue from the path (e.g. retry after a compaction). */
+  prompt?: string | UserContentBlock[];
+  endpoint: EndpointConfig & {
+    model: string;
+    maxTokens?: number;
+    /** Whether the model takes reasoning_effort; defaults to the model table. */
+    reasoning?: boolean;
+  };
+  systemPrompt: string;
+  /** Tool names to offer (the session's active tools); all when omitted. */
+  activeToolNames?: readonly string[];
+  maxTurns?: number;
+}
+
+export type RunOutcome =
+  | { ok: true; result: AgentRunResult }
+  | { ok: false; reason: "busy" | "running-elsewhere"; message: string };
+
+export interface AgentRunnerDeps {
+  persistence: SessionPersistence;
+  /** The tools over the current workspace (a function so the workspace can change). */
+  tools: () => readonly AgentTool[];
+  /** Defaults to navigator.locks; null disables locking. */
+  locks?: LockManagerLike | null;
+  /** Injected for tests; defaults to the real adapter. */
+  streamFn?: typeof streamAssistant;
+  now?: () => number;
+  newId?: (taken: ReadonlySet<string>) => string;
+}
+
+export interface AgentRunner {
+  getState(): RunnerState;
+  subscribe(listener: () => void): () => void;
+  run(request: RunRequest): Promise<RunOutcome>;
+  abort(): void;
+}
+
+function snapshot(m: AssistantMessage): AssistantMessage {
+  return { ...m, content: m.content.map((b) => ({ ...b })) };
+}
+
+function defaultLocks(): LockManagerLike | null {
+  const locks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
+  return locks ?? null;
+}
+
+export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
+  const now = deps.now ?? Date.now;
+  const stream = deps.streamFn ?? streamAssistant;
+  const locks = deps.locks === undefined ? defaultLocks() : deps.locks;
+  const listeners = new Set<() => void>();
+  let state: RunnerState = { status: { kind: "idle" }, sessionId: null, streaming: null, lastResult: null };
+  let controller: AbortController | null = null;
+
+  const set = (patch: Partial<RunnerState>) => {
+    state = { ...state, ...patch };
+    for (const l of listeners) l();
+  };
+
+  async function execute(req: RunRequest, ctrl: AbortController): Promise<AgentRunResult> {
+    const tools = activeTools(deps.tools(), req.activeToolNames);
+    const taken = new Set(req.path.map((e) => e.id));
+    const info = modelInfo(req.endpoint.model);
+    const reasoning = req.endpoint.reasoning ?? info.reasoning === true;
+
+    const streamModel: ModelStreamFn = (r) =>
+      stream({
+        baseUrl: req.endpoint.baseUrl,
+        apiKey: req.endpoint.apiKey,
+        provider: req.endpoint.provider,
+        model: req.endpoint.model,
+        systemPrompt: r.systemPrompt,
+        messages: r.messages,
+        tools: r.tools,
+        ...(req.endpoint.maxTokens !== undefined ? { maxTokens: req.endpoint.maxTokens } : {}),
+        ...(reasoning && r.thinkingLevel !== "off" ? { reasoningEffort: r.thinkingLevel } : {}),
+        signal: r.signal,
+        onEvent: r.onEvent,
+      });
+
+    return runAgent(
+      {
+        path: req.path,
+        ...(req.leafId !== undefined ? { leafId: req.leafId } : {}),
+        ...(req.prompt !== undefined ? { prompt: req.prompt } : {}),
+        systemPrompt: req.systemPrompt,
+        tools: toolSpecs(tools),
+        signal: ctrl.signal,
+        ...(req.maxTurns !== undefined ? { maxTurns: req.maxTurns } : {}),
+      },
+      {
+        streamModel,
+        executeTool: (call, signal) => executeToolCall(tools, call, signal),
+        append: async (entries) => {
+          const failure = appendFailure(await deps.persistence.appendEntries(req.sessionId, entries));
+          if (failure !== null) throw new Error(failure);
+        },
+        newId: () => {
+          const id = deps.newId ? deps.newId(taken) : newEntryId(taken);
+          taken.add(id);
+          return id;
+        },
+        now,
+        onEvent: (e) => {
+          if (e.type === "turn_start") set({ status: { kind: "streaming", turn: e.turn }, streaming: null });
+          else if (e.type === "model") {
+            const ev = e.event;
+            if (ev.type === "retry") {
+              set({
+                status: {
+                  kind: "retrying",
+                  attempt: ev.attempt,
+                  delayMs: ev.delayMs,
+                  retryAt: now() + ev.delayMs,
+                  reason: ev.reason,
+                },
+                streaming: null,
+              });
+            } else if (ev.type === "done") set({ streaming: null });
+            else {
+              const turn = state.status.kind === "streaming" ? state.status.turn : 1;
+              set({ status: { kind: "streaming", turn }, streaming: snapshot(ev.message) });
+            }
+          } else if (e.type === "tool_start") {
+            set({ status: { kind: "running-tool", toolName: e.call.name, toolCallId: e.call.id } });
+          }
+        },
+      },
+    );
+  }
+
+  async function runLocked(req: RunRequest, ctrl: AbortController): Promise<RunOutcome> {
+    set({ sessionId: req.sessionId, status: { kind: "streaming", turn: 1 }, streaming: null });
+    try {
+      const result = await execute(req, ctrl);
+      const failed = result.stopReason === "error";
+      set({
+        status: failed
+          ? { kind: "error", message: result.errorMessage ?? "The run failed." }
+          : { kind: "idle" },
+        streaming: null,
+        lastResult: result,
+      });
+      return { ok: true, result };
+    } catch (err) {
+      // A bug below (the loop and adapter return errors as values): report it, keep the app alive.
+      const message = `Unexpected failure: ${String((err as Error)?.message ?? err)}`;
+      set({ status: { kind: "error", message }, streaming: null });
+      throw err;
+    }
+  }
+
+  return {
+    getState: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    abort() {
+      controller?.abort();
+    },
+    async run(req) {
+      if (controller) return { ok: false, reason: "busy", message: "A run is already in progress." };
+      const ctrl = new AbortController();
+      controller = ctrl;
+      try {
+        if (!locks) return await runLocked(req, ctrl);
+        return await locks.request(
+          `cutpoint-session-${req.sessionId}`,
+          { ifAvailable: true },
+          async (lock) => {
+            if (lock === null) {
+              const message =
+                "This session is running in another tab or window. Stop it there, or wait for it to finish.";
+              set({ sessionId: req.sessionId, status: { kind: "running-elsewhere", message } });
+              return { ok: false, reason: "running-elsewhere", message } as RunOutcome;
+            }
+            return runLocked(req, ctrl);
+          },
+        );
+      } finally {
+        controller = null;
+      }
+    },
+  };
+}
