@@ -3,12 +3,16 @@
  * To add a command: import its CliCommand and add one row to COMMANDS.
  */
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_USAGE } from "./command.ts";
+import { contextCommand } from "./context-command.ts";
 import { inspectCommand } from "./inspect-command.ts";
 import { migrateCommand } from "./migrate-command.ts";
+import { planCommand } from "./plan-command.ts";
 
 export const COMMANDS: readonly CliCommand[] = [
   inspectCommand,
   migrateCommand,
+  planCommand,
+  contextCommand,
   // one row per command
 ];
 

@@ -1,0 +1,167 @@
+/**
+ * `context <file> [--leaf-line N] [--estimator pi|tokenizer] [--json]`: the messages the model
+ * would see at the leaf on load (or at the entry on physical line --leaf-line), in order, with
+ * their roles, the line of the entry each comes from, and token estimates; then the context size
+ * (provider usage + estimates after it, or all estimates). `--json` prints one JSON object.
+ */
+import { type Estimator, estimateContextTokens, PI_ESTIMATOR } from "../core/compaction/index.ts";
+import { loadTokenizerEstimator } from "../core/compaction/tokenizer-estimator.ts";
+import { type AgentMessage, buildSessionContext } from "../core/session/index.ts";
+import {
+  type CliCommand,
+  type CliIo,
+  checkOptions,
+  EXIT_FAILURE,
+  EXIT_OK,
+  EXIT_USAGE,
+  parseArgs,
+  readSessionFile,
+} from "./command.ts";
+import { sessionPath } from "./plan-command.ts";
+
+export interface ContextMessageRow {
+  index: number;
+  role: string;
+  entryId: string;
+  line: number | null;
+  tokens: number;
+  /** The first 100 characters of the message's text (one line). */
+  excerpt: string;
+}
+
+export interface ContextReport {
+  file: string;
+  leafLine: number | null;
+  model: string | null;
+  thinkingLevel: string;
+  estimator: string;
+  contextTokens: number;
+  source: "reported" | "estimated";
+  /** Index (in messages) of the reply whose usage was used, or null. */
+  usageIndex: number | null;
+  messages: ContextMessageRow[];
+}
+
+function excerptOf(message: AgentMessage): string {
+  const m = message as Record<string, unknown>;
+  let text = "";
+  const fromContent = (c: unknown) =>
+    typeof c === "string"
+      ? c
+      : Array.isArray(c)
+        ? c
+            .map(
+              (b: { type?: string; text?: string; thinking?: string; name?: string; arguments?: unknown }) =>
+                b?.type === "text"
+                  ? b.text
+                  : b?.type === "thinking"
+                    ? b.thinking
+                    : b?.type === "toolCall"
+                      ? `${b.name}(${JSON.stringify(b.arguments)})`
+                      : b?.type === "image"
+                        ? "[image]"
+                        : "",
+            )
+            .join(" ")
+        : "";
+  if (typeof m.summary === "string") text = m.summary;
+  else if (m.role === "bashExecution") text = `$ ${String(m.command)}`;
+  else text = fromContent(m.content);
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 100 ? `${line.slice(0, 100)}…` : line;
+}
+
+export const contextCommand: CliCommand = {
+  name: "context",
+  usage: "context <file> [--leaf-line N] [--estimator pi|tokenizer] [--json]",
+  summary: "List the messages the model would see, with roles and token estimates.",
+  async run(args: string[], io: CliIo): Promise<number> {
+    const usage = (error: string) => {
+      io.err(`${error}\nUsage: npm run cli -- ${this.usage}\n`);
+      return EXIT_USAGE;
+    };
+    const parsed = parseArgs(args, ["--leaf-line", "--estimator"]);
+    const checked = parsed.ok ? checkOptions(parsed.value, ["--leaf-line", "--estimator", "--json"]) : parsed;
+    if (!checked.ok) return usage(checked.error);
+    const { options, positionals } = checked.value;
+    if (positionals.length !== 1)
+      return usage(positionals.length === 0 ? "missing <file>" : "one <file> only");
+    const file = positionals[0]!;
+    const leafOpt = options.get("--leaf-line");
+    const leafLine = typeof leafOpt === "string" && /^\d+$/.test(leafOpt) ? Number(leafOpt) : undefined;
+    if (leafOpt !== undefined && leafLine === undefined) return usage("--leaf-line needs a whole number");
+    const estimatorName = options.get("--estimator") ?? "pi";
+    if (estimatorName !== "pi" && estimatorName !== "tokenizer")
+      return usage("--estimator must be pi or tokenizer");
+    const session = await readSessionFile(file);
+    if (!session.ok) {
+      io.err(`${session.error}\n`);
+      return EXIT_FAILURE;
+    }
+    const sp = sessionPath(session.value, leafLine);
+    if (!sp.ok) {
+      io.err(`${file}: ${sp.error}\n`);
+      return EXIT_FAILURE;
+    }
+    const context = buildSessionContext(sp.value.path);
+    let estimator: Estimator = PI_ESTIMATOR;
+    if (estimatorName === "tokenizer") {
+      const loaded = await loadTokenizerEstimator(context.model?.modelId);
+      if (!loaded.ok) {
+        io.err(`${file}: ${loaded.error}\n`);
+        return EXIT_FAILURE;
+      }
+      estimator = loaded.value;
+    }
+    const lineById = new Map<string, number>();
+    const positionById = new Map<string, number>();
+    sp.value.path.forEach((e, i) => {
+      lineById.set(e.id, sp.value.lines[i]!);
+      positionById.set(e.id, i);
+    });
+    // Stale-usage guard: with a compaction the summary comes first; usage of kept replies from
+    // before the compaction is ignored (it describes the old, larger context).
+    let afterCompaction = 0;
+    if (context.messages[0]?.role === "compactionSummary") {
+      const at = positionById.get(context.entryIds[0]!) ?? -1;
+      const k = context.entryIds.findIndex((id, i) => i > 0 && (positionById.get(id) ?? -1) > at);
+      afterCompaction = k < 0 ? context.messages.length : k;
+    }
+    const size = estimateContextTokens(context.messages, {
+      estimator,
+      ignoreUsageBefore: afterCompaction,
+    });
+    const report: ContextReport = {
+      file,
+      leafLine: sp.value.leafLine,
+      model: context.model ? `${context.model.provider}/${context.model.modelId}` : null,
+      thinkingLevel: context.thinkingLevel,
+      estimator: estimator.id,
+      contextTokens: size.tokens,
+      source: size.source,
+      usageIndex: size.usageIndex,
+      messages: context.messages.map((m, i) => ({
+        index: i,
+        role: m.role,
+        entryId: context.entryIds[i]!,
+        line: lineById.get(context.entryIds[i]!) ?? null,
+        tokens: estimator.estimateMessage(m),
+        excerpt: excerptOf(m),
+      })),
+    };
+    if (options.has("--json")) {
+      io.out(`${JSON.stringify(report)}\n`);
+      return EXIT_OK;
+    }
+    const rows = report.messages.map(
+      (r) =>
+        `${String(r.index).padStart(5)}  ${`line ${r.line ?? "?"}`.padEnd(10)} ${r.role.padEnd(17)} ${String(r.tokens).padStart(7)}${r.index === report.usageIndex ? "*" : " "} ${r.excerpt}`,
+    );
+    io.out(
+      `${file} (leaf line ${report.leafLine ?? "none"}, model ${report.model ?? "unknown"}, thinking ${report.thinkingLevel}, estimator ${report.estimator})\n` +
+        `${rows.join("\n")}\n` +
+        `${report.messages.length} messages, context ${report.contextTokens.toLocaleString("en-US")} tokens (${report.source}${report.usageIndex !== null ? `: usage of message ${report.usageIndex}* + estimates after it` : ""})\n`,
+    );
+    return EXIT_OK;
+  },
+};
