@@ -60,7 +60,9 @@ export class AppPage {
   }
 
   async entryCountOf(text: string | RegExp): Promise<string> {
-    return (await this.item(text).getByTestId("entry-count").innerText()).trim();
+    const count = this.item(text).getByTestId("entry-count");
+    if ((await count.count()) === 0) return "";
+    return ((await count.first().textContent()) ?? "").trim();
   }
 
   async open(text: string | RegExp): Promise<void> {

@@ -1,0 +1,126 @@
+import { resolve } from "node:path";
+import { expect, test } from "@playwright/test";
+import { generateBigSession } from "./bench/lib/big-session.ts";
+import { AppPage } from "./pages/app-page.ts";
+
+const FIXTURE = resolve(import.meta.dirname, "../../shared/fixtures/pi/before-compaction.jsonl");
+
+test("welcome, then the example session loads with its name, compaction and label", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await expect(page.getByRole("heading", { name: "Welcome to Cutpoint" })).toBeVisible();
+  await page.getByRole("button", { name: "Open the example session" }).click();
+  await expect(app.title).toHaveText("tally: --json flag and exact cents");
+  await expect.poll(() => app.entryCountOf("tally: --json flag")).toBe("55");
+  await app.goToLastCompaction();
+  const compaction = app.compactionRows().first();
+  await compaction.getByRole("button", { expanded: false }).click();
+  await expect(compaction).toContainText("Files modified (5)");
+  await expect(compaction).toContainText("Key Decisions");
+  // "kept from …" scrolls to the first kept entry and focuses it.
+  await compaction.getByRole("button", { name: /^kept from “Nice\. One problem/ }).click();
+  await expect(page.locator("li.flash")).toContainText("Nice. One problem");
+  await expect(page.locator("li.flash")).toHaveClass(/\bin\b/);
+  await expect(page.locator("li.out").first()).toBeAttached();
+  await expect(app.timeline.locator(".row-label", { hasText: "--json works" })).toHaveCount(1);
+});
+
+test("rename appends a session_info entry; new empty session; delete asks, then undo restores", async ({
+  page,
+}) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await page.getByRole("button", { name: "Open the example session" }).click();
+  await expect.poll(() => app.entryCountOf("tally")).toBe("55");
+
+  await page.getByRole("button", { name: "Rename", exact: true }).click();
+  const rename = page.locator('dialog[data-dialog="rename"]');
+  await rename.getByRole("textbox").fill("Renamed example");
+  await rename.getByRole("textbox").press("Enter");
+  await expect(app.title).toHaveText("Renamed example");
+  await expect.poll(() => app.entryCountOf("Renamed example")).toBe("56");
+  await expect(app.timelineRows.last()).toContainText("Renamed example");
+
+  await page.getByRole("button", { name: "+ New" }).click();
+  await expect(page.getByText("This session has no entries yet.")).toBeVisible();
+  await expect(app.sessionItems).toHaveCount(2);
+  await expect(app.item("Untitled session")).toContainText("0 entries");
+
+  await page.getByRole("button", { name: "Delete Renamed example" }).click();
+  const confirm = page.locator('dialog[data-dialog="delete"]');
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole("button", { name: "Keep it" }).click();
+  await expect(app.sessionItems).toHaveCount(2);
+  await page.getByRole("button", { name: "Delete Renamed example" }).click();
+  await confirm.getByRole("button", { name: "Delete" }).click();
+  await expect(app.sessionItems).toHaveCount(1);
+  await app
+    .toast(/Deleted “Renamed example”/)
+    .getByRole("button", { name: "Undo" })
+    .click();
+  await expect(app.item("Renamed example")).toHaveCount(1);
+  await expect(app.title).toHaveText("Renamed example");
+});
+
+test("keyboard only: import with the file picker, open the session, expand a row, Esc closes dialogs", async ({
+  page,
+}) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await page.getByRole("button", { name: "Import…" }).focus();
+  const chooser = page.waitForEvent("filechooser");
+  await page.keyboard.press("Enter");
+  await (await chooser).setFiles(FIXTURE);
+  await expect.poll(() => app.entryCountOf(/alright, read/)).toBe("1,002");
+
+  // Leave the session, then reopen it with Tab + Enter only.
+  await page.goto("/");
+  await expect(app.sessionItems).toHaveCount(1);
+  const open = app.sessionItems.first().locator(".session-open");
+  for (let i = 0; i < 12 && !(await open.evaluate((el) => el === document.activeElement)); i++) {
+    await page.keyboard.press("Tab");
+  }
+  await expect(open).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("path-count")).toHaveText("1,002 entries on the path");
+
+  const row = app.timelineRows.last().locator("button.row-head");
+  await row.focus();
+  await page.keyboard.press("Enter");
+  await expect(row).toHaveAttribute("aria-expanded", "true");
+
+  await page.getByRole("button", { name: "Settings" }).focus();
+  await page.keyboard.press("Enter");
+  const settings = page.locator('dialog[data-dialog="settings"]');
+  await expect(settings).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(settings).toBeHidden();
+});
+
+test("the timeline keeps a constant number of DOM rows on a 9k-entry session", async ({ page }) => {
+  const big = generateBigSession(10 * 1024 * 1024);
+  const app = new AppPage(page);
+  await app.goto();
+  await page.evaluate(
+    ({ text }) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([text], "big.jsonl"));
+      document.body.dispatchEvent(
+        new DragEvent("drop", { bubbles: true, cancelable: true, dataTransfer: dt }),
+      );
+    },
+    { text: big.text },
+  );
+  await expect(page.getByTestId("path-count")).toHaveText(
+    `${big.entryCount.toLocaleString("en-US")} entries on the path`,
+  );
+  const counts: number[] = [];
+  for (const fraction of [0, 0.25, 0.5, 0.75, 1]) {
+    await app.timeline.evaluate((el, f) => {
+      el.scrollTop = f * (el.scrollHeight - el.clientHeight);
+    }, fraction);
+    await expect(app.timelineRows.first()).toBeVisible();
+    counts.push(await app.timelineRows.count());
+  }
+  for (const n of counts) expect(n).toBeLessThan(60);
+});
