@@ -1,0 +1,94 @@
+/**
+ * Fork contents (pure): the path from a root to an entry, copied into a new session whose
+ * header names the source in `parentSession`. Also used for "export this branch only".
+ *
+ * - Entries of the path are copied unchanged (same ids, parents, timestamps, unknown fields), so
+ *   the new file is a valid pi session whose leaf is the forked entry.
+ * - Labels are resolved over the whole source file (§2), so a label written on another branch
+ *   can name an entry of the path. Those labels are re-created as `label` entries appended after
+ *   the path, so the fork shows the same labels on the copied entries. They are chained after the
+ *   forked entry, and a final `leaf` entry moves the leaf back to it (pi: a trailing `leaf` entry
+ *   sets the leaf).
+ * - `leaf` entries on the path are kept (they are part of the chain).
+ */
+
+import { buildTreeIndex, getPath, resolveLabels, type TreeIndex } from "./tree.ts";
+import { CURRENT_SESSION_VERSION, type LeafEntry, type SessionEntry, type SessionHeader } from "./types.ts";
+
+export interface ForkInput {
+  source: { header: SessionHeader; entries: readonly SessionEntry[] };
+  /** Fork up to and including this entry; null = an empty session. */
+  entryId: string | null;
+  /** Id of the new session (a fresh UUID). */
+  newSessionId: string;
+  /** ISO time of the new header and of the entries added. */
+  timestamp: string;
+  /** What to write into `parentSession` (the source session's id or file name). */
+  parentSession: string;
+  /** Fresh entry ids for the label/leaf entries added; must not collide with the path ids. */
+  newId: (taken: ReadonlySet<string>) => string;
+  /** Reuse an index of the source entries (optional). */
+  index?: TreeIndex;
+}
+
+export type ForkResult =
+  | { ok: true; value: { header: SessionHeader; entries: SessionEntry[]; leafId: string | null } }
+  | { ok: false; error: { kind: "not-found"; message: string } };
+
+export function forkSessionContents(input: ForkInput): ForkResult {
+  const { source, entryId } = input;
+  const index = input.index ?? buildTreeIndex(source.entries);
+  if (entryId !== null && !index.byId.has(entryId)) {
+    return { ok: false, error: { kind: "not-found", message: `No entry ${entryId} in this session.` } };
+  }
+  const path = getPath(index.byId, entryId);
+  const header: SessionHeader = {
+    type: "session",
+    version: CURRENT_SESSION_VERSION,
+    id: input.newSessionId,
+    timestamp: input.timestamp,
+    cwd: typeof source.header.cwd === "string" ? source.header.cwd : "",
+    parentSession: input.parentSession,
+  };
+  const entries: SessionEntry[] = path.slice();
+  const taken = new Set<string>(index.byId.keys());
+  const fresh = () => {
+    const id = input.newId(taken);
+    taken.add(id);
+    return id;
+  };
+
+  // Labels the source shows on path entries but the copied path alone would not.
+  const wanted = resolveLabels(source.entries);
+  const have = resolveLabels(path);
+  let parent = entryId;
+  let added = false;
+  for (const e of path) {
+    const want = wanted.get(e.id) ?? "";
+    const got = have.get(e.id) ?? "";
+    if (want === got) continue;
+    const id = fresh();
+    const label: SessionEntry = {
+      type: "label",
+      id,
+      parentId: parent,
+      timestamp: input.timestamp,
+      targetId: e.id,
+      label: want,
+    };
+    entries.push(label);
+    parent = id;
+    added = true;
+  }
+  if (added) {
+    const leaf: LeafEntry = {
+      type: "leaf",
+      id: fresh(),
+      parentId: parent,
+      timestamp: input.timestamp,
+      targetId: entryId,
+    };
+    entries.push(leaf);
+  }
+  return { ok: true, value: { header, entries, leafId: entryId } };
+}
