@@ -3,7 +3,7 @@
  * Both return values, never throw; the key never leaves the Authorization header.
  */
 import { APIUserAbortError } from "openai";
-import { classifyError, type LlmErrorKind } from "./errors.ts";
+import { classifyError, type LlmErrorKind, redactSecret } from "./errors.ts";
 import { createClient, type EndpointConfig } from "./stream-assistant.ts";
 
 export type ListModelsResult =
@@ -46,7 +46,7 @@ export async function listModels(
       },
       options.signal?.aborted === true || thrown instanceof APIUserAbortError,
     );
-    return { ok: false, kind: e.kind, error: e.message };
+    return { ok: false, kind: e.kind, error: redactSecret(e.message, config.apiKey) };
   }
 }
 

@@ -122,6 +122,18 @@ describe("streamAssistant against the mock server", () => {
     expect(await getRequests(key, origin)).toHaveLength(1);
   });
 
+  it("redacts the key when a provider echoes it in an error", async () => {
+    const key = newKey();
+    await scriptReplies(
+      key,
+      [{ error: { status: 401, body: { error: { message: `Invalid key ${key} given` } } } }],
+      origin,
+    );
+    const m = await streamAssistant(params(key));
+    expect(m.errorMessage).toContain("Invalid key [redacted key] given");
+    expect(m.errorMessage).not.toContain(key);
+  });
+
   it.each(["context-openai", "context-anthropic", "context-llamacpp", "context-lmstudio"] as const)(
     "keeps the provider's overflow wording (%s) so overflow detection works",
     async (preset) => {
@@ -274,7 +286,7 @@ describe("listModels / testConnection / createCompleteFn", () => {
     const key = newKey();
     await scriptReplies(
       key,
-      [{ text: ["## Goal", "\nship"] }, { error: { preset: "server" } }, { error: { preset: "auth" } }],
+      [{ text: ["## Goal", "\nship"] }, { error: { preset: "auth" } }, { text: "reasoned" }],
       origin,
     );
     const complete = createCompleteFn({

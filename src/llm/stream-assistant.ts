@@ -8,7 +8,7 @@
  */
 import OpenAI, { APIUserAbortError } from "openai";
 import type { AgentMessage, AssistantMessage } from "../core/session/types.ts";
-import { classifyError, headerGetter } from "./errors.ts";
+import { classifyError, headerGetter, redactSecret } from "./errors.ts";
 import { type ToolDefinition, toChatMessages, toChatTools } from "./messages.ts";
 import { modelInfo, providerPreset } from "./providers.ts";
 import { parseRetryAfter, retryDecision } from "./retry.ts";
@@ -139,7 +139,9 @@ export async function streamAssistant(p: StreamAssistantParams): Promise<Assista
         if (aborted()) return done(mapper.finish({ stopReason: "aborted" }));
         continue;
       }
-      return done(mapper.finish({ stopReason: "error", errorMessage: error.message }));
+      return done(
+        mapper.finish({ stopReason: "error", errorMessage: redactSecret(error.message, p.apiKey) }),
+      );
     }
   }
 
