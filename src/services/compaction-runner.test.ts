@@ -1,0 +1,195 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { planCompaction } from "../core/compaction/plan.ts";
+import type { CompleteFn } from "../core/compaction/summarize.ts";
+import { buildSessionContext } from "../core/session/context.ts";
+import { parseSessionJsonl } from "../core/session/parse.ts";
+import type { CompactionEntry, SessionEntry } from "../core/session/types.ts";
+import { type CutpointDb, createDb } from "../db/schema.ts";
+import { exportSession, prepareSession, readEntries, saveSession } from "../db/sessions-repo.ts";
+import {
+  compactAutomatically,
+  confirmCompaction,
+  currentPath,
+  generateSummary,
+  offlineSummary,
+  undoCompaction,
+} from "./compaction-runner.ts";
+import { loadCompactionSettings, normalizeSettings, saveCompactionSettings } from "./compaction-settings.ts";
+
+const FIXTURE = resolve(import.meta.dirname, "../../../shared/fixtures/pi/before-compaction.jsonl");
+const SETTINGS = { reserveTokens: 16384, keepRecentTokens: 20000 };
+const ENDPOINT = { baseUrl: "http://127.0.0.1:1/v1", apiKey: "test-key", provider: "custom", model: "m" };
+
+let db: CutpointDb;
+let sessionId: string;
+let entries: SessionEntry[];
+
+beforeEach(async () => {
+  db = createDb("compaction-runner", { indexedDB: new IDBFactory(), IDBKeyRange });
+  const parsed = parseSessionJsonl(readFileSync(FIXTURE, "utf8"));
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  entries = parsed.value.entries;
+  sessionId = parsed.value.header.id;
+  const saved = await saveSession(db, prepareSession(parsed.value.header, entries, 1), "new");
+  if (!saved.ok) throw new Error(saved.error.message);
+});
+afterEach(() => db.close());
+
+const leafOf = (es: SessionEntry[]) => currentPath(es).at(-1)?.id ?? null;
+
+function plan() {
+  const r = planCompaction(currentPath(entries), SETTINGS);
+  if (!r.ok) throw new Error(r.reason);
+  return r.plan;
+}
+
+describe("compaction runner on the real fixture", () => {
+  it("confirm appends one compaction with the plan's fields and the edited summary", async () => {
+    const p = plan();
+    const gen = offlineSummary(p);
+    if (!gen.ok) throw new Error(gen.error);
+    const edited = { ...gen.fields, summary: `${gen.fields.summary}\n\nEdited by hand.` };
+    const leaf = leafOf(entries);
+    const r = await confirmCompaction(db, {
+      sessionId,
+      parentId: leaf,
+      expectedLeafId: leaf,
+      fields: edited,
+    });
+    expect(r.ok).toBe(true);
+    const stored = await readEntries(db, sessionId);
+    expect(stored).toHaveLength(entries.length + 1);
+    const last = stored.at(-1) as CompactionEntry;
+    expect(last.type).toBe("compaction");
+    expect(last.parentId).toBe(leaf);
+    expect(last.summary).toContain("Edited by hand.");
+    expect(last.firstKeptEntryId).toBe(p.firstKeptEntryId);
+    expect(last.tokensBefore).toBe(p.tokensBefore);
+    expect(last.details).toEqual({ readFiles: p.fileOps.readFiles, modifiedFiles: p.fileOps.modifiedFiles });
+    // The exported JSONL ends with it, and the rebuilt context starts with the summary.
+    const exported = await exportSession(db, sessionId);
+    if (!exported.ok) throw new Error("export failed");
+    const lines = exported.value.parts.join("").trimEnd().split("\n");
+    expect(JSON.parse(lines.at(-1)!)).toEqual(last);
+    const ctx = buildSessionContext(currentPath(stored));
+    expect(ctx.messages[0]?.role).toBe("compactionSummary");
+  });
+
+  it("refuses to write when the leaf moved, and writes nothing", async () => {
+    const gen = offlineSummary(plan());
+    if (!gen.ok) throw new Error(gen.error);
+    const r = await confirmCompaction(db, {
+      sessionId,
+      parentId: "nope",
+      expectedLeafId: "another-leaf",
+      fields: gen.fields,
+    });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.kind).toBe("conflict");
+    expect(await readEntries(db, sessionId)).toHaveLength(entries.length);
+  });
+
+  it("undo appends a leaf entry pointing before the compaction; history stays", async () => {
+    const gen = offlineSummary(plan());
+    if (!gen.ok) throw new Error(gen.error);
+    const leaf = leafOf(entries);
+    const c = await confirmCompaction(db, {
+      sessionId,
+      parentId: leaf,
+      expectedLeafId: leaf,
+      fields: gen.fields,
+    });
+    if (!c.ok) throw new Error(c.error.message);
+    const u = await undoCompaction(db, { sessionId, compaction: c.value.entry });
+    expect(u.ok).toBe(true);
+    const stored = await readEntries(db, sessionId);
+    expect(stored).toHaveLength(entries.length + 2);
+    expect(stored.at(-1)).toMatchObject({ type: "leaf", targetId: leaf, parentId: c.value.entry.id });
+    expect(leafOf(stored)).toBe(leaf);
+    const row = await db.sessions.get(sessionId);
+    expect(row?.leafId).toBe(leaf);
+  });
+
+  it("generateSummary sends the focus and the serialized conversation, streams deltas", async () => {
+    const seen: string[] = [];
+    const deltas: string[] = [];
+    const complete: CompleteFn = async (req) => {
+      seen.push(req.userMessage);
+      req.onDelta?.("## Goal\n");
+      return { ok: true, text: "## Goal\nSummary." };
+    };
+    const r = await generateSummary(plan(), {
+      endpoint: ENDPOINT,
+      signal: new AbortController().signal,
+      focus: "keep the parser decisions",
+      complete,
+      onDelta: (d) => deltas.push(d),
+    });
+    expect(r.ok).toBe(true);
+    expect(seen[0]).toContain("keep the parser decisions");
+    expect(seen[0]).toContain("<conversation>");
+    expect(seen[0]).toContain("[User]:");
+    expect(deltas.length).toBeGreaterThan(0);
+  });
+
+  it("auto compaction writes nothing when the summarizer fails or is aborted", async () => {
+    const path = currentPath(entries);
+    const failing: CompleteFn = async () => ({ ok: false, error: "500 upstream broke", aborted: false });
+    const r = await compactAutomatically(db, {
+      sessionId,
+      path,
+      expectedLeafId: leafOf(entries),
+      settings: SETTINGS,
+      endpoint: ENDPOINT,
+      signal: new AbortController().signal,
+      complete: failing,
+    });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.reason).toContain("500 upstream broke");
+    const ctrl = new AbortController();
+    ctrl.abort();
+    const aborted = await compactAutomatically(db, {
+      sessionId,
+      path,
+      expectedLeafId: leafOf(entries),
+      settings: SETTINGS,
+      endpoint: ENDPOINT,
+      signal: ctrl.signal,
+      complete: failing,
+    });
+    expect(aborted.ok).toBe(false);
+    expect(await readEntries(db, sessionId)).toHaveLength(entries.length);
+  });
+
+  it("auto compaction without an endpoint uses the offline summary and reports the drop", async () => {
+    const r = await compactAutomatically(db, {
+      sessionId,
+      path: currentPath(entries),
+      expectedLeafId: leafOf(entries),
+      settings: SETTINGS,
+      endpoint: null,
+      signal: new AbortController().signal,
+    });
+    expect(r.ok).toBe(true);
+    if (r.ok) {
+      expect(r.offline).toBe(true);
+      expect(r.tokensAfter).toBeLessThan(r.tokensBefore);
+    }
+  });
+});
+
+describe("compaction settings", () => {
+  it("normalizes bad values to the defaults and round-trips", async () => {
+    expect(normalizeSettings({ mode: "sometimes", reserveTokens: -1, contextWindow: 5 })).toMatchObject({
+      mode: "ask",
+      reserveTokens: 16384,
+      contextWindow: null,
+    });
+    const saved = await saveCompactionSettings(db, { mode: "auto", contextWindow: 8000 });
+    expect(saved.ok).toBe(true);
+    expect(await loadCompactionSettings(db)).toMatchObject({ mode: "auto", contextWindow: 8000 });
+  });
+});

@@ -1,0 +1,204 @@
+/**
+ * The compaction runner: the only code that writes compaction entries (and the `leaf` entries
+ * of Undo). Prepare (core's planner), then execute (the summary through a CompleteFn, or the
+ * offline summary), then persist in ONE transaction, and only on Confirm. Errors are values.
+ */
+import { generateOfflineCompaction } from "../core/compaction/offline-summary.ts";
+import { type CompactionPlan, planCompaction } from "../core/compaction/plan.ts";
+import {
+  buildCompactionEntry,
+  type CompactionFields,
+  type CompleteFn,
+  type GenerateResult,
+  generateCompaction,
+} from "../core/compaction/summarize.ts";
+import { buildTreeIndex, getPath, resolveLeafId } from "../core/session/tree.ts";
+import type { CompactionEntry, LeafEntry, SessionEntry } from "../core/session/types.ts";
+import { fail, ok, type Result } from "../db/result.ts";
+import type { CutpointDb } from "../db/schema.ts";
+import { appendEntries } from "../db/sessions-repo.ts";
+import { createCompleteFn } from "../llm/complete.ts";
+import { modelInfo } from "../llm/providers.ts";
+import type { EndpointConfig } from "../llm/stream-assistant.ts";
+import type { CompactionUserSettings } from "./compaction-settings.ts";
+import { newEntryId } from "./ids.ts";
+
+/** The endpoint and model that write summaries. The key never leaves this object except as a header. */
+export interface SummarizerEndpoint extends EndpointConfig {
+  model: string;
+}
+
+/** The current path (root first) of a session's entries in file order. */
+export function currentPath(entries: readonly SessionEntry[]): SessionEntry[] {
+  const index = buildTreeIndex(entries);
+  return getPath(index.byId, resolveLeafId(entries) ?? null);
+}
+
+export interface SummaryOptions {
+  endpoint: SummarizerEndpoint;
+  signal: AbortSignal;
+  focus?: string;
+  thinkingLevel?: string;
+  onDelta?: (delta: string, part: "history" | "turnPrefix") => void;
+  /** Injected for tests; defaults to createCompleteFn(endpoint). */
+  complete?: CompleteFn;
+}
+
+/** Generates the summary of a plan with the endpoint's model (streams deltas; never throws). */
+export async function generateSummary(
+  plan: CompactionPlan,
+  options: SummaryOptions,
+): Promise<GenerateResult> {
+  const info = modelInfo(options.endpoint.model);
+  const complete = options.complete ?? createCompleteFn(options.endpoint);
+  const focus = options.focus?.trim();
+  return generateCompaction(plan, {
+    complete,
+    signal: options.signal,
+    ...(focus ? { focus } : {}),
+    model: { maxOutputTokens: info.maxOutput, ...(info.reasoning ? { reasoning: true } : {}) },
+    ...(options.thinkingLevel ? { thinkingLevel: options.thinkingLevel } : {}),
+    ...(options.onDelta ? { onDelta: options.onDelta } : {}),
+  });
+}
+
+/** The offline summary (no model, no key): same shape as a generated one. */
+export function offlineSummary(plan: CompactionPlan): GenerateResult {
+  return generateOfflineCompaction(plan);
+}
+
+export interface ConfirmInput {
+  sessionId: string;
+  /** Parent of the compaction: the leaf the plan was made on (or, in overflow recovery, the entry before the failed reply). */
+  parentId: string | null;
+  /** The leaf the person saw; the write is refused when the session has moved on since. */
+  expectedLeafId: string | null;
+  fields: CompactionFields;
+  /** Ids already used in the session (the new id avoids them). */
+  takenIds?: { has(id: string): boolean };
+  now?: number;
+}
+
+/**
+ * Appends the compaction entry in one transaction, after checking that the session's leaf is
+ * still the one the plan was made on (another tab or a streaming reply may have moved it).
+ */
+export async function confirmCompaction(
+  db: CutpointDb,
+  input: ConfirmInput,
+): Promise<Result<{ entry: CompactionEntry }>> {
+  const summary = input.fields.summary.trim();
+  if (summary === "") return fail("conflict", "The summary is empty: write or generate one first.");
+  const now = input.now ?? Date.now();
+  const entry = buildCompactionEntry({
+    ...input.fields,
+    summary,
+    id: newEntryId(input.takenIds),
+    parentId: input.parentId,
+    timestamp: new Date(now).toISOString(),
+  });
+  try {
+    return await db.transaction("rw", db.sessions, db.chunks, async () => {
+      const row = await db.sessions.get(input.sessionId);
+      if (!row || row.deletedAt) return fail("not-found", "The session no longer exists.");
+      if (row.leafId !== input.expectedLeafId)
+        return fail(
+          "conflict",
+          "The session changed since this plan was made (a new message or another tab). Nothing was written; review the plan again.",
+        );
+      const r = await appendEntries(db, input.sessionId, [entry], now);
+      return r.ok ? ok({ entry }) : r;
+    });
+  } catch (e) {
+    return fail("unknown", `Storage error: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/**
+ * Undo: moves the leaf back to the entry before the compaction by appending a `leaf` entry
+ * (history is never deleted; the compaction stays in the file on a side branch).
+ */
+export async function undoCompaction(
+  db: CutpointDb,
+  input: {
+    sessionId: string;
+    compaction: CompactionEntry;
+    takenIds?: { has(id: string): boolean };
+    now?: number;
+  },
+): Promise<Result<{ entry: LeafEntry }>> {
+  const now = input.now ?? Date.now();
+  try {
+    return await db.transaction("rw", db.sessions, db.chunks, async () => {
+      const row = await db.sessions.get(input.sessionId);
+      if (!row || row.deletedAt) return fail("not-found", "The session no longer exists.");
+      const entry: LeafEntry = {
+        type: "leaf",
+        id: newEntryId(input.takenIds),
+        parentId: row.leafId,
+        timestamp: new Date(now).toISOString(),
+        targetId: input.compaction.parentId,
+      };
+      const r = await appendEntries(db, input.sessionId, [entry], now);
+      return r.ok ? ok({ entry }) : r;
+    });
+  } catch (e) {
+    return fail("unknown", `Storage error: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+export type AutoCompactResult =
+  | { ok: true; entry: CompactionEntry; tokensBefore: number; tokensAfter: number; offline: boolean }
+  | { ok: false; reason: string; aborted?: boolean };
+
+export interface AutoCompactInput {
+  sessionId: string;
+  /** The path to compact (root first); its last entry becomes the compaction's parent. */
+  path: readonly SessionEntry[];
+  /** The session's leaf now (the compaction is refused if it moved). */
+  expectedLeafId: string | null;
+  settings: Pick<CompactionUserSettings, "reserveTokens" | "keepRecentTokens">;
+  /** Without an endpoint the offline summary is used. */
+  endpoint: SummarizerEndpoint | null;
+  signal: AbortSignal;
+  complete?: CompleteFn;
+  takenIds?: { has(id: string): boolean };
+  thinkingLevel?: string;
+}
+
+/** Plan, summarize and confirm without asking (auto mode and overflow recovery). */
+export async function compactAutomatically(
+  db: CutpointDb,
+  input: AutoCompactInput,
+): Promise<AutoCompactResult> {
+  const planned = planCompaction(input.path, input.settings);
+  if (!planned.ok) return { ok: false, reason: planned.reason };
+  const plan = planned.plan;
+  const generated = input.endpoint
+    ? await generateSummary(plan, {
+        endpoint: input.endpoint,
+        signal: input.signal,
+        ...(input.complete ? { complete: input.complete } : {}),
+        ...(input.thinkingLevel ? { thinkingLevel: input.thinkingLevel } : {}),
+      })
+    : offlineSummary(plan);
+  if (!generated.ok)
+    return { ok: false, reason: `The summary failed: ${generated.error}`, aborted: generated.aborted };
+  const last = input.path[input.path.length - 1];
+  const confirmed = await confirmCompaction(db, {
+    sessionId: input.sessionId,
+    parentId: last?.id ?? null,
+    expectedLeafId: input.expectedLeafId,
+    fields: generated.fields,
+    ...(input.takenIds ? { takenIds: input.takenIds } : {}),
+  });
+  if (!confirmed.ok) return { ok: false, reason: confirmed.error.message };
+  const summaryTokens = Math.ceil(confirmed.value.entry.summary.length / 4);
+  return {
+    ok: true,
+    entry: confirmed.value.entry,
+    tokensBefore: plan.tokensBefore,
+    tokensAfter: summaryTokens + plan.keptTokens,
+    offline: input.endpoint === null,
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * Compaction settings (persisted under the settings key "compaction"): when to compact
+ * (ask / auto / off), reserve and keep-recent tokens, an optional context-window override, the
+ * estimator and the summarizer model. Read loose, write strict: unknown or bad values fall back
+ * to the defaults.
+ */
+import { DEFAULT_COMPACTION_SETTINGS } from "../core/compaction/tokens.ts";
+import type { CutpointDb } from "../db/schema.ts";
+import { getSetting, setSetting } from "../db/settings-repo.ts";
+
+export const COMPACTION_SETTINGS_KEY = "compaction";
+
+export type CompactionMode = "ask" | "auto" | "off";
+export type EstimatorChoice = "pi" | "tokenizer";
+
+export interface CompactionUserSettings {
+  mode: CompactionMode;
+  reserveTokens: number;
+  keepRecentTokens: number;
+  /** Overrides the model's context window when set (e.g. a local server with a small window). */
+  contextWindow: number | null;
+  estimator: EstimatorChoice;
+  /** Model used for summaries; "" means the session's model. */
+  summarizerModel: string;
+}
+
+export const DEFAULT_USER_SETTINGS: Readonly<CompactionUserSettings> = {
+  mode: "ask",
+  reserveTokens: DEFAULT_COMPACTION_SETTINGS.reserveTokens,
+  keepRecentTokens: DEFAULT_COMPACTION_SETTINGS.keepRecentTokens,
+  contextWindow: null,
+  estimator: "pi",
+  summarizerModel: "",
+};
+
+const posInt = (v: unknown, min = 0): number | undefined =>
+  typeof v === "number" && Number.isFinite(v) && v >= min ? Math.floor(v) : undefined;
+
+/** Normalizes whatever is stored into valid settings. */
+export function normalizeSettings(raw: unknown): CompactionUserSettings {
+  const r = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
+  const d = DEFAULT_USER_SETTINGS;
+  const mode = r.mode === "ask" || r.mode === "auto" || r.mode === "off" ? r.mode : d.mode;
+  const windowValue = posInt(r.contextWindow, 1024);
+  return {
+    mode,
+    reserveTokens: posInt(r.reserveTokens, 0) ?? d.reserveTokens,
+    keepRecentTokens: posInt(r.keepRecentTokens, 0) ?? d.keepRecentTokens,
+    contextWindow: windowValue ?? null,
+    estimator: r.estimator === "tokenizer" ? "tokenizer" : "pi",
+    summarizerModel: typeof r.summarizerModel === "string" ? r.summarizerModel.trim() : d.summarizerModel,
+  };
+}
+
+export async function loadCompactionSettings(db: CutpointDb): Promise<CompactionUserSettings> {
+  return normalizeSettings(await getSetting(db, COMPACTION_SETTINGS_KEY));
+}
+
+export async function saveCompactionSettings(db: CutpointDb, settings: Partial<CompactionUserSettings>) {
+  const current = await loadCompactionSettings(db);
+  const next = normalizeSettings({ ...current, ...settings });
+  const r = await setSetting(db, COMPACTION_SETTINGS_KEY, next);
+  return r.ok ? { ok: true as const, value: next } : r;
+}
+
+/** Threshold of automatic compaction: window − reserve (never below 0). */
+export function thresholdTokens(contextWindow: number, reserveTokens: number): number {
+  return Math.max(0, contextWindow - reserveTokens);
+}
