@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildSessionContext } from "./context.ts";
 import { PI_FIXTURE } from "./fixture-path.ts";
@@ -168,5 +169,89 @@ describe("BOM and CRLF", () => {
     parser.push("\n");
     const result = parser.finish();
     expect(result.ok && result.value.entries.map((e) => e.id)).toEqual(["a"]);
+  });
+});
+
+describe("v1 files with bad lines", () => {
+  const V1 = '{"type":"session","id":"v1-session","timestamp":"t","cwd":"/"}';
+  const m = (text: string) =>
+    JSON.stringify({ type: "message", timestamp: "t", message: { role: "user", content: text } });
+
+  it("firstKeptEntryIndex counts parsed JSON objects only; invalid entries do not cut the chain", () => {
+    const text = [
+      V1, // object 0
+      m("one"), // object 1, line 2
+      "not json", // not counted
+      '{"type":"message","message":{"content":"no role"}}', // object 2, a problem
+      m("two"), // object 3, line 5
+      JSON.stringify({ type: "compaction", summary: "S", firstKeptEntryIndex: 3, tokensBefore: 9 }), // line 6
+    ].join("\n");
+    const session = ok(text);
+    expect(session.lines).toEqual([2, 5, 6]);
+    expect(session.problems.map((p) => [p.line, p.reason])).toEqual([
+      [3, "not valid JSON"],
+      [4, "message without a role"],
+    ]);
+    const [one, two, compaction] = session.entries;
+    expect(two?.parentId).toBe(one?.id);
+    expect(compaction?.parentId).toBe(two?.id);
+    expect((compaction as { firstKeptEntryId?: string }).firstKeptEntryId).toBe(two?.id);
+  });
+
+  it("ids do not depend on the way the text is cut into chunks, and the same file gives the same bytes", () => {
+    const text = [V1, m("a"), m("b"), m("c")].join("\n");
+    const whole = ok(text);
+    const parser = createSessionParser();
+    for (const ch of text) parser.push(ch);
+    const result = parser.finish();
+    expect(result.ok && result.value.entries).toEqual(whole.entries);
+    expect(ok(text).entries).toEqual(whole.entries);
+  });
+});
+
+describe("property: good lines survive among bad ones", () => {
+  const good = fc
+    .record({ id: fc.stringMatching(/^[0-9a-f]{8}$/), extra: fc.jsonValue({ maxDepth: 2 }) })
+    .map(({ id, extra }) => ({ kind: "good" as const, id, extra }));
+  const bad = fc
+    .oneof(
+      fc.constantFrom("not json", "[1]", "42", "null", '{"id":"x"}', '{"type":"custom","id":"y"}', "{"),
+      fc
+        .string()
+        .filter((s) => !s.includes("\n") && !s.includes("\r") && s.trim() !== "" && !s.startsWith("{")),
+    )
+    .filter((s) => {
+      try {
+        const v = JSON.parse(s);
+        return v === null || typeof v !== "object" || Array.isArray(v) || typeof v.type !== "string";
+      } catch {
+        return true;
+      }
+    })
+    .map((line) => ({ kind: "bad" as const, line }));
+
+  it("every good line is an entry with its physical line; every bad line is a problem", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(good, bad), { maxLength: 40 }), fc.boolean(), (rows, crlf) => {
+        const seen = new Set<string>();
+        const unique = rows.filter((r) => r.kind === "bad" || (!seen.has(r.id) && seen.add(r.id)));
+        let parent: string | null = null;
+        const lines = unique.map((r) => {
+          if (r.kind === "bad") return r.line;
+          const line = JSON.stringify({ type: "custom", id: r.id, parentId: parent, extra: r.extra });
+          parent = r.id;
+          return line;
+        });
+        const text = [HEADER, ...lines].join(crlf ? "\r\n" : "\n");
+        const session = ok(text);
+        const goodLines = unique.flatMap((r, i) => (r.kind === "good" ? [i + 2] : []));
+        const badLines = unique.flatMap((r, i) => (r.kind === "bad" ? [i + 2] : []));
+        expect(session.lines).toEqual(goodLines);
+        expect(session.entries.map((e) => e.id)).toEqual(
+          unique.flatMap((r) => (r.kind === "good" ? [r.id] : [])),
+        );
+        expect(session.problems.map((p) => p.line)).toEqual(badLines);
+      }),
+    );
   });
 });

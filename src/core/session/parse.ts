@@ -168,7 +168,8 @@ function buildResult(
   const lines: number[] = [];
   const seen = new Set<string>();
   for (const { value, line } of migration.objects) {
-    const reason = entryProblem(value, true);
+    // Shape first, then ids: in a v1 file a bad object got no id, and its shape is the real reason.
+    const reason = entryProblem(value, false) ?? entryProblem(value, true);
     if (reason !== undefined) {
       problems.push({ line, reason, excerpt: excerptOf(safeStringify(value)) });
       continue;
