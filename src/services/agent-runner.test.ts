@@ -74,10 +74,18 @@ describe("agent runner (real adapter against the mock server, memory workspace)"
     if (!out.ok) return;
     expect(out.result.stopReason).toBe("stop");
     expect(s.ws.files().get("notes.txt")).toBe("bye\n");
-    expect(s.saved.map((x) => x.entries.length)).toEqual([1, 1, 1, 1]);
+    expect(s.saved.map((x) => x.entries.length)).toEqual([1, 1, 1, 1, 1]);
     expect(s.saved.every((x) => x.sessionId === "S1")).toBe(true);
-    const roles = s.saved.map((x) => (x.entries[0] as MessageEntry).message.role);
+    // the model of a new session is recorded first (thinking level "off" is already the default)
+    expect(s.saved[0]!.entries[0]).toMatchObject({
+      type: "model_change",
+      provider: "openai",
+      modelId: "gpt-4o",
+    });
+    const roles = s.saved.slice(1).map((x) => (x.entries[0] as MessageEntry).message.role);
     expect(roles).toEqual(["user", "assistant", "toolResult", "assistant"]);
+    const all = s.saved.flatMap((x) => x.entries);
+    expect(all.map((e) => e.parentId)).toEqual([null, ...all.slice(0, -1).map((e) => e.id)]);
     expect(s.saved.every((x) => /^[0-9a-f]{8}$/.test(x.entries[0]!.id))).toBe(true);
     expect(s.requested).toEqual(["cutpoint-session-S1"]);
     expect(s.statuses).toContain("running-tool");
@@ -90,6 +98,35 @@ describe("agent runner (real adapter against the mock server, memory workspace)"
     const second = reqs[1]!.body as { messages: { role: string; tool_call_id?: string }[]; tools: unknown[] };
     expect(second.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool"]);
     expect(second.tools).toHaveLength(6);
+  });
+
+  it("writes a thinking_level_change when the level differs, and sends it as reasoning_effort to reasoning models", async () => {
+    const key = `sk-runner-${Math.random()}`;
+    const s = setup(key);
+    const path: SessionEntry[] = [
+      {
+        type: "model_change",
+        id: "m0",
+        parentId: null,
+        timestamp: "t",
+        provider: "openai",
+        modelId: "o4-mini",
+      },
+    ];
+    const out = await s.runner.run({
+      sessionId: "S6",
+      path,
+      prompt: "think",
+      endpoint: { ...s.endpoint, model: "o4-mini" },
+      systemPrompt: "",
+      thinkingLevel: "medium",
+    });
+    expect(out.ok).toBe(true);
+    expect(s.saved[0]!.entries).toEqual([
+      expect.objectContaining({ type: "thinking_level_change", parentId: "m0", thinkingLevel: "medium" }),
+    ]);
+    const body = (await getChatRequests(key, origin))[0]?.body as Record<string, unknown>;
+    expect(body.reasoning_effort).toBe("medium");
   });
 
   it("reports running-elsewhere when another tab holds the lock, without writing", async () => {

@@ -11,6 +11,7 @@
  * it, `run` answers { ok:false, reason:"running-elsewhere" } without touching the session.
  */
 import { type AgentRunResult, runAgent } from "../core/agent/loop.ts";
+import { settingsChanges } from "../core/agent/settings.ts";
 import type { AgentTool, ModelStreamFn } from "../core/agent/types.ts";
 import type { AssistantMessage, SessionEntry, UserContentBlock } from "../core/session/types.ts";
 import { modelInfo } from "../llm/providers.ts";
@@ -78,6 +79,11 @@ export interface RunRequest {
     reasoning?: boolean;
   };
   systemPrompt: string;
+  /**
+   * The thinking level wanted for this run. When it, or the endpoint's model, differs from the
+   * path, thinking_level_change / model_change entries are written before the prompt.
+   */
+  thinkingLevel?: string;
   /** Tool names to offer (the session's active tools); all when omitted. */
   activeToolNames?: readonly string[];
   maxTurns?: number;
@@ -106,6 +112,9 @@ export interface AgentRunner {
   abort(): void;
 }
 
+/** A storage failure before the loop started (reported as a run error, not a bug). */
+class SaveError extends Error {}
+
 function snapshot(m: AssistantMessage): AssistantMessage {
   return { ...m, content: m.content.map((b) => ({ ...b })) };
 }
@@ -133,6 +142,34 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
     const taken = new Set(req.path.map((e) => e.id));
     const info = modelInfo(req.endpoint.model);
     const reasoning = req.endpoint.reasoning ?? info.reasoning === true;
+    const nextId = () => {
+      const id = deps.newId ? deps.newId(taken) : newEntryId(taken);
+      taken.add(id);
+      return id;
+    };
+
+    // Record a model or thinking-level switch before the prompt, like pi does.
+    let path = req.path;
+    let leafId = req.leafId;
+    if (req.prompt !== undefined) {
+      const changes = settingsChanges(
+        req.path,
+        {
+          provider: req.endpoint.provider,
+          modelId: req.endpoint.model,
+          ...(req.thinkingLevel !== undefined ? { thinkingLevel: req.thinkingLevel } : {}),
+        },
+        nextId,
+        now(),
+        req.leafId,
+      );
+      if (changes.length > 0) {
+        const failure = appendFailure(await deps.persistence.appendEntries(req.sessionId, changes));
+        if (failure !== null) throw new SaveError(`Could not save the session: ${failure}`);
+        path = [...req.path, ...changes];
+        leafId = changes[changes.length - 1]!.id;
+      }
+    }
 
     const streamModel: ModelStreamFn = (r) =>
       stream({
@@ -151,8 +188,8 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
 
     return runAgent(
       {
-        path: req.path,
-        ...(req.leafId !== undefined ? { leafId: req.leafId } : {}),
+        path,
+        ...(leafId !== undefined ? { leafId } : {}),
         ...(req.prompt !== undefined ? { prompt: req.prompt } : {}),
         systemPrompt: req.systemPrompt,
         tools: toolSpecs(tools),
@@ -166,11 +203,7 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
           const failure = appendFailure(await deps.persistence.appendEntries(req.sessionId, entries));
           if (failure !== null) throw new Error(failure);
         },
-        newId: () => {
-          const id = deps.newId ? deps.newId(taken) : newEntryId(taken);
-          taken.add(id);
-          return id;
-        },
+        newId: nextId,
         now,
         onEvent: (e) => {
           if (e.type === "turn_start") set({ status: { kind: "streaming", turn: e.turn }, streaming: null });
@@ -214,6 +247,17 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
       });
       return { ok: true, result };
     } catch (err) {
+      if (err instanceof SaveError) {
+        const result: AgentRunResult = {
+          stopReason: "error",
+          path: [...req.path],
+          newEntries: [],
+          turns: 0,
+          errorMessage: err.message,
+        };
+        set({ status: { kind: "error", message: err.message }, streaming: null, lastResult: result });
+        return { ok: true, result };
+      }
       // A bug below (the loop and adapter return errors as values): report it, keep the app alive.
       const message = `Unexpected failure: ${String((err as Error)?.message ?? err)}`;
       set({ status: { kind: "error", message }, streaming: null });

@@ -52,10 +52,12 @@ export function settingsChanges(
   wanted: { provider?: string; modelId?: string; thinkingLevel?: string },
   newId: () => string,
   nowMs: number,
+  /** Parent of the first entry; defaults to the last entry of the path. */
+  leafId?: string | null,
 ): SessionEntry[] {
   const ctx = buildSessionContext(path);
   const out: SessionEntry[] = [];
-  let parentId = path[path.length - 1]?.id ?? null;
+  let parentId = leafId !== undefined ? leafId : (path[path.length - 1]?.id ?? null);
   if (
     wanted.provider !== undefined &&
     wanted.modelId !== undefined &&
