@@ -1,0 +1,136 @@
+/**
+ * Planning a move of the leaf (pure; pi-session-format.md §10): where the leaf lands (the new
+ * leaf rule), the common ancestor, the entries left behind and the budgeted selection the branch
+ * summary would cover; plus the offline draft used when no API key is set.
+ */
+import {
+  type BranchPreparation,
+  branchEntries,
+  branchNewLeaf,
+  prepareBranchSummary,
+} from "../core/compaction/branch.ts";
+import { entryMessage } from "../core/compaction/entry-messages.ts";
+import { formatFileBlocks } from "../core/compaction/file-ops.ts";
+import { BRANCH_SUMMARY_PREAMBLE, EMPTY_BRANCH_SUMMARY } from "../core/compaction/prompts.ts";
+import type { TreeIndex } from "../core/session/tree.ts";
+import type { AgentMessage, SessionEntry } from "../core/session/types.ts";
+
+export interface NavigationPlan {
+  /** The entry picked (null = before the first entry). */
+  target: SessionEntry | null;
+  /** Where the leaf goes: the target, or its parent for a user message / custom_message. */
+  newLeafId: string | null;
+  /** Text of a user / custom message target, for the composer. */
+  editorText: string | undefined;
+  commonAncestor: SessionEntry | null;
+  /** Entries of the branch being left (old leaf back to the common ancestor, exclusive), oldest first. */
+  left: SessionEntry[];
+  prep: BranchPreparation;
+  /** Nothing moves (the new leaf is the current one). */
+  noMove: boolean;
+}
+
+export interface PlanOptions {
+  contextWindow?: number;
+  reserveTokens: number;
+}
+
+export function planNavigation(
+  index: TreeIndex,
+  oldLeafId: string | null,
+  targetId: string | null,
+  options: PlanOptions,
+): NavigationPlan | undefined {
+  const target = targetId === null ? null : index.byId.get(targetId);
+  if (target === undefined) return undefined;
+  const { leafId: newLeafId, editorText } = branchNewLeaf(target);
+  const move = branchEntries(index.byId, oldLeafId, newLeafId);
+  // `leaf` bookkeeping entries are not part of what was said.
+  const left = move.entries.filter((e) => e.type !== "leaf");
+  const prep = prepareBranchSummary(left, {
+    reserveTokens: options.reserveTokens,
+    ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
+  });
+  return {
+    target,
+    newLeafId,
+    editorText,
+    commonAncestor: move.commonAncestorId === null ? null : (index.byId.get(move.commonAncestorId) ?? null),
+    left,
+    prep,
+    noMove: newLeafId === oldLeafId,
+  };
+}
+
+function text(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((b) =>
+      b && typeof b === "object" && (b as { type?: unknown }).type === "text"
+        ? String((b as { text?: unknown }).text ?? "")
+        : "",
+    )
+    .join("");
+}
+
+function oneLine(s: string, max: number): string {
+  const flat = s.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+function messageLine(m: AgentMessage): string | undefined {
+  switch (m.role) {
+    case "user":
+      return `- Asked: ${oneLine(text(m.content), 200)}`;
+    case "assistant": {
+      const said = oneLine(text(m.content), 200);
+      const tools = m.content.filter((b) => b.type === "toolCall").map((b) => (b as { name: string }).name);
+      if (said === "" && tools.length === 0) return undefined;
+      return `- Assistant: ${said}${tools.length > 0 ? ` [tools: ${tools.join(", ")}]` : ""}`;
+    }
+    case "bashExecution":
+      return `- Ran: ${oneLine(m.command, 120)}`;
+    case "custom":
+      return `- Note: ${oneLine(text(m.content), 160)}`;
+    case "branchSummary":
+    case "compactionSummary":
+      return `- Earlier summary: ${oneLine(m.summary, 200)}`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A summary written without a model: the preamble, what was asked and answered on the branch
+ * (one line each, the last 40 at most), and the file lists. Editable like a generated one.
+ */
+export function offlineBranchDraft(plan: NavigationPlan): string {
+  const { prep } = plan;
+  if (prep.messages.length === 0)
+    return `${BRANCH_SUMMARY_PREAMBLE}\n\n${EMPTY_BRANCH_SUMMARY}${formatFileBlocks(prep.fileOps)}`;
+  const lines: string[] = [];
+  for (const m of prep.messages) {
+    const line = messageLine(m);
+    if (line) lines.push(line);
+  }
+  const shown = lines.slice(-40);
+  const skipped = lines.length - shown.length;
+  const body = [
+    "## What happened on that branch (offline draft: no model was asked)",
+    ...(skipped > 0 ? [`- (${skipped} earlier items not listed)`] : []),
+    ...shown,
+  ].join("\n");
+  return `${BRANCH_SUMMARY_PREAMBLE}\n\n${body}${formatFileBlocks(prep.fileOps)}`;
+}
+
+/** Excerpt of an entry for the preview (kind and first words). */
+export function entryExcerpt(entry: SessionEntry | null, max = 80): string {
+  if (entry === null) return "(the start of the session)";
+  const m = entryMessage(entry);
+  if (m) {
+    const line = messageLine(m);
+    if (line) return oneLine(line.slice(2), max);
+  }
+  return `${entry.type} ${entry.id}`;
+}

@@ -1,0 +1,170 @@
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { CompleteFn } from "../core/compaction/summarize.ts";
+import { buildSessionContext, toLlmMessages } from "../core/session/context.ts";
+import { assistant, header, msg, user } from "../core/session/test-builders.ts";
+import { buildTreeIndex, getPath, resolveLabels, resolveLeafId } from "../core/session/tree.ts";
+import type { SessionEntry } from "../core/session/types.ts";
+import { type CutpointDb, createDb } from "../db/schema.ts";
+import { exportSession, prepareSession, readEntries, saveSession } from "../db/sessions-repo.ts";
+import { planNavigation } from "./branch-navigation.ts";
+import { confirmBranchSummary, draftBranchSummary, moveLeaf, setLabel } from "./branch-service.ts";
+import { exportBranchFile, forkToNewSession } from "./fork-service.ts";
+
+let db: CutpointDb;
+beforeEach(() => {
+  db = createDb("branch-test", { indexedDB: new IDBFactory(), IDBKeyRange });
+});
+afterEach(() => db.close());
+
+const toolCall = (path: string) =>
+  ({
+    ...assistant(""),
+    content: [{ type: "toolCall", id: "c1", name: "edit", arguments: { path, oldText: "a", newText: "b" } }],
+  }) as ReturnType<typeof assistant>;
+
+// u1 -> a1 -> u2 -> a2 -> u3 -> a3 (leaf)
+const linear: SessionEntry[] = [
+  msg("u1", null, user("build the parser")),
+  msg("a1", "u1", assistant("done")),
+  msg("u2", "a1", user("now add tests")),
+  msg("a2", "u2", toolCall("src/parse.test.ts")),
+  msg("u3", "a2", user("and docs")),
+  msg("a3", "u3", assistant("docs written")),
+];
+
+async function store(entries: SessionEntry[]) {
+  const r = await saveSession(db, prepareSession(header(), entries), "new");
+  if (!r.ok) throw new Error(r.error.message);
+}
+
+describe("branch service", () => {
+  it("moveLeaf appends a leaf entry under the old leaf; the next entry branches from the target", async () => {
+    await store(linear);
+    const r = await moveLeaf(db, "sess-1", "a1");
+    expect(r.ok && r.value.leafId).toBe("a1");
+    const entries = await readEntries(db, "sess-1");
+    expect(entries.at(-1)).toMatchObject({ type: "leaf", parentId: "a3", targetId: "a1" });
+    expect(resolveLeafId(entries)).toBe("a1");
+    // no-op when already there
+    const again = await moveLeaf(db, "sess-1", "a1");
+    expect(again.ok).toBe(true);
+    expect((await readEntries(db, "sess-1")).length).toBe(entries.length);
+  });
+
+  it("plans a navigation to an earlier user message: leaf at its parent, text back, branch left", () => {
+    const index = buildTreeIndex(linear);
+    const plan = planNavigation(index, "a3", "u2", { reserveTokens: 16384 });
+    expect(plan?.newLeafId).toBe("a1");
+    expect(plan?.editorText).toBe("now add tests");
+    expect(plan?.commonAncestor?.id).toBe("a1");
+    expect(plan?.left.map((e) => e.id)).toEqual(["u2", "a2", "u3", "a3"]);
+    expect(plan?.prep.fileOps.modifiedFiles).toEqual(["src/parse.test.ts"]);
+    expect(planNavigation(index, "a3", "nope", { reserveTokens: 0 })).toBeUndefined();
+    expect(planNavigation(index, "a3", "a3", { reserveTokens: 0 })?.noMove).toBe(true);
+  });
+
+  it("confirms a branch summary as pi writes it and the next context carries it", async () => {
+    await store(linear);
+    const plan = planNavigation(buildTreeIndex(linear), "a3", "u2", { reserveTokens: 16384 })!;
+    let streamed = "";
+    const complete: CompleteFn = async (req) => {
+      expect(req.userMessage).toContain("now add tests");
+      req.onDelta?.("Tried tests ");
+      req.onDelta?.("and docs.");
+      return { ok: true, text: "Tried tests and docs.", usage: { input: 10, output: 5 } };
+    };
+    const draft = await draftBranchSummary(db, plan, {
+      signal: new AbortController().signal,
+      path: linear,
+      complete,
+      onDelta: (d) => {
+        streamed += d;
+      },
+    });
+    expect(streamed).toBe("Tried tests and docs.");
+    expect(draft.ok && draft.summary).toContain("Tried tests and docs.");
+    if (!draft.ok) return;
+    const r = await confirmBranchSummary(db, "sess-1", {
+      newLeafId: plan.newLeafId,
+      summary: `${draft.summary}\n(edited)`,
+      details: draft.details,
+    });
+    expect(r.ok).toBe(true);
+    const entries = await readEntries(db, "sess-1");
+    const summary = entries.at(-1)!;
+    expect(summary).toMatchObject({
+      type: "branch_summary",
+      parentId: "a1",
+      fromId: "a1",
+      details: { readFiles: [], modifiedFiles: ["src/parse.test.ts"] },
+    });
+    expect((summary as { summary: string }).summary).toMatch(/\(edited\)$/);
+    expect(r.ok && r.value.leafId).toBe(summary.id);
+    const path = getPath(buildTreeIndex(entries).byId, resolveLeafId(entries));
+    expect(path.map((e) => e.id)).toEqual(["u1", "a1", summary.id]);
+    const llm = toLlmMessages(buildSessionContext(path).messages);
+    expect(JSON.stringify(llm.at(-1))).toContain("(edited)");
+    // the old branch is still there
+    expect(entries.some((e) => e.id === "a3")).toBe(true);
+  });
+
+  it("writes fromId 'root' when navigating to before the first entry; offline draft without a key", async () => {
+    await store(linear);
+    const plan = planNavigation(buildTreeIndex(linear), "a3", "u1", { reserveTokens: 16384 })!;
+    expect(plan.newLeafId).toBeNull();
+    const draft = await draftBranchSummary(db, plan, { signal: new AbortController().signal, path: linear });
+    expect(draft.ok && draft.offline).toBe(true);
+    expect(draft.ok && draft.summary).toContain("Asked: build the parser");
+    expect(draft.ok && draft.summary).toContain("<modified-files>\nsrc/parse.test.ts");
+    if (!draft.ok) return;
+    await confirmBranchSummary(db, "sess-1", {
+      newLeafId: null,
+      summary: draft.summary,
+      details: draft.details,
+    });
+    const last = (await readEntries(db, "sess-1")).at(-1);
+    expect(last).toMatchObject({ type: "branch_summary", parentId: null, fromId: "root" });
+  });
+
+  it("labels and clears a label; labels resolve over the file", async () => {
+    await store(linear);
+    await setLabel(db, "sess-1", "u2", "  tests start ");
+    let entries = await readEntries(db, "sess-1");
+    expect(entries.at(-1)).toMatchObject({
+      type: "label",
+      parentId: "a3",
+      targetId: "u2",
+      label: "tests start",
+    });
+    expect(resolveLabels(entries).get("u2")).toBe("tests start");
+    await setLabel(db, "sess-1", "u2", "");
+    entries = await readEntries(db, "sess-1");
+    expect(entries.at(-1)).not.toHaveProperty("label");
+    expect(resolveLabels(entries).has("u2")).toBe(false);
+  });
+
+  it("forks into a new session with parentSession, and exports a single branch", async () => {
+    const branching = [...linear, msg("b1", "a1", user("other idea")), msg("b2", "b1", assistant("ok"))];
+    await store(branching);
+    const r = await forkToNewSession(db, { header: header(), entries: branching }, "a2");
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.value.header.parentSession).toBe("sess-1");
+    expect(r.value.leafId).toBe("a2");
+    expect((await readEntries(db, r.value.id)).map((e) => e.id)).toEqual(["u1", "a1", "u2", "a2"]);
+    const file = exportBranchFile({ header: header(), entries: branching }, "b2");
+    expect(file.ok).toBe(true);
+    if (!file.ok) return;
+    const lines = file.value.text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as SessionEntry);
+    expect(lines[0]).toMatchObject({ type: "session", version: 3, parentSession: "sess-1" });
+    expect(lines.slice(1).map((e) => e.id)).toEqual(["u1", "a1", "b1", "b2"]);
+    expect(file.value.fileName).toMatch(/\.jsonl$/);
+    // the whole session still exports with every branch
+    const whole = await exportSession(db, "sess-1");
+    expect(whole.ok && whole.value.parts.join("")).toContain('"id":"a3"');
+  });
+});

@@ -1,0 +1,161 @@
+/**
+ * Writes of the session tree (pi-session-format.md §1, §2, §10): moving the leaf with a `leaf`
+ * entry, confirming a branch summary, labelling an entry, and generating the branch summary
+ * (streamed from the configured model when a key is set, an offline draft otherwise).
+ * Every write is one `appendEntries` transaction; nothing is ever deleted.
+ */
+import { buildBranchSummaryEntry, generateBranchSummary } from "../core/compaction/branch.ts";
+import type { CompleteFn } from "../core/compaction/summarize.ts";
+import { buildSessionContext } from "../core/session/context.ts";
+import type { FileListDetails, LabelEntry, LeafEntry, SessionEntry } from "../core/session/types.ts";
+import { appendEntries, type CutpointDb, getSession, type Result, type SessionRow } from "../db/index.ts";
+import { createCompleteFn } from "../llm/complete.ts";
+import { modelInfo } from "../llm/providers.ts";
+import { getApiKey, loadProviderSettings, type ProviderSettings } from "./agent-settings.ts";
+import { type NavigationPlan, offlineBranchDraft } from "./branch-navigation.ts";
+import { newEntryId } from "./ids.ts";
+
+export interface WriteOptions {
+  /** Ids already used in the session (fresh ids avoid them). */
+  taken?: { has(id: string): boolean };
+  now?: Date;
+}
+
+async function openRow(db: CutpointDb, sessionId: string): Promise<Result<SessionRow>> {
+  const row = await getSession(db, sessionId);
+  return row
+    ? { ok: true, value: row }
+    : { ok: false, error: { kind: "not-found", message: `No session ${sessionId}.` } };
+}
+
+/**
+ * Moves the leaf to `targetId` by appending a `leaf` entry (a child of the current leaf), so the
+ * position survives a reload and an export. No-op when the leaf is already there.
+ */
+export async function moveLeaf(
+  db: CutpointDb,
+  sessionId: string,
+  targetId: string | null,
+  options: WriteOptions = {},
+): Promise<Result<SessionRow>> {
+  const r = await openRow(db, sessionId);
+  if (!r.ok || r.value.leafId === targetId) return r;
+  const now = options.now ?? new Date();
+  const entry: LeafEntry = {
+    type: "leaf",
+    id: newEntryId(options.taken),
+    parentId: r.value.leafId,
+    timestamp: now.toISOString(),
+    targetId,
+  };
+  return appendEntries(db, sessionId, [entry], now.getTime());
+}
+
+/**
+ * Writes the branch summary as pi does: parentId and fromId = the new leaf ("root" when null);
+ * the summary entry becomes the leaf.
+ */
+export async function confirmBranchSummary(
+  db: CutpointDb,
+  sessionId: string,
+  input: { newLeafId: string | null; summary: string; details?: FileListDetails },
+  options: WriteOptions = {},
+): Promise<Result<SessionRow>> {
+  const r = await openRow(db, sessionId);
+  if (!r.ok) return r;
+  const now = options.now ?? new Date();
+  const entry = buildBranchSummaryEntry({
+    summary: input.summary,
+    ...(input.details ? { details: input.details } : {}),
+    newLeafId: input.newLeafId,
+    id: newEntryId(options.taken),
+    timestamp: now.toISOString(),
+  });
+  return appendEntries(db, sessionId, [entry], now.getTime());
+}
+
+/** Labels an entry (an empty label clears it); the label entry is a child of the leaf. */
+export async function setLabel(
+  db: CutpointDb,
+  sessionId: string,
+  targetId: string,
+  label: string,
+  options: WriteOptions = {},
+): Promise<Result<SessionRow>> {
+  const r = await openRow(db, sessionId);
+  if (!r.ok) return r;
+  const now = options.now ?? new Date();
+  const entry: LabelEntry = {
+    type: "label",
+    id: newEntryId(options.taken),
+    parentId: r.value.leafId,
+    timestamp: now.toISOString(),
+    targetId,
+  };
+  const trimmed = label.trim();
+  if (trimmed !== "") entry.label = trimmed;
+  return appendEntries(db, sessionId, [entry], now.getTime());
+}
+
+/** The summarizer's model and level: the path's (same provider), else the settings' defaults. */
+function effectiveModel(path: readonly SessionEntry[], settings: ProviderSettings) {
+  const ctx = buildSessionContext(path);
+  const modelId =
+    ctx.model && ctx.model.provider === settings.providerId ? ctx.model.modelId : settings.model;
+  const hasLevel = path.some((e) => e.type === "thinking_level_change");
+  return { modelId, thinkingLevel: hasLevel ? ctx.thinkingLevel : settings.thinkingLevel };
+}
+
+export type DraftResult =
+  | { ok: true; summary: string; details: FileListDetails; offline: boolean; model?: string }
+  | { ok: false; error: string; aborted: boolean };
+
+export interface DraftOptions {
+  signal: AbortSignal;
+  onDelta?: (delta: string) => void;
+  /** The path at the old leaf (for the session's model and thinking level). */
+  path: readonly SessionEntry[];
+  focus?: string;
+  /** Injected for tests. */
+  complete?: CompleteFn;
+}
+
+/** Whether a model can write the summary (a key and a model are set). */
+export async function summarizerAvailable(db: CutpointDb, path: readonly SessionEntry[]): Promise<boolean> {
+  const settings = await loadProviderSettings(db);
+  const { modelId } = effectiveModel(path, settings);
+  return modelId !== "" && (await getApiKey(db, settings.providerId)) !== "";
+}
+
+/** Generates the branch summary: with the configured model when possible, offline otherwise. */
+export async function draftBranchSummary(
+  db: CutpointDb,
+  plan: NavigationPlan,
+  options: DraftOptions,
+): Promise<DraftResult> {
+  const details = {
+    readFiles: [...plan.prep.fileOps.readFiles],
+    modifiedFiles: [...plan.prep.fileOps.modifiedFiles],
+  };
+  const settings = await loadProviderSettings(db);
+  const { modelId, thinkingLevel } = effectiveModel(options.path, settings);
+  const apiKey = await getApiKey(db, settings.providerId);
+  if (!options.complete && (apiKey === "" || modelId === "")) {
+    return { ok: true, summary: offlineBranchDraft(plan), details, offline: true };
+  }
+  const info = modelInfo(modelId);
+  const complete =
+    options.complete ??
+    createCompleteFn({ baseUrl: settings.baseUrl, apiKey, provider: settings.providerId, model: modelId });
+  const focus = options.focus?.trim();
+  const r = await generateBranchSummary(plan.prep, {
+    complete,
+    signal: options.signal,
+    model: { maxOutputTokens: info.maxOutput, ...(info.reasoning ? { reasoning: true } : {}) },
+    thinkingLevel,
+    ...(focus ? { focus } : {}),
+    ...(options.onDelta ? { onDelta: options.onDelta } : {}),
+  });
+  if (!r.ok) return r;
+  return { ok: true, summary: r.summary, details: r.details, offline: false, model: modelId };
+}

@@ -1,0 +1,116 @@
+import { readFileSync } from "node:fs";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { PI_FIXTURE } from "../../core/session/fixture-path.ts";
+import { parseSessionJsonl } from "../../core/session/parse.ts";
+import { assistant, entry, msg, user } from "../../core/session/test-builders.ts";
+import type { SessionEntry } from "../../core/session/types.ts";
+import { buildTreeRows, latestTip, siblingsOf, type TreeRow, treeData } from "./tree-model.ts";
+
+// u1 -> a1 -> a2 -> a3 -> u2 -> a4 (branch 1)
+//                    a3 -> u3 -> a5 -> a6 (branch 2, current leaf a6 via a leaf entry? no: last entry)
+const session: SessionEntry[] = [
+  msg("u1", null, user("start")),
+  msg("a1", "u1", assistant("x")),
+  msg("a2", "a1", assistant("y")),
+  msg("a3", "a2", assistant("z")),
+  msg("u2", "a3", user("first try")),
+  msg("a4", "u2", assistant("reply 1")),
+  msg("u3", "a3", user("second try")),
+  msg("a5", "u3", assistant("reply 2")),
+  msg("a6", "a5", assistant("reply 3")),
+];
+
+const describeRows = (rows: TreeRow[]) =>
+  rows.map((r) =>
+    r.kind === "run" ? `${"  ".repeat(r.depth)}…${r.count}` : `${"  ".repeat(r.depth)}${r.entry.id}`,
+  );
+
+describe("buildTreeRows", () => {
+  it("indents branches, collapses linear runs and marks the path and leaf", () => {
+    const data = treeData(session);
+    const rows = buildTreeRows(data);
+    // a1, a2 collapse; a3 is a branch point; a5 a6 collapse? a6 is the leaf (shown), a5 alone (run of 1)
+    expect(describeRows(rows)).toEqual(["u1", "…2", "a3", "  u2", "  a4", "  u3", "  a5", "  a6"]);
+    const leaf = rows.find((r) => r.kind === "entry" && r.isLeaf);
+    expect(leaf?.kind === "entry" && leaf.entry.id).toBe("a6");
+    const onPath = rows.filter((r) => r.onPath).map((r) => (r.kind === "entry" ? r.entry.id : r.key));
+    expect(onPath).toEqual(["u1", "run:a1", "a3", "u3", "a5", "a6"]);
+    const u2 = rows.find((r) => r.kind === "entry" && r.entry.id === "u2");
+    expect(u2?.kind === "entry" && u2.sibling).toEqual({ index: 1, total: 2 });
+  });
+
+  it("expands a run on request and hides leaf entries; a leaf entry moves the highlight", () => {
+    const moved = [...session, entry("leaf", "L1", "a6", { targetId: "a4" })];
+    const data = treeData(moved);
+    const rows = buildTreeRows(data, new Set(["run:a1"]));
+    expect(describeRows(rows)).toEqual(["u1", "a1", "a2", "a3", "  u2", "  a4", "  u3", "  a5", "  a6"]);
+    const leaf = rows.find((r) => r.kind === "entry" && r.isLeaf);
+    expect(leaf?.kind === "entry" && leaf.entry.id).toBe("a4");
+    expect(rows.some((r) => r.kind === "entry" && r.entry.id === "L1")).toBe(false);
+  });
+
+  it("keeps labelled entries and summaries on their own rows", () => {
+    const labelled = [...session, entry("label", "lb", "a6", { targetId: "a2", label: "here" })];
+    const rows = buildTreeRows(treeData(labelled));
+    const a2 = rows.find((r) => r.kind === "entry" && r.entry.id === "a2");
+    expect(a2?.kind === "entry" && a2.label).toBe("here");
+  });
+
+  it("latestTip and siblingsOf", () => {
+    const data = treeData(session);
+    expect(latestTip(data, data.index.byId.get("u2")!).id).toBe("a4");
+    expect(latestTip(data, data.index.byId.get("a3")!).id).toBe("a6");
+    expect(siblingsOf(data, data.index.byId.get("u3")!).map((e) => e.id)).toEqual(["u2", "u3"]);
+    expect(siblingsOf(data, data.index.byId.get("u1")!).map((e) => e.id)).toEqual(["u1"]);
+  });
+
+  it("on the real pi fixture: every entry is in exactly one row, and the path is linear", () => {
+    const parsed = parseSessionJsonl(readFileSync(PI_FIXTURE, "utf8"));
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const entries = parsed.value.entries;
+    const rows = buildTreeRows(treeData(entries));
+    const covered = rows.reduce((n, r) => n + (r.kind === "run" ? r.count : 1), 0);
+    expect(covered).toBe(entries.length);
+    expect(rows.length).toBeLessThan(entries.length);
+    expect(rows.every((r) => r.depth === 0)).toBe(true);
+  });
+
+  it("property: rows cover every visible entry once, depth rises only at branch points", () => {
+    const arb = fc.array(fc.tuple(fc.nat(), fc.boolean(), fc.boolean()), { minLength: 1, maxLength: 60 });
+    fc.assert(
+      fc.property(arb, fc.boolean(), (specs, expandAll) => {
+        const entries: SessionEntry[] = specs.map(([p, root, isUser], i) =>
+          msg(
+            `e${i}`,
+            i === 0 || (root && i % 7 === 0) ? null : `e${p % i}`,
+            isUser ? user("u") : assistant("a"),
+          ),
+        );
+        const data = treeData(entries);
+        const first = buildTreeRows(data);
+        const expanded = new Set(first.filter((r) => r.kind === "run").map((r) => r.key));
+        const rows = expandAll ? buildTreeRows(data, expanded) : first;
+        const ids: string[] = [];
+        for (const r of rows) {
+          if (r.kind === "entry") ids.push(r.entry.id);
+          else {
+            let e: SessionEntry | undefined = r.last;
+            const chainIds: string[] = [];
+            for (let k = 0; k < r.count && e; k++) {
+              chainIds.unshift(e.id);
+              e = e.parentId === null ? undefined : data.index.byId.get(e.parentId);
+            }
+            expect(chainIds[0]).toBe(r.first.id);
+            ids.push(...chainIds);
+          }
+        }
+        expect(new Set(ids).size).toBe(entries.length);
+        expect(ids.length).toBe(entries.length);
+        if (expandAll) expect(rows.every((r) => r.kind === "entry")).toBe(true);
+        return true;
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -1,0 +1,215 @@
+/**
+ * The data behind the tree view (pure, linear in the number of entries): the whole session as
+ * rows of a depth-first walk, where a node with several children indents each child's subtree one
+ * level and a single child continues at the same depth. Linear runs of uninteresting entries
+ * collapse into one row ("… 1,234 entries") unless expanded. `leaf` entries are bookkeeping and
+ * never shown.
+ */
+import {
+  buildTreeIndex,
+  getPath,
+  resolveLabels,
+  resolveLeafId,
+  type TreeIndex,
+} from "../../core/session/tree.ts";
+import type { SessionEntry } from "../../core/session/types.ts";
+
+export interface TreeData {
+  entries: readonly SessionEntry[];
+  index: TreeIndex;
+  leafId: string | null;
+  /** Ids of the entries on the path to the leaf. */
+  pathIds: Set<string>;
+  labels: Map<string, string>;
+}
+
+/** Index, leaf, path and labels of a session (cached per entries array). */
+const cache = new WeakMap<readonly SessionEntry[], TreeData>();
+export function treeData(entries: readonly SessionEntry[]): TreeData {
+  const hit = cache.get(entries);
+  if (hit) return hit;
+  const index = buildTreeIndex(entries);
+  const leafId = resolveLeafId(entries) ?? null;
+  const pathIds = new Set(getPath(index.byId, leafId).map((e) => e.id));
+  const data = { entries, index, leafId, pathIds, labels: resolveLabels(entries) };
+  cache.set(entries, data);
+  return data;
+}
+
+/** Children that the tree shows (everything but `leaf` entries), in file order. */
+export function visibleChildren(index: TreeIndex, parentId: string | null): SessionEntry[] {
+  const list = index.children.get(parentId);
+  if (!list) return [];
+  let hidden = false;
+  for (const e of list) if (e.type === "leaf") hidden = true;
+  return hidden ? list.filter((e) => e.type !== "leaf") : list;
+}
+
+/** Roots (parentId null) and orphans (parent missing), in file order. */
+export function rootsOf(index: TreeIndex): SessionEntry[] {
+  const roots = visibleChildren(index, null);
+  let orphans: SessionEntry[] | undefined;
+  for (const [parentId, list] of index.children) {
+    if (parentId === null || index.byId.has(parentId)) continue;
+    orphans ??= [];
+    for (const e of list) if (e.type !== "leaf") orphans.push(e);
+  }
+  if (!orphans) return roots;
+  return [...roots, ...orphans].sort((a, b) => (index.order.get(a.id) ?? 0) - (index.order.get(b.id) ?? 0));
+}
+
+export type TreeRow =
+  | {
+      kind: "entry";
+      key: string;
+      entry: SessionEntry;
+      depth: number;
+      onPath: boolean;
+      isLeaf: boolean;
+      /** Number of visible children (0 = a tip; > 1 = a branch point). */
+      childCount: number;
+      /** 1-based position among its siblings when it has some. */
+      sibling: { index: number; total: number } | undefined;
+      label: string | undefined;
+    }
+  | {
+      kind: "run";
+      key: string;
+      first: SessionEntry;
+      last: SessionEntry;
+      count: number;
+      depth: number;
+      onPath: boolean;
+    };
+
+function isUserMessage(e: SessionEntry): boolean {
+  return e.type === "message" && (e as { message?: { role?: unknown } }).message?.role === "user";
+}
+
+/** Entries always shown on their own row. */
+function isInteresting(
+  e: SessionEntry,
+  childCount: number,
+  siblingCount: number,
+  data: TreeData,
+  root: boolean,
+): boolean {
+  return (
+    root ||
+    childCount !== 1 ||
+    siblingCount > 1 ||
+    e.id === data.leafId ||
+    data.labels.has(e.id) ||
+    isUserMessage(e) ||
+    e.type === "compaction" ||
+    e.type === "branch_summary" ||
+    e.type === "custom_message"
+  );
+}
+
+/**
+ * Rows of the tree. `expandedRuns` holds keys of runs shown entry by entry (a run's key is
+ * `run:<id of its first entry>`); runs shorter than `minRun` are never collapsed.
+ */
+export function buildTreeRows(
+  data: TreeData,
+  expandedRuns: ReadonlySet<string> = new Set(),
+  minRun = 2,
+): TreeRow[] {
+  const rows: TreeRow[] = [];
+  const { index } = data;
+  // Explicit stack of [entry, depth, siblingIndex, siblingTotal]; pushed in reverse order.
+  const stack: [SessionEntry, number, number, number][] = [];
+  const roots = rootsOf(index);
+  for (let i = roots.length - 1; i >= 0; i--) stack.push([roots[i]!, 0, i + 1, roots.length]);
+  let run: SessionEntry[] = [];
+  let runDepth = 0;
+
+  const flushRun = () => {
+    if (run.length === 0) return;
+    const first = run[0]!;
+    const key = `run:${first.id}`;
+    if (run.length < minRun || expandedRuns.has(key)) {
+      for (const e of run) rows.push(entryRow(e, runDepth, 1, undefined));
+    } else {
+      const last = run[run.length - 1]!;
+      rows.push({
+        kind: "run",
+        key,
+        first,
+        last,
+        count: run.length,
+        depth: runDepth,
+        onPath: data.pathIds.has(last.id),
+      });
+    }
+    run = [];
+  };
+
+  const entryRow = (
+    e: SessionEntry,
+    depth: number,
+    childCount: number,
+    sibling: { index: number; total: number } | undefined,
+  ): TreeRow => ({
+    kind: "entry",
+    key: e.id,
+    entry: e,
+    depth,
+    onPath: data.pathIds.has(e.id),
+    isLeaf: e.id === data.leafId,
+    childCount,
+    sibling,
+    label: data.labels.get(e.id),
+  });
+
+  const seen = new Set<string>();
+  while (stack.length > 0) {
+    const [e, depth, sIndex, sTotal] = stack.pop()!;
+    if (seen.has(e.id)) continue; // duplicate ids: show the first occurrence only
+    seen.add(e.id);
+    const kids = visibleChildren(index, e.id);
+    const root = e.parentId === null || !index.byId.has(e.parentId);
+    if (isInteresting(e, kids.length, sTotal, data, root)) {
+      flushRun();
+      rows.push(entryRow(e, depth, kids.length, sTotal > 1 ? { index: sIndex, total: sTotal } : undefined));
+    } else {
+      if (run.length === 0) runDepth = depth;
+      run.push(e);
+    }
+    if (kids.length === 1) stack.push([kids[0]!, depth, 1, 1]);
+    else for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i]!, depth + 1, i + 1, kids.length]);
+    if (kids.length !== 1) flushRun();
+  }
+  flushRun();
+  return rows;
+}
+
+/**
+ * The tip to move to when switching to the branch of `entry`: the entry of its subtree written
+ * last (file order), so "switch to branch 2" lands where that branch was left.
+ */
+export function latestTip(data: TreeData, entry: SessionEntry): SessionEntry {
+  let best = entry;
+  let bestOrder = data.index.order.get(entry.id) ?? -1;
+  const stack = [entry];
+  const seen = new Set<string>();
+  while (stack.length > 0) {
+    const e = stack.pop()!;
+    if (seen.has(e.id)) continue;
+    seen.add(e.id);
+    const order = data.index.order.get(e.id) ?? -1;
+    if (order > bestOrder) {
+      best = e;
+      bestOrder = order;
+    }
+    for (const c of visibleChildren(data.index, e.id)) stack.push(c);
+  }
+  return best;
+}
+
+/** Siblings of an entry (itself included) that the tree shows, in file order. */
+export function siblingsOf(data: TreeData, entry: SessionEntry): SessionEntry[] {
+  if (entry.parentId === null || !data.index.byId.has(entry.parentId)) return rootsOf(data.index);
+  return visibleChildren(data.index, entry.parentId);
+}
