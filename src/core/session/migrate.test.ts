@@ -4,6 +4,7 @@ import { PI_FIXTURE } from "./fixture-path.ts";
 import {
   deterministicIdGenerator,
   hash32Hex,
+  headerVersion,
   migrateToV3,
   type ParsedObject,
   withCurrentVersion,
@@ -127,6 +128,16 @@ describe("migrateToV3 details", () => {
     expect(hook.message.role).toBe("hookMessage");
     expect(result.header.version).toBe(3);
     expect(Object.keys(result.header)).toEqual(Object.keys(v2));
+  });
+
+  it("reads the header version leniently: a numeric string is a version, so a v3 file is never re-keyed", () => {
+    const v3 = { ...header, version: "3" } as unknown as SessionHeader;
+    const entry = { type: "custom", id: "keep", parentId: null };
+    const result = migrateToV3(v3, [obj(entry, 2)], () => "fresh");
+    expect(result.fromVersion).toBe(3);
+    expect(result.objects[0]?.value).toBe(entry);
+    expect(headerVersion({ ...header, version: 2 })).toBe(2);
+    expect(headerVersion(header)).toBe(1);
   });
 
   it("deterministic ids are 8 lowercase hex chars and differ by index and attempt", () => {

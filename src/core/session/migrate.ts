@@ -33,8 +33,13 @@ export interface MigrationResult {
   fromVersion: number;
 }
 
+/** The header's version: a number, or a numeric string (read leniently); anything else means 1. */
 export function headerVersion(header: SessionHeader): number {
-  return typeof header.version === "number" ? header.version : 1;
+  const version: unknown = header.version;
+  if (typeof version === "number" && Number.isFinite(version)) return version;
+  if (typeof version === "string" && version.trim() !== "" && Number.isFinite(Number(version)))
+    return Number(version);
+  return 1;
 }
 
 /** A copy of `header` saying version 3: an existing `version` key keeps its place, else it follows `type`. */
