@@ -2,6 +2,7 @@
 import { memo } from "react";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { formatCount, formatEntryTime, formatTokens } from "../format.ts";
+import { TreeRowActions } from "../tree/row-actions.tsx";
 import { EntryContent } from "./entry-content.tsx";
 import { describeEntry } from "./entry-kind.ts";
 
@@ -56,6 +57,7 @@ export const TimelineRow = memo(function TimelineRow(props: TimelineRowProps) {
           </span>
         </span>
       </button>
+      <TreeRowActions entry={entry} />
       {isCompaction && (
         <div className="compaction-note">
           <span>Earlier conversation compacted</span>

@@ -46,7 +46,16 @@ export function visibleChildren(index: TreeIndex, parentId: string | null): Sess
 }
 
 /** Roots (parentId null) and orphans (parent missing), in file order. */
+const rootsCache = new WeakMap<TreeIndex, SessionEntry[]>();
 export function rootsOf(index: TreeIndex): SessionEntry[] {
+  const hit = rootsCache.get(index);
+  if (hit) return hit;
+  const out = computeRoots(index);
+  rootsCache.set(index, out);
+  return out;
+}
+
+function computeRoots(index: TreeIndex): SessionEntry[] {
   const roots = visibleChildren(index, null);
   let orphans: SessionEntry[] | undefined;
   for (const [parentId, list] of index.children) {
@@ -71,6 +80,8 @@ export type TreeRow =
       /** 1-based position among its siblings when it has some. */
       sibling: { index: number; total: number } | undefined;
       label: string | undefined;
+      /** Set when the row belongs to an expanded run (its key, to collapse it again). */
+      runKey?: string;
     }
   | {
       kind: "run";
@@ -130,7 +141,12 @@ export function buildTreeRows(
     const first = run[0]!;
     const key = `run:${first.id}`;
     if (run.length < minRun || expandedRuns.has(key)) {
-      for (const e of run) rows.push(entryRow(e, runDepth, 1, undefined));
+      const expanded = run.length >= minRun;
+      for (const e of run) {
+        const row = entryRow(e, runDepth, 1, undefined);
+        if (expanded && row.kind === "entry") row.runKey = key;
+        rows.push(row);
+      }
     } else {
       const last = run[run.length - 1]!;
       rows.push({

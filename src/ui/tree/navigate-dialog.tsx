@@ -1,0 +1,300 @@
+/**
+ * Navigation with a branch summary (pi-session-format.md §10): where the leaf lands, the common
+ * ancestor, what would be summarized (entries, tokens, files), the summary streamed from the
+ * model (or an offline draft without a key), editable; then Confirm (writes the branch_summary,
+ * which becomes the leaf), Skip (a `leaf` entry only) or Cancel (nothing is written).
+ */
+import { useEffect, useMemo, useRef, useState } from "react";
+import { BRANCH_SUMMARY_PREAMBLE } from "../../core/compaction/prompts.ts";
+import { getPath } from "../../core/session/tree.ts";
+import type { FileListDetails } from "../../core/session/types.ts";
+import { db } from "../../db/instance.ts";
+import { loadProviderSettings, modelLimits } from "../../services/agent-settings.ts";
+import { entryExcerpt, planNavigation } from "../../services/branch-navigation.ts";
+import {
+  confirmBranchSummary,
+  draftBranchSummary,
+  moveLeaf,
+  summarizerAvailable,
+} from "../../services/branch-service.ts";
+import { loadCompactionSettings } from "../../services/compaction-settings.ts";
+import { useTreeStore } from "../../store/tree-store.ts";
+import { useUiStore } from "../../store/ui-store.ts";
+import { Dialog } from "../common/dialog.tsx";
+import { formatCount, formatTokens } from "../format.ts";
+import type { TreeData } from "./tree-model.ts";
+
+interface Limits {
+  reserveTokens: number;
+  contextWindow?: number;
+  online: boolean;
+}
+
+type Phase = "idle" | "generating" | "ready" | "failed" | "saving";
+
+export function NavigateDialog({ sessionId, data }: { sessionId: string; data: TreeData }) {
+  const navigation = useTreeStore((s) => s.navigation);
+  if (navigation === null || navigation.sessionId !== sessionId) return null;
+  // Keyed by the target: a new navigation starts from a clean state.
+  return (
+    <NavigateBody
+      key={String(navigation.targetId)}
+      sessionId={sessionId}
+      data={data}
+      targetId={navigation.targetId}
+    />
+  );
+}
+
+function NavigateBody({
+  sessionId,
+  data,
+  targetId,
+}: {
+  sessionId: string;
+  data: TreeData;
+  targetId: string | null;
+}) {
+  const end = useTreeStore((s) => s.endNavigation);
+  // The leaf and entries as they were when the dialog opened (a live append must not change the plan).
+  const [d] = useState(data);
+  const [limits, setLimits] = useState<Limits | undefined>(undefined);
+  const oldPath = useMemo(() => getPath(d.index.byId, d.leafId), [d]);
+
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      const [compaction, provider, online] = await Promise.all([
+        loadCompactionSettings(db),
+        loadProviderSettings(db),
+        summarizerAvailable(db, oldPath),
+      ]);
+      const window =
+        compaction.contextWindow ??
+        (provider.model ? modelLimits(provider, provider.model).contextWindow : undefined);
+      if (live)
+        setLimits({
+          reserveTokens: compaction.reserveTokens,
+          ...(window ? { contextWindow: window } : {}),
+          online,
+        });
+    })();
+    return () => {
+      live = false;
+    };
+  }, [oldPath]);
+
+  const plan = useMemo(
+    () =>
+      planNavigation(d.index, d.leafId, targetId, {
+        reserveTokens: limits?.reserveTokens ?? 16384,
+        ...(limits?.contextWindow ? { contextWindow: limits.contextWindow } : {}),
+      }),
+    [d, targetId, limits],
+  );
+
+  const [summary, setSummary] = useState("");
+  const [details, setDetails] = useState<FileListDetails | undefined>(undefined);
+  const [phase, setPhase] = useState<Phase>("idle");
+  const [error, setError] = useState("");
+  const [focus, setFocus] = useState("");
+  const [offline, setOffline] = useState(false);
+  const controller = useRef<AbortController | null>(null);
+
+  useEffect(() => () => controller.current?.abort(), []);
+
+  const close = () => {
+    controller.current?.abort();
+    end();
+  };
+  if (!plan) {
+    return (
+      <Dialog
+        open
+        title="Go to entry"
+        name="navigate"
+        onClose={close}
+        actions={
+          <button type="button" className="btn" onClick={close}>
+            Close
+          </button>
+        }
+      >
+        <p>That entry is not in this session any more.</p>
+      </Dialog>
+    );
+  }
+
+  const generate = async () => {
+    controller.current?.abort();
+    const ctrl = new AbortController();
+    controller.current = ctrl;
+    setPhase("generating");
+    setError("");
+    setSummary(`${BRANCH_SUMMARY_PREAMBLE}\n\n`);
+    const r = await draftBranchSummary(db, plan, {
+      signal: ctrl.signal,
+      path: oldPath,
+      focus,
+      onDelta: (delta) => setSummary((s) => s + delta),
+    });
+    if (ctrl.signal.aborted && !r.ok) {
+      setPhase("idle");
+      setSummary("");
+      return;
+    }
+    if (!r.ok) {
+      setPhase("failed");
+      setError(r.error);
+      return;
+    }
+    setSummary(r.summary);
+    setDetails(r.details);
+    setOffline(r.offline);
+    setPhase("ready");
+  };
+
+  const finish = (message: string) => {
+    if (plan.editorText !== undefined) useTreeStore.getState().putInComposer(sessionId, plan.editorText);
+    useUiStore.getState().pushToast({ kind: "success", message });
+    end();
+  };
+
+  const skip = async () => {
+    setPhase("saving");
+    const r = await moveLeaf(db, sessionId, plan.newLeafId, { taken: d.index.byId });
+    if (!r.ok) {
+      setPhase("failed");
+      setError(r.error.message);
+      return;
+    }
+    finish("Moved without a summary. The branch you left is kept.");
+  };
+
+  const confirm = async () => {
+    setPhase("saving");
+    const r = await confirmBranchSummary(
+      db,
+      sessionId,
+      { newLeafId: plan.newLeafId, summary, ...(details ? { details } : {}) },
+      { taken: d.index.byId },
+    );
+    if (!r.ok) {
+      setPhase("failed");
+      setError(r.error.message);
+      return;
+    }
+    finish("Moved with a branch summary. The branch you left is kept.");
+  };
+
+  const leaving = plan.left.length > 0;
+  const { prep } = plan;
+  const files = prep.fileOps;
+  const busy = phase === "generating" || phase === "saving";
+  const actions = (
+    <>
+      <button type="button" className="btn" onClick={close}>
+        Cancel
+      </button>
+      {phase === "generating" && (
+        <button type="button" className="btn" onClick={() => controller.current?.abort()}>
+          Stop
+        </button>
+      )}
+      <button type="button" className="btn" onClick={() => void skip()} disabled={busy}>
+        {leaving ? "Skip summary" : "Move"}
+      </button>
+      {leaving && (
+        <button
+          type="button"
+          className="btn primary"
+          onClick={() => void confirm()}
+          disabled={busy || summary.trim() === "" || phase === "idle"}
+        >
+          Confirm
+        </button>
+      )}
+    </>
+  );
+
+  return (
+    <Dialog open title="Go to another point of the tree" name="navigate" onClose={close} actions={actions}>
+      <dl className="nav-facts">
+        <dt>Target</dt>
+        <dd data-testid="nav-target">{entryExcerpt(plan.target)}</dd>
+        <dt>New position</dt>
+        <dd>
+          {plan.editorText !== undefined
+            ? "Before that message (its text goes back into the composer to edit and resend)"
+            : "At that entry"}
+        </dd>
+        <dt>Common ancestor</dt>
+        <dd data-testid="nav-ancestor">{entryExcerpt(plan.commonAncestor)}</dd>
+        <dt>Branch left</dt>
+        <dd data-testid="nav-left">
+          {leaving
+            ? `${formatCount(plan.left.length)} entries; the summary covers ${formatCount(prep.messages.length)} messages ≈ ${formatTokens(prep.totalTokens)} tokens (budget ${formatTokens(prep.budget)})`
+            : "nothing: this move leaves no branch behind"}
+        </dd>
+      </dl>
+      {leaving && (
+        <>
+          <details className="nav-entries">
+            <summary>Entries to summarize ({prep.entryIds.length})</summary>
+            <ol>
+              {prep.entryIds.slice(-200).map((id) => (
+                <li key={id}>{entryExcerpt(d.index.byId.get(id) ?? null, 100)}</li>
+              ))}
+            </ol>
+          </details>
+          {(files.readFiles.length > 0 || files.modifiedFiles.length > 0) && (
+            <p className="nav-files">
+              Files read: {files.readFiles.length} · modified: {files.modifiedFiles.length}
+              {files.modifiedFiles.length > 0 && <> ({files.modifiedFiles.slice(0, 5).join(", ")})</>}
+            </p>
+          )}
+          <label className="nav-focus">
+            Focus (optional)
+            <input
+              value={focus}
+              onChange={(e) => setFocus(e.target.value)}
+              disabled={busy}
+              placeholder="what the summary should keep"
+            />
+          </label>
+          <div className="nav-generate">
+            <button type="button" className="btn" onClick={() => void generate()} disabled={busy}>
+              {phase === "idle"
+                ? limits?.online
+                  ? "Generate summary"
+                  : "Write offline draft"
+                : "Regenerate"}
+            </button>
+            <span className="nav-note">
+              {limits?.online
+                ? "Streams from your model."
+                : "No API key or model set: a draft is written here, offline."}
+              {offline && phase === "ready" ? " Offline draft — edit it before confirming." : ""}
+            </span>
+          </div>
+          <label className="nav-summary">
+            Summary (editable)
+            <textarea
+              value={summary}
+              onChange={(e) => setSummary(e.target.value)}
+              rows={10}
+              readOnly={phase === "generating"}
+              aria-busy={phase === "generating"}
+              data-testid="nav-summary"
+            />
+          </label>
+        </>
+      )}
+      {error && (
+        <p className="nav-error" role="alert">
+          {error}
+        </p>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * Branch actions on a timeline row (mounted by the timeline row): "Edit and resend" on a user
+ * message, "Continue from here", "Label", and the sibling switcher "‹ 2 / 3 ›" where the path
+ * forks. Reads the loaded session itself, so the row needs to pass only the entry.
+ */
+import { memo } from "react";
+import type { SessionEntry } from "../../core/session/types.ts";
+import { useUiStore } from "../../store/ui-store.ts";
+import { useCurrentSession } from "../hooks/current-session.tsx";
+import { siblingsOf, treeData } from "./tree-model.ts";
+import { useTreeActions } from "./use-tree-actions.ts";
+
+function isUser(entry: SessionEntry): boolean {
+  return entry.type === "message" && (entry as { message?: { role?: unknown } }).message?.role === "user";
+}
+
+export const TreeRowActions = memo(function TreeRowActions({ entry }: { entry: SessionEntry }) {
+  const { loaded } = useCurrentSession();
+  const sessionId = useUiStore((s) => s.selectedSessionId) ?? "";
+  const actions = useTreeActions(sessionId);
+  if (!loaded || sessionId === "") return null;
+  const data = treeData(loaded.entries);
+  const siblings = siblingsOf(data, entry);
+  const at = siblings.findIndex((s) => s.id === entry.id);
+  const isLeaf = entry.id === data.leafId;
+  const prev = at > 0 ? siblings[at - 1] : undefined;
+  const next = at >= 0 && at < siblings.length - 1 ? siblings[at + 1] : undefined;
+  return (
+    <>
+      <div className="tree-row-actions" data-testid="row-actions">
+        {isUser(entry) && (
+          <button type="button" className="btn small" onClick={() => void actions.editAndResend(entry)}>
+            Edit and resend
+          </button>
+        )}
+        {!isLeaf && (
+          <button type="button" className="btn small" onClick={() => void actions.continueFrom(entry.id)}>
+            Continue from here
+          </button>
+        )}
+        <button type="button" className="btn small" onClick={() => actions.label(entry.id)}>
+          Label
+        </button>
+      </div>
+      {siblings.length > 1 && (
+        <nav className="tree-siblings" aria-label="Branches here" data-testid="branch-switcher">
+          <button
+            type="button"
+            className="btn ghost small"
+            aria-label="Previous branch"
+            disabled={!prev}
+            onClick={() => prev && void actions.switchTo(prev)}
+          >
+            ‹
+          </button>
+          <span data-testid="branch-position">
+            {at + 1} / {siblings.length}
+          </span>
+          <button
+            type="button"
+            className="btn ghost small"
+            aria-label="Next branch"
+            disabled={!next}
+            onClick={() => next && void actions.switchTo(next)}
+          >
+            ›
+          </button>
+          <span className="tree-siblings-note">branch</span>
+        </nav>
+      )}
+    </>
+  );
+});
