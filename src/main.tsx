@@ -5,6 +5,7 @@ import { watchDatabase } from "./services/db-lifecycle.ts";
 import { useUiStore } from "./store/ui-store.ts";
 import { App } from "./ui/app";
 import "./ui/styles.css";
+import "./ui/tree/register.ts";
 
 watchDatabase(db, (reason) => useUiStore.getState().setDbClosed(reason));
 
