@@ -5,6 +5,8 @@ import { watchDatabase } from "./services/db-lifecycle.ts";
 import { useUiStore } from "./store/ui-store.ts";
 import { App } from "./ui/app";
 import "./ui/styles.css";
+import "./ui/compaction/register.ts";
+import "./ui/agent/register.ts";
 import "./ui/tree/register.ts";
 
 watchDatabase(db, (reason) => useUiStore.getState().setDbClosed(reason));

@@ -1,0 +1,201 @@
+/**
+ * The agent UI against the mock server: provider setup (models listed by the mock), streaming,
+ * a multi-step tool session with the workspace browser, stop with Esc, reload, export + CLI,
+ * model/thinking changes as entries, and the key never leaking.
+ */
+import { execFileSync } from "node:child_process";
+import { resolve } from "node:path";
+import { expect, test } from "@playwright/test";
+import {
+  composerInput,
+  entryCount,
+  exportOpen,
+  newSession,
+  parseJsonl,
+  recordUrls,
+  send,
+  settingsDialog,
+  setUpProvider,
+  waitIdle,
+} from "./agent-helpers.ts";
+import { getChatRequests, getRequests, scriptReplies, uniqueKey } from "./mock/client.ts";
+
+const ROOT = resolve(import.meta.dirname, "..");
+
+function inspect(file: string): Record<string, unknown> {
+  const out = execFileSync("npx", ["tsx", "src/cli/main.ts", "inspect", file, "--json"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  return JSON.parse(out.trim().split("\n")[0]!) as Record<string, unknown>;
+}
+
+test("set up a key and model, chat with a slow stream, reload, export: the key never leaks", async ({
+  page,
+}) => {
+  const key = uniqueKey("chat");
+  const urls = recordUrls(page);
+  await page.goto("/");
+  await setUpProvider(page, key);
+  // The key is shown masked, can be revealed and hidden again.
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dlg = settingsDialog(page);
+  const shown = dlg.getByTestId("api-key-display");
+  await expect(shown).not.toHaveText(key);
+  await dlg.getByRole("button", { name: "Reveal" }).click();
+  await expect(shown).toHaveText(key);
+  await dlg.getByRole("button", { name: "Hide" }).click();
+  await expect(shown).not.toHaveText(key);
+  await dlg.getByRole("button", { name: "Test connection" }).click();
+  await expect(dlg.getByTestId("connection-result")).toContainText("Connected: 3 models listed");
+  await expect(dlg.getByTestId("connection-result")).toContainText("“mock-model” is among them");
+  await dlg.getByRole("button", { name: "Done" }).click();
+
+  await newSession(page);
+  const words = Array.from({ length: 40 }, (_, i) => `word${i} `);
+  await scriptReplies(key, [{ text: words, delayMs: 60 }]);
+  await send(page, "Say forty words");
+  // Partial text is visible while the stream is still going.
+  const live = page.getByTestId("live-text");
+  await expect(live).toContainText("word3");
+  await expect(page.getByTestId("live-message")).toBeVisible();
+  expect(await live.textContent()).not.toContain("word39");
+  await waitIdle(page);
+  await expect(page.getByTestId("run-message").last()).toContainText("word39");
+  // model_change + user + assistant (thinking "off" is the format's default: no entry needed)
+  await expect.poll(() => entryCount(page)).toBe(3);
+
+  await page.reload();
+  await expect(page.getByTestId("timeline")).toBeVisible();
+  await expect.poll(() => entryCount(page)).toBe(3);
+  await expect(page.getByTestId("timeline")).toContainText("word0");
+
+  const file = await exportOpen(page);
+  expect(file.text).not.toContain(key);
+  const lines = parseJsonl(file.text);
+  expect(lines[0]).toMatchObject({ type: "session", version: 3 });
+  expect(lines.slice(1).map((e) => e.type)).toEqual(["model_change", "message", "message"]);
+  expect(lines[1]).toMatchObject({ provider: "custom", modelId: "mock-model" });
+  const report = inspect(file.path);
+  expect(report).toMatchObject({ version: 3, entries: 3, pathLength: 3, problems: [] });
+  expect(report.roles).toEqual({ user: 1, assistant: 1 });
+
+  // The key only ever travels in the Authorization header.
+  for (const u of urls) expect(u).not.toContain(key);
+  const recorded = await getRequests(key);
+  expect(recorded.length).toBeGreaterThan(0);
+  for (const r of recorded) {
+    expect(r.path).not.toContain(key);
+    expect(JSON.stringify(r.body ?? "")).not.toContain(key);
+    const { authorization, ...rest } = r.headers;
+    expect(authorization).toBe(`Bearer ${key}`);
+    expect(JSON.stringify(rest)).not.toContain(key);
+  }
+  const chats = await getChatRequests(key);
+  expect(chats).toHaveLength(1);
+  expect(JSON.stringify((chats[0]!.body as { messages: unknown }).messages)).toContain("Say forty words");
+});
+
+test("a multi-step tool session writes then edits a file, shown in the workspace browser", async ({
+  page,
+}) => {
+  const key = uniqueKey("tools");
+  await page.goto("/");
+  await setUpProvider(page, key);
+  await newSession(page);
+  const file = `notes-${key.slice(-8)}.md`;
+  await scriptReplies(key, [
+    {
+      text: "Creating the file.",
+      toolCalls: [{ name: "write", arguments: { path: file, content: "# Notes\nfirst line\n" } }],
+    },
+    {
+      text: "Now editing it.",
+      toolCalls: [{ name: "edit", arguments: { path: file, oldText: "first line", newText: "edited line" } }],
+    },
+    { text: ["The file ", "is written ", "and edited."] },
+  ]);
+  await send(page, "Write and edit a notes file");
+  await waitIdle(page);
+  const run = page.getByTestId("agent-run");
+  await expect(run.getByTestId("tool-call")).toHaveCount(2);
+  await expect(run.getByTestId("tool-call").first()).toContainText(`"path": "${file}"`);
+  await expect(run.getByTestId("tool-result")).toHaveCount(2);
+  await expect(run).toContainText("The file is written and edited.");
+  // model_change + user + (assistant + tool result) × 2 + assistant
+  await expect.poll(() => entryCount(page)).toBe(7);
+
+  await page.getByRole("button", { name: "Files", exact: true }).click();
+  const panel = page.getByTestId("workspace-panel");
+  await expect(panel.getByTestId("workspace-name")).toHaveText("Browser storage (OPFS)");
+  await panel.getByRole("button", { name: file }).click();
+  await expect(panel.getByTestId("file-content")).toHaveText("# Notes\nedited line\n");
+
+  // The requests carried the tool results back to the model.
+  const chats = await getChatRequests(key);
+  expect(chats).toHaveLength(3);
+  const last = JSON.stringify((chats[2]!.body as { messages: unknown }).messages);
+  expect(last).toContain("tool");
+});
+
+test("Esc stops a streaming reply: the partial reply is kept, marked aborted, and survives reload", async ({
+  page,
+}) => {
+  const key = uniqueKey("abort");
+  await page.goto("/");
+  await setUpProvider(page, key);
+  await newSession(page);
+  await scriptReplies(key, [{ text: Array.from({ length: 60 }, (_, i) => `part${i} `), delayMs: 80 }]);
+  await send(page, "A long answer please");
+  await expect(page.getByTestId("live-text")).toContainText("part2");
+  await page.keyboard.press("Escape");
+  await waitIdle(page);
+  await expect(page.getByTestId("aborted-note")).toBeVisible();
+  await expect.poll(() => entryCount(page)).toBe(3);
+  await page.reload();
+  await expect.poll(() => entryCount(page)).toBe(3);
+  const file = await exportOpen(page);
+  const last = parseJsonl(file.text).at(-1) as {
+    message: { stopReason: string; content: { text?: string }[] };
+  };
+  expect(last.message.stopReason).toBe("aborted");
+  expect(last.message.content[0]?.text).toContain("part2");
+  expect(last.message.content[0]?.text).not.toContain("part59");
+});
+
+test("changing the model and thinking level in a session appends setting entries", async ({ page }) => {
+  const key = uniqueKey("settings");
+  await page.goto("/");
+  await setUpProvider(page, key);
+  await newSession(page);
+  await send(page, "hello");
+  await waitIdle(page);
+  await expect.poll(() => entryCount(page)).toBe(3);
+  const model = page.getByLabel("Model of this session");
+  await model.fill("mock-reasoner");
+  await model.press("Enter");
+  await expect.poll(() => entryCount(page)).toBe(4);
+  await page.getByLabel("Thinking level of this session").selectOption("high");
+  await expect.poll(() => entryCount(page)).toBe(5);
+  await send(page, "think now");
+  await waitIdle(page);
+  await expect.poll(() => entryCount(page)).toBe(7);
+  const chats = await getChatRequests(key);
+  expect((chats[1]!.body as { model: string }).model).toBe("mock-reasoner");
+  const lines = parseJsonl((await exportOpen(page)).text);
+  expect(lines.slice(4, 6)).toMatchObject([
+    { type: "model_change", modelId: "mock-reasoner" },
+    { type: "thinking_level_change", thinkingLevel: "high" },
+  ]);
+  // System prompt: visible, editable, used by the next request.
+  await page.getByRole("button", { name: "System prompt" }).click();
+  const dlg = page.locator('dialog[data-dialog="system-prompt"]');
+  await expect(dlg.getByLabel("System prompt")).toContainText("read {path");
+  await dlg.getByLabel("System prompt").fill("You are a terse test agent.");
+  await dlg.getByRole("button", { name: "Save" }).click();
+  await expect(composerInput(page)).toBeEnabled();
+  await send(page, "with my prompt");
+  await waitIdle(page);
+  const third = (await getChatRequests(key))[2]!.body as { messages: { role: string; content: unknown }[] };
+  expect(third.messages[0]).toMatchObject({ role: "system", content: "You are a terse test agent." });
+});

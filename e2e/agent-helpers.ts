@@ -1,0 +1,83 @@
+/** Shared steps of the agent specs: provider setup against the mock, a new session, sending. */
+import { readFileSync } from "node:fs";
+import { expect, type Locator, type Page, type Request } from "@playwright/test";
+import { MOCK_BASE_URL, setModels } from "./mock/client.ts";
+
+export const MODELS = ["mock-model", "mock-reasoner", "gpt-4o-mini"];
+
+export function settingsDialog(page: Page): Locator {
+  return page.locator('dialog[data-dialog="settings"]');
+}
+
+/** Opens Settings, picks "Custom" with the mock's base URL, saves the key, picks a listed model. */
+export async function setUpProvider(page: Page, key: string, model = "mock-model"): Promise<void> {
+  await setModels(key, { models: MODELS });
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dlg = settingsDialog(page);
+  await expect(dlg).toBeVisible();
+  await dlg.getByLabel("Provider", { exact: true }).selectOption("custom");
+  const base = dlg.getByLabel("Base URL");
+  await base.fill(MOCK_BASE_URL);
+  await base.press("Enter");
+  await dlg.getByLabel(/^API key/).fill(key);
+  await dlg.getByRole("button", { name: "Save key" }).click();
+  await expect(dlg.getByTestId("api-key-display")).toBeVisible();
+  await expect(dlg.getByTestId("models-status")).toContainText(`${MODELS.length} models listed`);
+  await dlg.getByLabel("Default model").selectOption(model);
+  await expect(dlg.getByText(`Limits of “${model}”`)).toBeVisible();
+  await dlg.getByRole("button", { name: "Done" }).click();
+  await expect(dlg).toBeHidden();
+}
+
+export async function newSession(page: Page): Promise<void> {
+  const toggle = page.getByRole("button", { name: "Show the session list" });
+  if (await toggle.isVisible()) await toggle.click();
+  await page.getByRole("button", { name: "+ New" }).click();
+  await expect(page.getByTestId("agent-composer")).toBeVisible();
+}
+
+export function composerInput(page: Page): Locator {
+  return page.getByRole("textbox", { name: "Message" });
+}
+
+export async function send(page: Page, text: string): Promise<void> {
+  const input = composerInput(page);
+  await input.fill(text);
+  await input.press("Enter");
+}
+
+/** Waits until no run is going on (the Send button is back). */
+export async function waitIdle(page: Page): Promise<void> {
+  await expect(page.getByRole("button", { name: "Stop" })).toBeHidden({ timeout: 30_000 });
+}
+
+export function entryCount(page: Page): Promise<number> {
+  return page
+    .getByTestId("path-count")
+    .textContent()
+    .then((t) => Number((t ?? "0").replace(/[^0-9]/g, "")))
+    .catch(() => 0);
+}
+
+/** Exports the open session; returns the file's path and text. */
+export async function exportOpen(page: Page): Promise<{ path: string; text: string }> {
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export", exact: true }).click();
+  const d = await download;
+  const path = await d.path();
+  return { path, text: readFileSync(path, "utf8") };
+}
+
+/** Collects every request URL the page makes (to check that no key ever lands in one). */
+export function recordUrls(page: Page): string[] {
+  const urls: string[] = [];
+  page.on("request", (r: Request) => urls.push(r.url()));
+  return urls;
+}
+
+export function parseJsonl(text: string): Record<string, unknown>[] {
+  return text
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}

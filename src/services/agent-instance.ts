@@ -1,0 +1,13 @@
+/**
+ * The tab's agent service and workspace, over the app database. UI code imports these; tests build
+ * their own with createAgentService / createAgentWorkspaceService.
+ */
+import { db } from "../db/instance.ts";
+import { createAgentService } from "./agent-session.ts";
+import { createAgentWorkspaceService } from "./agent-workspace.ts";
+
+export const agentWorkspace = createAgentWorkspaceService(db);
+export const agentService = createAgentService({ db, workspace: agentWorkspace });
+
+/** For the compaction UI: `registerAgentHooks({ beforePrompt, afterRun })`. */
+export const registerAgentHooks = agentService.registerHooks;

@@ -1,0 +1,151 @@
+/**
+ * The workspace the agent's tools run against, one per tab: the browser's origin-private file
+ * system (OPFS, the default) or a local folder picked with the File System Access API (where the
+ * browser has it; feature-detected). The choice is remembered in settings (a folder handle is
+ * stored as is: IndexedDB keeps it); a remembered folder needs the person's permission again after
+ * a reload, so until they grant it the OPFS workspace is used and `notice` says why.
+ *
+ * Observable like the runner: `getState()` + `subscribe()`; `version` is bumped whenever files may
+ * have changed (after each tool call), so views re-read.
+ */
+import { type CutpointDb, getSetting, setSetting } from "../db/index.ts";
+import {
+  createMemoryWorkspace,
+  isFolderPickerSupported,
+  openOpfsWorkspace,
+  pickFolderWorkspace,
+  type Workspace,
+  workspaceFromFolderHandle,
+} from "../tools/index.ts";
+
+export const WORKSPACE_SETTING_KEY = "agent.workspace";
+
+type StoredChoice = { kind: "opfs" } | { kind: "folder"; handle: FileSystemDirectoryHandle };
+
+export interface WorkspaceState {
+  workspace: Workspace | null;
+  /** Why the workspace is not what was chosen, or that a folder needs permission again. */
+  notice: string | null;
+  /** A remembered folder that waits for permission (reopen it from a click). */
+  pendingFolder: string | null;
+  folderSupported: boolean;
+  version: number;
+}
+
+type Handle = FileSystemDirectoryHandle & {
+  queryPermission?(d: { mode: "readwrite" }): Promise<PermissionState>;
+};
+
+export interface AgentWorkspaceService {
+  getState(): WorkspaceState;
+  subscribe(listener: () => void): () => void;
+  /** Opens the remembered workspace (call once at start). */
+  init(): Promise<void>;
+  switchToBrowserStorage(): Promise<void>;
+  /** Must run in a click handler. */
+  pickFolder(): Promise<void>;
+  /** Re-grants the remembered folder (click handler). */
+  reopenFolder(): Promise<void>;
+  /** Tell views that files may have changed. */
+  touch(): void;
+  /** The workspace to run tools against (opens OPFS on first use). */
+  current(): Promise<Workspace>;
+}
+
+export function createAgentWorkspaceService(db: CutpointDb): AgentWorkspaceService {
+  const listeners = new Set<() => void>();
+  let state: WorkspaceState = {
+    workspace: null,
+    notice: null,
+    pendingFolder: null,
+    folderSupported: isFolderPickerSupported(),
+    version: 0,
+  };
+  let pendingHandle: FileSystemDirectoryHandle | null = null;
+  let initialized: Promise<void> | null = null;
+
+  const set = (patch: Partial<WorkspaceState>) => {
+    state = { ...state, ...patch, version: state.version + 1 };
+    for (const l of listeners) l();
+  };
+
+  async function opfs(notice: string | null): Promise<void> {
+    const r = await openOpfsWorkspace();
+    if (r.ok) set({ workspace: r.value, notice });
+    else
+      set({
+        workspace: createMemoryWorkspace(),
+        notice: `${r.error} Files live in memory only and are lost on reload.`,
+      });
+  }
+
+  async function init(): Promise<void> {
+    const stored = await getSetting<StoredChoice>(db, WORKSPACE_SETTING_KEY).catch(() => undefined);
+    if (stored?.kind === "folder" && stored.handle) {
+      const h = stored.handle as Handle;
+      const perm = h.queryPermission
+        ? await h.queryPermission({ mode: "readwrite" }).catch(() => "denied")
+        : "granted";
+      if (perm === "granted") {
+        set({ workspace: await workspaceFromFolderHandle(h), notice: null, pendingFolder: null });
+        return;
+      }
+      pendingHandle = h;
+      await opfs(null);
+      set({ pendingFolder: h.name });
+      return;
+    }
+    await opfs(null);
+  }
+
+  const service: AgentWorkspaceService = {
+    getState: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    init() {
+      initialized ??= init();
+      return initialized;
+    },
+    async switchToBrowserStorage() {
+      pendingHandle = null;
+      await setSetting(db, WORKSPACE_SETTING_KEY, { kind: "opfs" });
+      await opfs(null);
+      set({ pendingFolder: null });
+    },
+    async pickFolder() {
+      const r = await pickFolderWorkspace();
+      if (!r.ok) {
+        if (!r.cancelled) set({ notice: r.error });
+        return;
+      }
+      pendingHandle = null;
+      const saved = await setSetting(db, WORKSPACE_SETTING_KEY, { kind: "folder", handle: r.handle });
+      set({
+        workspace: r.value,
+        pendingFolder: null,
+        notice: saved.ok ? null : `The folder is open but will not be remembered: ${saved.error.message}`,
+      });
+    },
+    async reopenFolder() {
+      if (!pendingHandle) return;
+      try {
+        const ws = await workspaceFromFolderHandle(pendingHandle);
+        pendingHandle = null;
+        set({ workspace: ws, pendingFolder: null, notice: null });
+      } catch (e) {
+        set({ notice: `Could not reopen the folder: ${String((e as Error)?.message ?? e)}` });
+      }
+    },
+    touch() {
+      set({});
+    },
+    async current() {
+      await service.init();
+      if (!state.workspace) await opfs(null);
+      return state.workspace!;
+    },
+  };
+  return service;
+}

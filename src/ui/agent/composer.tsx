@@ -1,0 +1,182 @@
+/**
+ * The composer of a session (the "composer" slot): the run above it, the session's model and
+ * thinking level (a change appends model_change / thinking_level_change entries), the system
+ * prompt and workspace buttons, and the prompt box: Enter sends, Shift+Enter is a newline, Esc
+ * (or Stop) stops. Another tab running the session disables sending and says so.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { THINKING_LEVELS } from "../../core/agent/settings.ts";
+import { buildTreeIndex, getPath, resolveLeafId } from "../../core/session/tree.ts";
+import { useAgentUiStore } from "../../store/agent-ui-store.ts";
+import { useUiStore } from "../../store/ui-store.ts";
+import { useCurrentSession } from "../hooks/current-session.tsx";
+import type { SessionSlotProps } from "../shell/slots.ts";
+import { LiveRun } from "./live-run.tsx";
+import { SystemPromptDialog } from "./system-prompt-dialog.tsx";
+import { useProviderSettings, useSessionAgent } from "./use-agent.ts";
+import { WorkspacePanel } from "./workspace-panel.tsx";
+
+export function AgentComposer({ sessionId }: SessionSlotProps) {
+  const { loaded } = useCurrentSession();
+  const { controller, state } = useSessionAgent(sessionId);
+  const settings = useProviderSettings();
+  const toast = useUiStore((s) => s.pushToast);
+  const openSettings = useUiStore((s) => s.setSettingsOpen);
+  const filesOpen = useAgentUiStore((s) => s.filesOpen);
+  const setFilesOpen = useAgentUiStore((s) => s.setFilesOpen);
+  const [text, setText] = useState("");
+  const [hidden, setHidden] = useState(false);
+  const [promptOpen, setPromptOpen] = useState(false);
+  const [modelDraft, setModelDraft] = useState<string | null>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+
+  const path = useMemo(() => {
+    if (!loaded) return [];
+    return getPath(buildTreeIndex(loaded.entries).byId, resolveLeafId(loaded.entries) ?? null);
+  }, [loaded]);
+  const effective = settings ? controller.effective(path, settings) : undefined;
+  const running = state.running;
+  const blocked = state.elsewhere && !running;
+
+  const send = useCallback(async () => {
+    const prompt = text.trim();
+    if (!loaded || prompt === "" || running || blocked) return;
+    setText("");
+    setHidden(false);
+    const out = await controller.send(loaded, prompt);
+    const saved = controller.getState().log.length > 0;
+    if (!saved) setText((t) => (t === "" ? prompt : t)); // nothing was saved: keep the prompt
+    if (!out.ok && out.reason === "setup") toast({ kind: "error", message: out.message });
+    inputRef.current?.focus();
+  }, [text, loaded, running, blocked, controller, toast]);
+
+  // Esc stops a run from anywhere on the page (unless a dialog has the focus).
+  useEffect(() => {
+    if (!running) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || document.querySelector("dialog[open]")) return;
+      e.preventDefault();
+      controller.stop();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [running, controller]);
+
+  const change = async (wanted: { modelId?: string; thinkingLevel?: string }) => {
+    if (!loaded) return;
+    const r = await controller.changeSettings(loaded, wanted);
+    if (!r.ok) toast({ kind: "error", message: r.message });
+  };
+
+  const commitModel = () => {
+    if (modelDraft === null) return;
+    const m = modelDraft.trim();
+    setModelDraft(null);
+    if (m !== "" && m !== effective?.modelId) void change({ modelId: m });
+  };
+
+  return (
+    <div className="agent-composer" data-testid="agent-composer">
+      {!hidden && <LiveRun state={state} onClose={() => setHidden(true)} />}
+      {blocked && (
+        <div className="agent-status warn" role="status" data-testid="running-elsewhere">
+          This session is running in another tab. New entries appear here as they are saved; you can send once
+          it finishes there.
+        </div>
+      )}
+      <div className="agent-bar">
+        <label className="agent-inline">
+          <span>Model</span>
+          <input
+            className="agent-model-input"
+            aria-label="Model of this session"
+            value={modelDraft ?? effective?.modelId ?? ""}
+            placeholder="set in Settings"
+            disabled={running || blocked}
+            onChange={(e) => setModelDraft(e.target.value)}
+            onBlur={commitModel}
+            onKeyDown={(e) => {
+              if (e.key === "Enter") {
+                e.preventDefault();
+                commitModel();
+              }
+            }}
+          />
+        </label>
+        <label className="agent-inline">
+          <span>Thinking</span>
+          <select
+            aria-label="Thinking level of this session"
+            value={effective?.thinkingLevel ?? "off"}
+            disabled={running || blocked}
+            onChange={(e) => void change({ thinkingLevel: e.target.value })}
+          >
+            {THINKING_LEVELS.map((l) => (
+              <option key={l} value={l}>
+                {l}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" className="btn small" onClick={() => setPromptOpen(true)}>
+          System prompt
+        </button>
+        <button
+          type="button"
+          className="btn small"
+          aria-pressed={filesOpen}
+          onClick={() => setFilesOpen(!filesOpen)}
+        >
+          Files
+        </button>
+        {settings && settings.model === "" && (
+          <button type="button" className="link" onClick={() => openSettings(true)}>
+            Set up a provider…
+          </button>
+        )}
+      </div>
+      <form
+        className="agent-input-row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void send();
+        }}
+      >
+        <textarea
+          ref={inputRef}
+          className="agent-input"
+          aria-label="Message"
+          placeholder={
+            blocked
+              ? "Running in another tab…"
+              : "Message the agent — Enter sends, Shift+Enter for a new line"
+          }
+          rows={2}
+          value={text}
+          disabled={blocked}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              void send();
+            } else if (e.key === "Escape" && running) {
+              e.preventDefault();
+              controller.stop();
+            }
+          }}
+        />
+        {running ? (
+          <button type="button" className="btn danger" onClick={() => controller.stop()}>
+            Stop
+          </button>
+        ) : (
+          <button type="submit" className="btn primary" disabled={blocked || text.trim() === "" || !loaded}>
+            Send
+          </button>
+        )}
+      </form>
+      <WorkspacePanel />
+      {promptOpen && <SystemPromptDialog sessionId={sessionId} onClose={() => setPromptOpen(false)} />}
+    </div>
+  );
+}

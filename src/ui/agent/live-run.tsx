@@ -1,0 +1,115 @@
+/**
+ * The current (or last) run above the composer: the messages it completed (each already saved),
+ * the reply streaming now, and what is going on in words: retry countdown, tool running, the
+ * error of a failed run, a reply that could not be saved.
+ */
+import { useEffect, useRef } from "react";
+import type { SessionAgentState } from "../../services/agent-session.ts";
+import { AssistantView, MessageView } from "./message-view.tsx";
+import { useCountdown } from "./use-agent.ts";
+
+function retryLabel(reason: string): string {
+  if (/rate limit|429/i.test(reason)) return "Rate limited";
+  if (/server/i.test(reason)) return `The provider failed (${reason})`;
+  if (/network/i.test(reason)) return "Network error";
+  return reason.charAt(0).toUpperCase() + reason.slice(1);
+}
+
+function Status({ state }: { state: SessionAgentState }) {
+  const s = state.runner.status;
+  const countdown = useCountdown(s.kind === "retrying" ? s.retryAt : null);
+  if (!state.running) {
+    if (s.kind === "error")
+      return (
+        <div className="agent-status error" role="alert" data-testid="run-error">
+          <strong>The run stopped with an error.</strong> {s.message}{" "}
+          <span className="agent-faint">Everything before it is saved; send again to continue.</span>
+        </div>
+      );
+    return null;
+  }
+  if (s.kind === "retrying")
+    return (
+      <div className="agent-status warn" role="status" data-testid="retry-status">
+        {retryLabel(s.reason)} — retrying in {countdown ?? Math.ceil(s.delayMs / 1000)} s (attempt {s.attempt}
+        )
+      </div>
+    );
+  if (s.kind === "running-tool")
+    return (
+      <div className="agent-status" role="status">
+        Running tool <code>{s.toolName}</code>…
+      </div>
+    );
+  if (s.kind === "streaming" && !state.live)
+    return (
+      <div className="agent-status" role="status">
+        Waiting for the model{s.turn > 1 ? ` (turn ${s.turn})` : ""}…
+      </div>
+    );
+  return null;
+}
+
+export function LiveRun({ state, onClose }: { state: SessionAgentState; onClose: () => void }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const atEnd = useRef(true);
+  const liveLength = state.live?.content.reduce(
+    (n, b) => n + (b.type === "text" ? b.text.length : b.type === "thinking" ? b.thinking.length : 1),
+    0,
+  );
+  // Follow the end while streaming unless the person scrolled up.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-run when content grows.
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (el && atEnd.current) el.scrollTop = el.scrollHeight;
+  }, [state.log.length, liveLength, state.runner.status.kind]);
+
+  const empty =
+    state.log.length === 0 &&
+    !state.live &&
+    !state.unsaved &&
+    !state.problem &&
+    !state.running &&
+    state.runner.status.kind !== "error";
+  if (empty) return null;
+  return (
+    <section className="agent-run" aria-label="Current run" data-testid="agent-run">
+      <div className="agent-run-head">
+        <span>{state.running ? "Running…" : "Last run"}</span>
+        {!state.running && (
+          <button type="button" className="btn ghost small" onClick={onClose} aria-label="Hide the last run">
+            Hide
+          </button>
+        )}
+      </div>
+      <div
+        ref={scrollRef}
+        className="agent-run-scroll"
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          atEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+        }}
+      >
+        {state.log.map((m, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the log is append-only.
+          <MessageView key={i} message={m} />
+        ))}
+        {state.live && <AssistantView message={state.live} streaming />}
+        {state.unsaved && (
+          <div className="agent-unsaved" data-testid="unsaved-reply">
+            <p className="agent-flag error">
+              This reply could not be saved (the session stays as it was before it). Copy what you need.
+            </p>
+            <AssistantView message={state.unsaved} streaming={false} />
+          </div>
+        )}
+        <Status state={state} />
+        {state.problem && (
+          <div className="agent-status error" role="alert" data-testid="run-problem">
+            {state.problem}
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,119 @@
+/**
+ * One message of a run as the person sees it: user text, the assistant's thinking (collapsed),
+ * text (sanitized markdown once complete, plain text while it streams), tool calls with their
+ * arguments, tool results (text only), and the reply's end: aborted or failed, with the message.
+ */
+import { memo } from "react";
+import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../../core/session/types.ts";
+import { Markdown } from "../timeline/markdown.tsx";
+
+const MAX_RESULT_CHARS = 20_000;
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((b: { type?: string; text?: unknown }) =>
+      b?.type === "text" ? String(b.text ?? "") : b?.type === "image" ? "[image]" : "",
+    )
+    .join("\n");
+}
+
+function argsText(args: unknown): string {
+  try {
+    return JSON.stringify(args, null, 2) ?? "";
+  } catch {
+    return String(args);
+  }
+}
+
+export function AssistantView({ message, streaming }: { message: AssistantMessage; streaming: boolean }) {
+  const blocks = Array.isArray(message.content) ? message.content : [];
+  return (
+    <div
+      className={`agent-msg assistant${streaming ? " streaming" : ""}`}
+      data-testid={streaming ? "live-message" : "run-message"}
+      data-role="assistant"
+      data-stop={streaming ? "" : message.stopReason}
+    >
+      <div className="agent-msg-role">Assistant{streaming ? " · streaming…" : ""}</div>
+      {blocks.map((b, i) => {
+        const key = `${i}-${b.type}`;
+        if (b.type === "thinking")
+          return (
+            <details key={key} className="agent-thinking">
+              <summary>Thinking ({b.thinking.length.toLocaleString()} characters)</summary>
+              <pre>{b.thinking}</pre>
+            </details>
+          );
+        if (b.type === "text")
+          return streaming ? (
+            <p key={key} className="agent-text-live" data-testid="live-text">
+              {b.text}
+            </p>
+          ) : (
+            <Markdown key={key} text={b.text} />
+          );
+        if (b.type === "toolCall")
+          return (
+            <div key={key} className="agent-toolcall" data-testid="tool-call">
+              <div className="agent-toolcall-head">
+                <span aria-hidden="true">⚒</span> {b.name}
+              </div>
+              <pre>{argsText(b.arguments)}</pre>
+            </div>
+          );
+        return null;
+      })}
+      {!streaming && message.stopReason === "aborted" && (
+        <p className="agent-flag aborted" data-testid="aborted-note">
+          Stopped — the partial reply is kept and marked as aborted.
+        </p>
+      )}
+      {!streaming && message.stopReason === "error" && (
+        <p className="agent-flag error" role="alert" data-testid="reply-error">
+          {message.errorMessage ?? "The request failed."}
+        </p>
+      )}
+      {!streaming && message.stopReason === "length" && (
+        <p className="agent-flag">The reply hit the output limit (max output tokens) and was cut off.</p>
+      )}
+    </div>
+  );
+}
+
+function ToolResultView({ message }: { message: ToolResultMessage }) {
+  const text = textOf(message.content);
+  const shown = text.length > MAX_RESULT_CHARS ? `${text.slice(0, MAX_RESULT_CHARS)}\n…` : text;
+  return (
+    <details
+      className={`agent-msg tool-result${message.isError ? " is-error" : ""}`}
+      data-testid="tool-result"
+      open={message.isError}
+    >
+      <summary>
+        <span aria-hidden="true">↩</span> {message.toolName} result{message.isError ? " (error)" : ""} ·{" "}
+        {text.length.toLocaleString()} characters
+      </summary>
+      <pre>{shown || "(no output)"}</pre>
+    </details>
+  );
+}
+
+export const MessageView = memo(function MessageView({ message }: { message: AgentMessage }) {
+  switch (message.role) {
+    case "user":
+      return (
+        <div className="agent-msg user" data-role="user">
+          <div className="agent-msg-role">You</div>
+          <p className="agent-text-live">{textOf(message.content)}</p>
+        </div>
+      );
+    case "assistant":
+      return <AssistantView message={message} streaming={false} />;
+    case "toolResult":
+      return <ToolResultView message={message} />;
+    default:
+      return null;
+  }
+});
