@@ -142,6 +142,18 @@ describe("StreamMapper", () => {
     expect((message.content[0] as ToolCall).id).toBe("real");
   });
 
+  it("separates parallel tool calls of servers that omit `index` by their ids", () => {
+    const { message } = run([
+      delta({ tool_calls: [{ id: "a", function: { name: "read", arguments: '{"path":"x"}' } }] }),
+      delta({ tool_calls: [{ id: "b", function: { name: "read", arguments: '{"path":' } }] }),
+      delta({ tool_calls: [{ function: { arguments: '"y"}' } }] }, "tool_calls"),
+    ]);
+    expect(message.content).toEqual([
+      { type: "toolCall", id: "a", name: "read", arguments: { path: "x" } },
+      { type: "toolCall", id: "b", name: "read", arguments: { path: "y" } },
+    ]);
+  });
+
   it("parseToolArguments: objects only, {} otherwise", () => {
     expect(parseToolArguments('{"a":1}')).toEqual({ a: 1 });
     expect(parseToolArguments("[1]")).toEqual({});

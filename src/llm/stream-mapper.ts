@@ -153,7 +153,7 @@ export class StreamMapper {
   private appendToolCall(call: ToolCallDelta) {
     this.streamed = true;
     this.current = null;
-    const index = call.index ?? 0;
+    const index = call.index ?? this.indexWithoutIndex(call.id);
     let slot = this.toolArgs.get(index);
     if (!slot) {
       const block: ToolCall = {
@@ -192,6 +192,18 @@ export class StreamMapper {
         message: this.message,
       });
     }
+  }
+
+  /**
+   * Some OpenAI-compatible servers omit `index`: a new id starts a new call, anything else
+   * continues the latest one.
+   */
+  private indexWithoutIndex(id: string | null | undefined): number {
+    const keys = [...this.toolArgs.keys()];
+    const last = keys[keys.length - 1];
+    if (last === undefined) return 0;
+    const block = this.message.content[this.toolArgs.get(last)!.blockIndex] as ToolCall;
+    return id && id !== block.id ? Math.max(...keys) + 1 : last;
   }
 
   private setUsage(u: NonNullable<ChunkLike["usage"]>) {
