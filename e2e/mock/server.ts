@@ -118,6 +118,13 @@ export function startMockServer(options: { port?: number; host?: string } = {}):
     res.flushHeaders();
     let sent = 0;
     for (const chunk of chunks) {
+      if (spec.streamError && sent >= spec.streamError.afterChunks) {
+        const { message, code } = spec.streamError;
+        res.end(
+          `data: ${JSON.stringify({ error: { message, type: "server_error", code: code ?? null } })}\n\n`,
+        );
+        return;
+      }
       if (spec.cutAfterChunks !== undefined && sent >= spec.cutAfterChunks) {
         res.socket?.destroy();
         return;

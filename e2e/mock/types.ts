@@ -56,6 +56,8 @@ export interface ReplySpec {
   error?: ErrorSpec;
   /** Destroy the socket after this many SSE chunks (a dropped stream). */
   cutAfterChunks?: number;
+  /** Send `data: {"error": {...}}` after this many chunks and end the stream (OpenAI/OpenRouter style). */
+  streamError?: { afterChunks: number; message: string; code?: string };
 }
 
 /** The model list of a key: a list of ids or a failure. */

@@ -196,6 +196,19 @@ describe("streamAssistant against the mock server", () => {
     expect(await getRequests(key, origin)).toHaveLength(1);
   });
 
+  it("an error event inside the stream ends the reply as an error, keeping the text", async () => {
+    const key = newKey();
+    await scriptReplies(
+      key,
+      [{ text: ["x", "y", "z"], streamError: { afterChunks: 2, message: "Upstream overloaded" } }],
+      origin,
+    );
+    const m = await streamAssistant(params(key));
+    expect(m.stopReason).toBe("error");
+    expect(m.content).toEqual([{ type: "text", text: "x" }]);
+    expect(m.errorMessage).toMatch(/Upstream overloaded/);
+  });
+
   it("a stream dropped before any token is retried", async () => {
     const key = newKey();
     await scriptReplies(key, [{ text: "x", cutAfterChunks: 1 }, { text: "fine" }], origin);
