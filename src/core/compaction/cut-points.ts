@@ -30,8 +30,8 @@ export function listCutPointsOnIndex(index: PathIndex): CutPointInfo[] {
   const out: CutPointInfo[] = [];
   if (end === 0 || index.entries[end - 1]!.type === "compaction") return out;
   const ws = Math.min(index.windowStart(), end);
-  for (let r = index.cutPointRank(ws); r < index.cutPoints.length; r++) {
-    const i = index.cutPoints[r]!;
+  for (let r = index.cutPointRank(ws); r < index.cutCount; r++) {
+    const i = index.cutPoint(r);
     const cut = splitAt(index, stepBack(index, i, ws), ws);
     const fk = cut.firstKeptIndex;
     out.push({

@@ -7,6 +7,7 @@ export * from "./offline-summary.ts";
 export * from "./overflow.ts";
 export * from "./path-index.ts";
 export * from "./plan.ts";
+export * from "./plan-direct.ts";
 export * from "./planner.ts";
 export * from "./prompts.ts";
 export * from "./serialize.ts";

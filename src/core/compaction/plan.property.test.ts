@@ -262,7 +262,7 @@ describe("plan properties", () => {
     );
   });
 
-  it("is deterministic (same input, cloned input, incremental planner)", () => {
+  it("is deterministic, and the one-shot and incremental planners agree field for field", () => {
     fc.assert(
       fc.property(fc.array(action, { minLength: 1, maxLength: 50 }), keepArb, (actions, keep) => {
         const path = buildPath(actions);

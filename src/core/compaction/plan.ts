@@ -1,13 +1,14 @@
 /**
  * The compaction plan (pi-session-format.md §7): window, cut, split turn, what is summarized,
  * what is kept, token numbers and file lists, plus the index ranges the UI draws as bands.
- * Pure. `planCompaction` indexes the path once; `createPlanner` (planner.ts) keeps the index
+ * Pure. `planCompaction` walks the path once (plan-direct.ts); `createPlanner` (planner.ts) keeps an index
  * across appends so re-planning is O(log n).
  */
-import type { AgentMessage, FileListDetails, SessionEntry } from "../session/types.ts";
+import type { AgentMessage, CompactionEntry, FileListDetails, SessionEntry } from "../session/types.ts";
 import { entryMessage } from "./entry-messages.ts";
 import { fileLists, readFileListDetails } from "./file-ops.ts";
 import { PathIndex } from "./path-index.ts";
+import { planDirect } from "./plan-direct.ts";
 import { type Estimator, usageTokens } from "./tokens.ts";
 
 export interface PlanSettings {
@@ -52,7 +53,7 @@ export interface CompactionPlan {
   isSplitTurn: boolean;
   /** Index of the split turn's start, -1 when not split. */
   turnStartIndex: number;
-  /** Lazily materialized: reading it costs O(summarized entries). */
+  /** Lazily materialized (like turnPrefixMessages and fileOps): reading it costs O(summarized entries). */
   messagesToSummarize: PlanMessages;
   turnPrefixMessages: PlanMessages;
   summarizeCount: number;
@@ -67,7 +68,7 @@ export interface CompactionPlan {
   keptTokens: number;
   /** The cut rule's sum: estimates of `message` entries from the first kept entry to the end. */
   keptMessageTokens: number;
-  /** Estimates of the messages to summarize plus the turn prefix. */
+  /** Estimates of the messages to summarize plus the turn prefix (lazy). */
   summarizedTokens: number;
   /** Output budgets of the summary: floor(0.8 × reserve), + floor(0.5 × reserve) when split. */
   summaryBudgetTokens: number;
@@ -76,6 +77,7 @@ export interface CompactionPlan {
    * never longer than its output budget; the file-list blocks are ignored).
    */
   tokensAfterEstimate: number;
+  /** Lazy. */
   fileOps: FileListDetails;
   bands: PlanBands;
   settings: PlanSettings;
@@ -133,11 +135,12 @@ export function findCut(index: PathIndex, windowStart: number, keepRecentTokens:
   return splitAt(index, stepBack(index, cut, windowStart), windowStart);
 }
 
-function materialize(index: PathIndex, start: number, end: number): PlanMessages {
+/** The summarizable messages (context-producing, not compaction) of path[start, end). */
+export function materialize(entries: readonly SessionEntry[], start: number, end: number): PlanMessages {
   const messages: AgentMessage[] = [];
   const entryIds: string[] = [];
   for (let i = start; i < end; i++) {
-    const e = index.entries[i]!;
+    const e = entries[i]!;
     if (e.type === "compaction") continue;
     const m = entryMessage(e);
     if (!m) continue;
@@ -159,6 +162,22 @@ function lazy<T extends object, K extends keyof T>(target: T, key: K, make: () =
   });
 }
 
+/** §7 file lists: tool calls in [windowStart, firstKept) plus the previous compaction's default details. */
+function planFileOps(index: PathIndex, ws: number, firstKept: number): FileListDetails {
+  const ops = index.fileOpsBetween(ws, firstKept);
+  const read = new Set(ops.read);
+  const modified = new Set(ops.modified);
+  const prev = index.latestCompaction();
+  if (prev && prev.fromHook !== true) {
+    const d = readFileListDetails(prev.details);
+    if (d) {
+      for (const p of d.readFiles) read.add(p);
+      for (const p of d.modifiedFiles) modified.add(p);
+    }
+  }
+  return fileLists(read, modified);
+}
+
 /** Context size of the whole current context (§5, §6) from the index: see CompactionPlan.tokensBefore. */
 export function contextTokensOf(index: PathIndex): { tokens: number; source: "reported" | "estimated" } {
   const end = index.length;
@@ -176,97 +195,153 @@ export function contextTokensOf(index: PathIndex): { tokens: number; source: "re
   return { tokens: summary + index.ctxCum[end]! - index.ctxCum[Math.min(ws, end)]!, source: "estimated" };
 }
 
-/** Plans on an index (the shared core of planCompaction and the incremental planner). */
-export function planOnIndex(index: PathIndex, settings: PlanSettings, options: PlanOptions = {}): PlanResult {
-  const end = index.length;
-  if (end === 0) return { ok: false, code: "empty", reason: "The session is empty: nothing to compact." };
-  const last = index.entries[end - 1]!;
-  if (last.type === "compaction")
+type PlanFailure = Extract<PlanResult, { ok: false }>;
+
+/** "empty" / "last-is-compaction", or undefined when the path can be planned. */
+export function checkPath(entries: readonly SessionEntry[]): PlanFailure | undefined {
+  if (entries.length === 0)
+    return { ok: false, code: "empty", reason: "The session is empty: nothing to compact." };
+  if (entries[entries.length - 1]!.type === "compaction")
     return {
       ok: false,
       code: "last-is-compaction",
       reason: "Already compacted: the last entry is a compaction.",
     };
+  return undefined;
+}
+
+/** "invalid-cut" for a person's chosen cut at path index `at` (-1: not on the path), else undefined. */
+export function checkChosenCut(
+  id: string,
+  at: number,
+  windowStart: number,
+  isCutPoint: boolean,
+): PlanFailure | undefined {
+  if (at < 0) return { ok: false, code: "invalid-cut", reason: `Entry ${id} is not on the current path.` };
+  if (at < windowStart)
+    return {
+      ok: false,
+      code: "invalid-cut",
+      reason: "That entry is already outside the context (before an earlier compaction's kept range).",
+    };
+  if (!isCutPoint)
+    return {
+      ok: false,
+      code: "invalid-cut",
+      reason:
+        "Not a valid cut point: a tool result stays with its call; only messages, summaries and custom messages can start the kept range.",
+    };
+  return undefined;
+}
+
+/** Plans on an index (the shared core of planCompaction and the incremental planner). */
+export function planOnIndex(index: PathIndex, settings: PlanSettings, options: PlanOptions = {}): PlanResult {
+  const end = index.length;
+  const pathProblem = checkPath(index.entries);
+  if (pathProblem) return pathProblem;
   const ws = Math.min(index.windowStart(), end);
   let cut: CutResult;
   if (options.cutEntryId !== undefined) {
-    const at = index.idIndex.get(options.cutEntryId);
-    if (at === undefined)
-      return {
-        ok: false,
-        code: "invalid-cut",
-        reason: `Entry ${options.cutEntryId} is not on the current path.`,
-      };
-    if (at < ws)
-      return {
-        ok: false,
-        code: "invalid-cut",
-        reason: "That entry is already outside the context (before an earlier compaction's kept range).",
-      };
-    if (index.nextCutPoint(at) !== at)
-      return {
-        ok: false,
-        code: "invalid-cut",
-        reason:
-          "Not a valid cut point: a tool result stays with its call; only messages, summaries and custom messages can start the kept range.",
-      };
+    const at = index.indexOfId(options.cutEntryId) ?? -1;
+    const cutProblem = checkChosenCut(options.cutEntryId, at, ws, at >= 0 && index.nextCutPoint(at) === at);
+    if (cutProblem) return cutProblem;
     cut = splitAt(index, stepBack(index, at, ws), ws);
   } else {
     cut = findCut(index, ws, settings.keepRecentTokens);
   }
   const firstKept = Math.min(cut.firstKeptIndex, end - 1);
   const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : firstKept;
-  const prev = index.latestCompaction();
   const context = contextTokensOf(index);
-  const keptTokens = index.ctxCum[end]! - index.ctxCum[firstKept]!;
-  const summaryBudgetTokens =
-    Math.floor(0.8 * settings.reserveTokens) +
-    (cut.isSplitTurn ? Math.floor(0.5 * settings.reserveTokens) : 0);
-  const ops = index.fileOpsBetween(ws, firstKept);
-  const read = new Set(ops.read);
-  const modified = new Set(ops.modified);
-  if (prev && prev.fromHook !== true) {
-    const d = readFileListDetails(prev.details);
-    if (d) {
-      for (const p of d.readFiles) read.add(p);
-      for (const p of d.modifiedFiles) modified.add(p);
-    }
-  }
-  const summarizeCount = index.sumCount[historyEnd]! - index.sumCount[ws]!;
-  const turnPrefixCount = cut.isSplitTurn ? index.sumCount[firstKept]! - index.sumCount[historyEnd]! : 0;
-  const plan = {
-    pathLength: end,
+  const core: PlanCore = {
+    end,
     windowStart: ws,
-    firstKeptEntryId: index.entries[firstKept]!.id,
-    firstKeptIndex: firstKept,
+    firstKept,
     isSplitTurn: cut.isSplitTurn,
-    turnStartIndex: cut.isSplitTurn ? cut.turnStartIndex : -1,
-    summarizeCount,
-    turnPrefixCount,
-    previousSummary: prev ? (typeof prev.summary === "string" ? prev.summary : "") : undefined,
+    turnStart: cut.isSplitTurn ? cut.turnStartIndex : -1,
+    summarizeCount: index.sumCount[historyEnd]! - index.sumCount[ws]!,
+    turnPrefixCount: cut.isSplitTurn ? index.sumCount[firstKept]! - index.sumCount[historyEnd]! : 0,
     previousCompactionIndex: index.lastCompaction,
     tokensBefore: context.tokens,
     tokensBeforeSource: context.source,
-    keptTokens,
+    keptTokens: index.ctxCum[end]! - index.ctxCum[firstKept]!,
     keptMessageTokens: index.msgCum[end]! - index.msgCum[firstKept]!,
-    summarizedTokens: index.sumCum[firstKept]! - index.sumCum[ws]!,
+  };
+  return assemblePlan(index.entries, core, settings, index.estimator.id, {
+    summarizedTokens: () => index.sumCum[firstKept]! - index.sumCum[ws]!,
+    fileOps: () => planFileOps(index, ws, firstKept),
+  });
+}
+
+/** The numbers both planners compute (the index planner and the one-shot planner). */
+export interface PlanCore {
+  end: number;
+  windowStart: number;
+  firstKept: number;
+  isSplitTurn: boolean;
+  turnStart: number;
+  summarizeCount: number;
+  turnPrefixCount: number;
+  previousCompactionIndex: number;
+  tokensBefore: number;
+  tokensBeforeSource: "reported" | "estimated";
+  keptTokens: number;
+  keptMessageTokens: number;
+}
+
+/** Builds the plan object (same keys in the same order for both planners) and the result. */
+export function assemblePlan(
+  entries: readonly SessionEntry[],
+  core: PlanCore,
+  settings: PlanSettings,
+  estimatorId: string,
+  lazies: { summarizedTokens: () => number; fileOps: () => FileListDetails },
+): PlanResult {
+  const { end, windowStart: ws, firstKept, isSplitTurn } = core;
+  const historyEnd = isSplitTurn ? core.turnStart : firstKept;
+  const prev =
+    core.previousCompactionIndex >= 0
+      ? (entries[core.previousCompactionIndex] as CompactionEntry)
+      : undefined;
+  const summaryBudgetTokens =
+    Math.floor(0.8 * settings.reserveTokens) + (isSplitTurn ? Math.floor(0.5 * settings.reserveTokens) : 0);
+  const plan: CompactionPlan = {
+    pathLength: end,
+    windowStart: ws,
+    firstKeptEntryId: entries[firstKept]!.id,
+    firstKeptIndex: firstKept,
+    isSplitTurn,
+    turnStartIndex: isSplitTurn ? core.turnStart : -1,
+    messagesToSummarize: { messages: [], entryIds: [] },
+    turnPrefixMessages: { messages: [], entryIds: [] },
+    summarizeCount: core.summarizeCount,
+    turnPrefixCount: core.turnPrefixCount,
+    previousSummary: prev ? (typeof prev.summary === "string" ? prev.summary : "") : undefined,
+    previousCompactionIndex: core.previousCompactionIndex,
+    tokensBefore: core.tokensBefore,
+    tokensBeforeSource: core.tokensBeforeSource,
+    keptTokens: core.keptTokens,
+    keptMessageTokens: core.keptMessageTokens,
+    summarizedTokens: 0,
     summaryBudgetTokens,
-    tokensAfterEstimate: summaryBudgetTokens + keptTokens,
-    fileOps: fileLists(read, modified),
+    tokensAfterEstimate: summaryBudgetTokens + core.keptTokens,
+    fileOps: { readFiles: [], modifiedFiles: [] },
     bands: {
       outside: { start: 0, end: ws },
       summarized: { start: ws, end: historyEnd },
-      prefix: cut.isSplitTurn ? { start: historyEnd, end: firstKept } : null,
+      prefix: isSplitTurn ? { start: historyEnd, end: firstKept } : null,
       kept: { start: firstKept, end },
     },
     settings: { keepRecentTokens: settings.keepRecentTokens, reserveTokens: settings.reserveTokens },
-    estimatorId: index.estimator.id,
-  } as CompactionPlan;
-  lazy(plan, "messagesToSummarize", () => materialize(index, ws, historyEnd));
+    estimatorId,
+  };
+  // Lazy fields (redefined in place, so the key order stays the same).
+  lazy(plan, "messagesToSummarize", () => materialize(entries, ws, historyEnd));
   lazy(plan, "turnPrefixMessages", () =>
-    cut.isSplitTurn ? materialize(index, historyEnd, firstKept) : { messages: [], entryIds: [] },
+    isSplitTurn ? materialize(entries, historyEnd, firstKept) : { messages: [], entryIds: [] },
   );
-  if (summarizeCount === 0 && turnPrefixCount === 0)
+  lazy(plan, "summarizedTokens", lazies.summarizedTokens);
+  lazy(plan, "fileOps", lazies.fileOps);
+  if (core.summarizeCount === 0 && core.turnPrefixCount === 0)
     return {
       ok: false,
       code: "nothing-to-summarize",
@@ -278,16 +353,19 @@ export function planOnIndex(index: PathIndex, settings: PlanSettings, options: P
 
 /** Builds an index over the path (estimates cached per message object). */
 export function indexPath(path: readonly SessionEntry[], estimator?: Estimator): PathIndex {
-  const index = new PathIndex(estimator);
+  const index = new PathIndex(estimator, path.length);
   for (const e of path) index.append(e);
   return index;
 }
 
-/** Plans a compaction of the path (root first) ending at the leaf. */
+/**
+ * Plans a compaction of the path (root first) ending at the leaf. One-shot: direct walks over the
+ * path (plan-direct.ts). For repeated planning on a growing path use createPlanner (planner.ts).
+ */
 export function planCompaction(
   path: readonly SessionEntry[],
   settings: PlanSettings,
   options: PlanOptions = {},
 ): PlanResult {
-  return planOnIndex(indexPath(path, options.estimator), settings, options);
+  return planDirect(path, settings, options);
 }

@@ -47,7 +47,7 @@ export function createPlanner(options: { estimator?: Estimator } = {}): Planner 
       const n = index.length;
       const extends_ = n > 0 && path.length >= n && path[n - 1] === index.entries[n - 1];
       if (!extends_) {
-        index = new PathIndex(estimator);
+        index = new PathIndex(estimator, path.length + 1024);
         for (const e of path) index.append(e);
         return;
       }
@@ -66,10 +66,10 @@ export function createPlanner(options: { estimator?: Estimator } = {}): Planner 
       return contextTokensOf(index);
     },
     entryTokens(i) {
-      return index.ctxEst[i] ?? 0;
+      return i >= 0 && i < index.length ? index.ctxEst[i]! : 0;
     },
     runningTokens(i) {
-      return index.ctxCum[Math.min(i + 1, index.length)] ?? 0;
+      return i < 0 ? 0 : index.ctxCum[Math.min(i + 1, index.length)]!;
     },
   };
 }
