@@ -3,6 +3,7 @@
  * Pure: the SDK's error objects are read structurally (status, error body, headers, message), so
  * tests can feed plain objects.
  */
+import { isContextOverflowError } from "../core/compaction/overflow.ts";
 import { providerPreset } from "./providers.ts";
 
 export type LlmErrorKind =
@@ -41,33 +42,12 @@ export interface ErrorContext {
   streamed?: boolean;
 }
 
-/** Text patterns providers use for "the prompt does not fit the context window". */
-const OVERFLOW_PATTERNS: readonly RegExp[] = [
-  /prompt is too long/i,
-  /input is too long for requested model/i,
-  /exceeds the context window/i,
-  /input token count.*exceeds the maximum/i,
-  /maximum prompt length is \d+/i,
-  /reduce the length of the messages/i,
-  /maximum context length is \d+ tokens/i,
-  /exceeds the limit of \d+/i,
-  /exceeds the available context size/i,
-  /greater than the context length/i,
-  /context window exceeds limit/i,
-  /exceeded model token limit/i,
-  /too large for model with \d+ maximum context length/i,
-  /model_context_window_exceeded/i,
-  /context[_ ]length[_ ]exceeded/i,
-  /too many tokens/i,
-  /token limit exceeded/i,
-  /^(400|413)\s*(status code )?\(no body\)/i,
-];
-
-/** Local copy of the overflow test (core/compaction owns the authoritative one). */
-export function looksLikeOverflow(text: string): boolean {
-  if (/rate limit|\b429\b/i.test(text)) return false;
-  return OVERFLOW_PATTERNS.some((p) => p.test(text));
-}
+/**
+ * Whether a provider's error text means "the prompt does not fit the context window": the
+ * authoritative wording list of core/compaction (pi-session-format.md §9), so the adapter's
+ * classification and the overflow recovery always agree.
+ */
+export const looksLikeOverflow = (text: string): boolean => isContextOverflowError(text);
 
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getRequests, scriptReplies, setModels } from "../../e2e/mock/client.ts";
 import { type MockServer, startMockServer } from "../../e2e/mock/server.ts";
+import { isContextOverflowError } from "../core/compaction/overflow.ts";
 import type { ToolCall } from "../core/session/types.ts";
 import { createCompleteFn } from "./complete.ts";
 import { listModels, testConnection } from "./connection.ts";
-import { classifyError, looksLikeOverflow } from "./errors.ts";
+import { classifyError } from "./errors.ts";
 import { type StreamAssistantParams, streamAssistant } from "./stream-assistant.ts";
 import type { AssistantStreamEvent } from "./stream-mapper.ts";
 
@@ -142,7 +143,7 @@ describe("streamAssistant against the mock server", () => {
       const m = await streamAssistant(params(key));
       expect(m.stopReason).toBe("error");
       expect(m.errorMessage?.startsWith("400 ")).toBe(true);
-      expect(looksLikeOverflow(m.errorMessage ?? "")).toBe(true);
+      expect(isContextOverflowError(m.errorMessage)).toBe(true);
       expect(await getRequests(key, origin)).toHaveLength(1);
     },
   );
