@@ -7,12 +7,14 @@ import { assistant, entry, msg, user } from "../../core/session/test-builders.ts
 import type { SessionEntry } from "../../core/session/types.ts";
 import { buildTreeRows, latestTip, siblingsOf, type TreeRow, treeData } from "./tree-model.ts";
 
-// u1 -> a1 -> a2 -> a3 -> u2 -> a4 (branch 1)
-//                    a3 -> u3 -> a5 -> a6 (branch 2, current leaf a6 via a leaf entry? no: last entry)
+const step = (text: string) => ({ ...assistant(text), stopReason: "toolUse" as const });
+
+// u1 -> a1 -> a2 -> a3 -> u2 -> a4 (branch 1); a3 -> u3 -> a5 -> a6 (branch 2, the last entry: leaf)
+// a1, a2 are tool-use steps (collapsible); the others end a turn or start one.
 const session: SessionEntry[] = [
   msg("u1", null, user("start")),
-  msg("a1", "u1", assistant("x")),
-  msg("a2", "a1", assistant("y")),
+  msg("a1", "u1", step("x")),
+  msg("a2", "a1", step("y")),
   msg("a3", "a2", assistant("z")),
   msg("u2", "a3", user("first try")),
   msg("a4", "u2", assistant("reply 1")),
@@ -30,7 +32,7 @@ describe("buildTreeRows", () => {
   it("indents branches, collapses linear runs and marks the path and leaf", () => {
     const data = treeData(session);
     const rows = buildTreeRows(data);
-    // a1, a2 collapse; a3 is a branch point; a5 a6 collapse? a6 is the leaf (shown), a5 alone (run of 1)
+    // a1, a2 collapse; a3 is a branch point; the replies and the leaf have their own rows
     expect(describeRows(rows)).toEqual(["u1", "…2", "a3", "  u2", "  a4", "  u3", "  a5", "  a6"]);
     const leaf = rows.find((r) => r.kind === "entry" && r.isLeaf);
     expect(leaf?.kind === "entry" && leaf.entry.id).toBe("a6");

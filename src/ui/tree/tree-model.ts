@@ -2,7 +2,7 @@
  * The data behind the tree view (pure, linear in the number of entries): the whole session as
  * rows of a depth-first walk, where a node with several children indents each child's subtree one
  * level and a single child continues at the same depth. Linear runs of uninteresting entries
- * collapse into one row ("… 1,234 entries") unless expanded. `leaf` entries are bookkeeping and
+ * (tool-use steps, tool results, settings) collapse into one row ("… 1,234 entries") unless expanded. `leaf` entries are bookkeeping and
  * never shown.
  */
 import {
@@ -93,8 +93,11 @@ export type TreeRow =
       onPath: boolean;
     };
 
-function isUserMessage(e: SessionEntry): boolean {
-  return e.type === "message" && (e as { message?: { role?: unknown } }).message?.role === "user";
+/** A user message, or an assistant reply that ends a turn (not a tool-use step). */
+function isTurnMessage(e: SessionEntry): boolean {
+  if (e.type !== "message") return false;
+  const m = (e as { message?: { role?: unknown; stopReason?: unknown } }).message;
+  return m?.role === "user" || (m?.role === "assistant" && m.stopReason !== "toolUse");
 }
 
 /** Entries always shown on their own row. */
@@ -111,7 +114,7 @@ function isInteresting(
     siblingCount > 1 ||
     e.id === data.leafId ||
     data.labels.has(e.id) ||
-    isUserMessage(e) ||
+    isTurnMessage(e) ||
     e.type === "compaction" ||
     e.type === "branch_summary" ||
     e.type === "custom_message"

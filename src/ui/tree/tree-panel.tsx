@@ -38,7 +38,7 @@ function EntryRowContent({ row }: { row: Extract<TreeRow, { kind: "entry" }> }) 
       )}
       {row.childCount > 1 && (
         <span className="tree-fork" title={`${row.childCount} branches start here`}>
-          ⑂ {row.childCount}
+          {row.childCount} branches
         </span>
       )}
       {row.isLeaf && <span className="tree-here">current</span>}

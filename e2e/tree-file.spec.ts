@@ -1,0 +1,231 @@
+/**
+ * The session tree on an imported branching pi session (no API key needed): the leaf restored
+ * from a `leaf` entry, byte-equal export and re-import, labels and jumping to them, navigation
+ * with Skip and with an offline draft, fork into a new session, export of one branch, and
+ * screenshots at 1280 / 800 px in light and dark.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { expect, type Page, test } from "@playwright/test";
+import { composerInput, parseJsonl } from "./agent-helpers.ts";
+import { AppPage } from "./pages/app-page.ts";
+
+const SHOTS = "/tmp/tree-shots";
+const TS = "2026-03-01T10:00:00.000Z";
+
+function msg(id: string, parentId: string | null, message: Record<string, unknown>) {
+  return { type: "message", id, parentId, timestamp: TS, message };
+}
+const user = (text: string) => ({ role: "user", content: text, timestamp: 1 });
+const usage = {
+  input: 10,
+  output: 5,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: 15,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
+const reply = (content: unknown[]) => ({
+  role: "assistant",
+  content,
+  api: "openai-completions",
+  provider: "custom",
+  model: "mock-model",
+  usage,
+  stopReason: "stop",
+  timestamp: 2,
+});
+
+/** A v3 pi session: u1 → a1 → (u2 → a2 → r2 → a3) | (u3 → a4), a label, then a leaf entry back to a3. */
+function branchingSession(id: string): string {
+  const lines: unknown[] = [
+    { type: "session", version: 3, id, timestamp: TS, cwd: "/work" },
+    msg("u1", null, user("plan the parser")),
+    msg("a1", "u1", reply([{ type: "text", text: "Sure, a plan." }])),
+    msg("u2", "a1", user("write tests")),
+    msg(
+      "a2",
+      "u2",
+      reply([
+        { type: "toolCall", id: "c1", name: "write", arguments: { path: "src/a.test.ts", content: "x" } },
+      ]),
+    ),
+    msg("r2", "a2", {
+      role: "toolResult",
+      toolCallId: "c1",
+      toolName: "write",
+      content: [{ type: "text", text: "ok" }],
+      isError: false,
+      timestamp: 3,
+    }),
+    msg("a3", "r2", reply([{ type: "text", text: "tests written" }])),
+    msg("u3", "a1", user("write docs instead")),
+    msg("a4", "u3", reply([{ type: "text", text: "docs written" }])),
+    {
+      type: "label",
+      id: "l1",
+      parentId: "a4",
+      timestamp: TS,
+      targetId: "u1",
+      label: "origin",
+      extra: { kept: true },
+    },
+    { type: "leaf", id: "L1", parentId: "l1", timestamp: TS, targetId: "a3" },
+  ];
+  return `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;
+}
+
+function writeSession(name: string): { path: string; text: string; id: string } {
+  mkdirSync("/tmp/tree-e2e", { recursive: true });
+  const id = `tree-${name}-${Math.random().toString(36).slice(2, 8)}`;
+  const text = branchingSession(id);
+  const path = `/tmp/tree-e2e/${id}.jsonl`;
+  writeFileSync(path, text);
+  return { path, text, id };
+}
+
+async function downloadText(page: Page, click: () => Promise<void>): Promise<string> {
+  const download = page.waitForEvent("download");
+  await click();
+  return readFileSync(await (await download).path(), "utf8");
+}
+
+const row = (page: Page, text: string) =>
+  page.getByTestId("timeline").locator("li").filter({ hasText: text });
+const treeRow = (page: Page, text: string | RegExp) =>
+  page.getByTestId("tree-list").getByRole("option").filter({ hasText: text });
+
+test("a branching pi session: leaf restored, export byte-equal, re-import identical", async ({ page }) => {
+  const app = new AppPage(page);
+  const file = writeSession("roundtrip");
+  await app.goto();
+  await app.importByPicker(file.path);
+  await app.open("plan the parser");
+  await expect(row(page, "tests written")).toBeVisible();
+  await expect(row(page, "docs written")).toHaveCount(0);
+  await expect(page.getByTestId("path-count")).toHaveText("6 entries on the path");
+
+  const exported = await downloadText(page, () =>
+    page.getByRole("button", { name: "Export", exact: true }).click(),
+  );
+  expect(exported).toBe(file.text);
+
+  // Re-import the exported file over the stored one: still byte-equal.
+  const again = `/tmp/tree-e2e/${file.id}-again.jsonl`;
+  writeFileSync(again, exported);
+  await app.importByPicker(again);
+  await app.importDialog.getByRole("button", { name: /Replace/ }).click();
+  await expect(row(page, "tests written")).toBeVisible();
+  const twice = await downloadText(page, () =>
+    page.getByRole("button", { name: "Export", exact: true }).click(),
+  );
+  expect(twice).toBe(file.text);
+
+  // The tree shows both branches, the label and the current leaf.
+  await page.getByRole("button", { name: "Tree", exact: true }).click();
+  await expect(page.getByTestId("tree-stats")).toContainText("2 branches");
+  await expect(page.getByTestId("tree-list").locator('[aria-current="location"]')).toContainText(
+    "tests written",
+  );
+  await expect(treeRow(page, "plan the parser")).toContainText("⚑ origin");
+});
+
+test("label and jump, skip the summary, offline draft, fork, export one branch; screenshots", async ({
+  page,
+}) => {
+  const app = new AppPage(page);
+  const file = writeSession("actions");
+  await app.goto();
+  await app.importByPicker(file.path);
+  await app.open("plan the parser");
+
+  // Label an entry from its timeline row.
+  const tests = row(page, "write tests");
+  await tests.hover();
+  await tests.getByRole("button", { name: "Label" }).click();
+  const labelDlg = page.locator('dialog[data-dialog="label"]');
+  await labelDlg.getByLabel("Label").fill("tests-start");
+  await labelDlg.getByRole("button", { name: "Save" }).click();
+  await expect(labelDlg).toBeHidden();
+  await expect(row(page, "write tests")).toContainText("tests-start");
+
+  // Export only this branch.
+  const branchText = await (async () => {
+    await page.getByRole("button", { name: "Tree", exact: true }).click();
+    return downloadText(page, () => page.getByRole("button", { name: "Export branch" }).click());
+  })();
+  const branch = parseJsonl(branchText);
+  expect(branch[0]).toMatchObject({ type: "session", version: 3, parentSession: file.id });
+  const ids = branch.slice(1).map((e) => e.id);
+  expect(ids.slice(0, 6)).toEqual(["u1", "a1", "u2", "a2", "r2", "a3"]);
+  expect(ids).not.toContain("u3");
+
+  // Jump to a label with the list, then Enter: navigating to a user message puts its text back.
+  const list = page.getByTestId("tree-list");
+  await list.press("End");
+  await page.locator(".tree-labels").getByRole("button", { name: "⚑ tests-start" }).click();
+  await expect(list.locator('[aria-selected="true"]')).toHaveAttribute("data-entry-id", "u2");
+  await list.press("Enter");
+  const nav = page.locator('dialog[data-dialog="navigate"]');
+  await expect(nav).toBeVisible();
+  await expect(nav.getByTestId("nav-ancestor")).toContainText("Sure, a plan.");
+  await expect(nav.getByTestId("nav-left")).toContainText("5 entries");
+  await page.screenshot({ path: `${SHOTS}/navigate-1280-light.png` });
+  await nav.getByRole("button", { name: "Skip summary" }).click();
+  await expect(nav).toBeHidden();
+  await expect(composerInput(page)).toHaveValue("write tests");
+  await expect(list.locator('[aria-current="location"]')).toContainText("Sure, a plan.");
+
+  // Forward to the other branch: nothing is left behind, so it just moves.
+  await treeRow(page, "docs written").click();
+  await expect(nav.getByTestId("nav-left")).toContainText("nothing");
+  await nav.getByRole("button", { name: "Move" }).click();
+  await expect(list.locator('[aria-current="location"]')).toContainText("docs written");
+
+  // Back to the tests branch with an offline draft (no key), edited, confirmed.
+  await treeRow(page, "tests written").click();
+  await expect(nav.getByTestId("nav-left")).toContainText("2 entries");
+  await nav.getByRole("button", { name: "Write offline draft" }).click();
+  const summary = nav.getByTestId("nav-summary");
+  await expect(summary).toHaveValue(/offline draft/);
+  await expect(summary).toHaveValue(/Asked: write docs instead/);
+  await summary.fill(`${await summary.inputValue()}\nNOTE-FROM-PERSON`);
+  await nav.getByRole("button", { name: "Confirm" }).click();
+  await expect(nav).toBeHidden();
+  await expect(list.locator('[aria-current="location"]')).toContainText("Branch summary");
+  await expect(row(page, "Branch summary")).toBeVisible();
+
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const width of [1280, 800]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.screenshot({ path: `${SHOTS}/tree-${width}-${scheme}.png` });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: "light" });
+
+  // The file: the summary is pi's, and the leaf entries of the moves are there.
+  const whole = parseJsonl(
+    await downloadText(page, () => page.getByRole("button", { name: "Export", exact: true }).click()),
+  );
+  const bs = whole.at(-1)!;
+  expect(bs).toMatchObject({ type: "branch_summary", parentId: "a3", fromId: "a3" });
+  expect(String(bs.summary)).toContain("NOTE-FROM-PERSON");
+  expect(bs.details).toEqual({ readFiles: [], modifiedFiles: [] });
+  expect(whole.filter((e) => e.type === "leaf").map((e) => e.targetId)).toEqual(["a3", "a1", "a4"]);
+
+  // Fork from the labelled entry into a new session and open it.
+  await page.locator(".tree-labels").getByRole("button", { name: "⚑ tests-start" }).click();
+  await page.getByRole("button", { name: "Fork from here" }).click();
+  await expect(app.toast("Forked into a new session")).toBeVisible();
+  await expect(page.getByTestId("path-count")).toHaveText("3 entries on the path");
+  const fork = parseJsonl(
+    await downloadText(page, () => page.getByRole("button", { name: "Export", exact: true }).click()),
+  );
+  expect(fork[0]).toMatchObject({ type: "session", parentSession: file.id });
+  expect(fork[0]!.id).not.toBe(file.id);
+  expect(fork.slice(1, 4).map((e) => e.id)).toEqual(["u1", "a1", "u2"]);
+  await page.getByRole("button", { name: "Tree", exact: true }).click();
+  await expect(treeRow(page, "plan the parser")).toContainText("⚑ origin");
+  await expect(treeRow(page, "write tests")).toContainText("⚑ tests-start");
+});
