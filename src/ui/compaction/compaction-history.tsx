@@ -1,0 +1,106 @@
+/**
+ * Every compaction on the current path: when, tokens before, how many entries it replaced, where
+ * its kept range starts, its summary, and a line diff against the previous compaction's summary.
+ * Undo for the latest one (when it is the leaf).
+ */
+import { useMemo, useState } from "react";
+import type { CompactionEntry } from "../../core/session/types.ts";
+import { formatEntryTime } from "../format.ts";
+import { Markdown } from "../timeline/markdown.tsx";
+import { runUndo } from "./compaction-preview.tsx";
+import { fullTokens } from "./format-tokens.ts";
+import { SummaryDiff } from "./summary-diff.tsx";
+import type { CompactionModel } from "./use-compaction-model.ts";
+
+export interface HistoryItem {
+  index: number;
+  entry: CompactionEntry;
+  /** Path index where its kept range starts (-1 when the id is not on the path). */
+  keptIndex: number;
+  /** Entries it summarized: from the previous window start to its kept range (or to itself). */
+  replaced: number;
+  previous: CompactionEntry | undefined;
+}
+
+/** The compactions of a path with what each replaced (pure). */
+export function compactionHistory(path: CompactionModel["path"]): HistoryItem[] {
+  const ids = new Map<string, number>();
+  path.forEach((e, i) => {
+    if (!ids.has(e.id)) ids.set(e.id, i);
+  });
+  const out: HistoryItem[] = [];
+  let windowStart = 0;
+  let previous: CompactionEntry | undefined;
+  path.forEach((e, i) => {
+    if (e.type !== "compaction") return;
+    const c = e as CompactionEntry;
+    const kept = typeof c.firstKeptEntryId === "string" ? (ids.get(c.firstKeptEntryId) ?? -1) : -1;
+    const end = kept >= 0 && kept < i ? kept : i;
+    out.push({ index: i, entry: c, keptIndex: kept, replaced: Math.max(0, end - windowStart), previous });
+    windowStart = kept >= 0 && kept < i ? kept : i + 1;
+    previous = c;
+  });
+  return out;
+}
+
+export function CompactionHistory({ model }: { model: CompactionModel }) {
+  const items = useMemo(() => compactionHistory(model.path), [model.path]);
+  const [open, setOpen] = useState<string | null>(items.at(-1)?.entry.id ?? null);
+  const [diff, setDiff] = useState(false);
+  const leaf = model.path[model.path.length - 1];
+  return (
+    <section className="cp-history" aria-label="Compaction history" data-testid="compaction-history">
+      <ol>
+        {items.map((it, n) => {
+          const isOpen = open === it.entry.id;
+          return (
+            <li key={it.entry.id}>
+              <button
+                type="button"
+                className="link"
+                aria-expanded={isOpen}
+                onClick={() => setOpen(isOpen ? null : it.entry.id)}
+              >
+                #{n + 1} · {formatEntryTime(it.entry.timestamp)} · {fullTokens(it.entry.tokensBefore)} tokens
+                before · replaced {it.replaced} entries
+              </button>
+              {isOpen && (
+                <div className="cp-history-body">
+                  <p className="cp-note">
+                    Kept range starts at{" "}
+                    {it.keptIndex >= 0
+                      ? `row ${it.keptIndex + 1} (entry ${it.entry.firstKeptEntryId})`
+                      : "nothing (id not on the path)"}
+                    .
+                    {leaf?.id === it.entry.id && (
+                      <button
+                        type="button"
+                        className="btn small"
+                        onClick={() => void runUndo(model.sessionId, it.entry)}
+                      >
+                        Undo this compaction
+                      </button>
+                    )}
+                  </p>
+                  {it.previous && (
+                    <label className="cp-toggle">
+                      <input type="checkbox" checked={diff} onChange={(e) => setDiff(e.target.checked)} />{" "}
+                      compare with the previous summary
+                    </label>
+                  )}
+                  {diff && it.previous ? (
+                    <SummaryDiff before={it.previous.summary} after={it.entry.summary} />
+                  ) : (
+                    <div className="cp-rendered">
+                      <Markdown text={it.entry.summary} />
+                    </div>
+                  )}
+                </div>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}

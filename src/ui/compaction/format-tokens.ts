@@ -1,0 +1,32 @@
+/** Token formatting for the compaction UI: "142k", "19,842", percentages. */
+
+export function kTokens(n: number): string {
+  if (!Number.isFinite(n)) return "?";
+  const a = Math.abs(n);
+  if (a < 1000) return String(Math.round(n));
+  if (a < 10_000) return `${(n / 1000).toFixed(1)}k`;
+  if (a < 1_000_000) return `${Math.round(n / 1000)}k`;
+  return `${(n / 1_000_000).toFixed(2)}M`;
+}
+
+export function fullTokens(n: number): string {
+  return Math.round(n).toLocaleString("en-US");
+}
+
+export function percent(part: number, whole: number): number {
+  return whole > 0 ? Math.round((part / whole) * 100) : 0;
+}
+
+/** "pi chars/4" or "tokenizer o200k_base". */
+export function estimatorLabel(id: string): string {
+  if (id === "pi") return "pi chars/4";
+  if (id.startsWith("tokenizer:")) return `tokenizer ${id.slice("tokenizer:".length)}`;
+  return id;
+}
+
+/** USD with enough digits for small amounts. */
+export function usd(n: number): string {
+  if (n < 0.01) return `$${n.toFixed(4)}`;
+  if (n < 1) return `$${n.toFixed(3)}`;
+  return `$${n.toFixed(2)}`;
+}

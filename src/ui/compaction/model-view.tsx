@@ -1,0 +1,65 @@
+/**
+ * "What the model sees": the context built from the path (the latest summary first, then the
+ * kept and later messages), virtualized, each with its token estimate.
+ */
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useMemo, useRef } from "react";
+import { buildSessionContext } from "../../core/session/context.ts";
+import type { SessionEntry } from "../../core/session/types.ts";
+import { describeEntry } from "../timeline/entry-kind.ts";
+import { kTokens } from "./format-tokens.ts";
+import type { CompactionModel } from "./use-compaction-model.ts";
+
+const ROW = 28;
+
+export function ModelView({ model }: { model: CompactionModel }) {
+  const messages = useMemo(() => buildSessionContext(model.path).messages, [model.path]);
+  const ref = useRef<HTMLDivElement>(null);
+  const v = useVirtualizer({
+    count: messages.length,
+    getScrollElement: () => ref.current,
+    estimateSize: () => ROW,
+    overscan: 8,
+  });
+  const est = model.planner.estimator;
+  return (
+    <div className="cp-tl-body">
+      <p className="cp-note">
+        {messages.length} messages are sent to the model
+        {messages[0]?.role === "compactionSummary" ? ", the compaction summary first" : ""}.
+      </p>
+      <div ref={ref} className="cp-tl-scroll" data-testid="model-view">
+        <ul className="cp-tl-inner cp-tl-list" style={{ height: v.getTotalSize() }}>
+          {v.getVirtualItems().map((item) => {
+            const m = messages[item.index]!;
+            const d = describeEntry({
+              type: "message",
+              id: "",
+              parentId: null,
+              timestamp: "",
+              message: m,
+            } as SessionEntry);
+            const summary = m.role === "compactionSummary" || m.role === "branchSummary";
+            return (
+              <li
+                key={item.key}
+                className={`cp-row band-${summary ? "summary" : "context"}`}
+                data-role={m.role}
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                <span className={`cp-gutter band-${summary ? "summary" : "context"}`} />
+                <span className="cp-icon" aria-hidden="true">
+                  {d.icon}
+                </span>
+                <span className="cp-excerpt">
+                  <b>{summary ? "Summary" : d.label}</b> {d.excerpt}
+                </span>
+                <span className="cp-total">{kTokens(est.estimateMessage(m))}</span>
+              </li>
+            );
+          })}
+        </ul>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,355 @@
+/**
+ * The token timeline of the current path (right panel): one fixed-height row per entry
+ * (virtualized: a constant number of DOM rows), each with its band (pattern + label, not only
+ * colour), its token size as a bar on the cumulative context axis (window and threshold drawn
+ * on it), and the running total. The cut line is always in the DOM at its row's offset; it can be
+ * dragged (snaps to valid cut points) or moved with the keyboard (↑/↓, PageUp/PageDown, Home/End,
+ * Enter opens the preview). A minimap shows the whole session's token mass with the same bands.
+ */
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { CutPointInfo } from "../../core/compaction/cut-points.ts";
+import type { SessionEntry } from "../../core/session/types.ts";
+import { useCompactionStore } from "../../store/compaction-store.ts";
+import { useUiStore } from "../../store/ui-store.ts";
+import type { SessionSlotProps } from "../shell/slots.ts";
+import { describeEntry } from "../timeline/entry-kind.ts";
+import { CompactionHistory } from "./compaction-history.tsx";
+import { CompactionPreview } from "./compaction-preview.tsx";
+import { type CutMove, moveCut, rankOf, snapCut } from "./cut-navigation.ts";
+import { fullTokens, kTokens } from "./format-tokens.ts";
+import { Minimap } from "./minimap.tsx";
+import { ModelView } from "./model-view.tsx";
+import { BAND_LABEL, BAND_SHORT, type Band, bandOf } from "./timeline-bands.ts";
+import { type CompactionModel, useCompactionModel } from "./use-compaction-model.ts";
+
+export const ROW_HEIGHT = 28;
+
+const KEY_MOVES: Record<string, CutMove> = {
+  ArrowUp: "prev",
+  ArrowDown: "next",
+  PageUp: "page-up",
+  PageDown: "page-down",
+  Home: "first",
+  End: "last",
+};
+
+function isContextEntry(e: SessionEntry): boolean {
+  return e.type === "message" || e.type === "custom_message" || e.type === "branch_summary";
+}
+
+/** Context entries kept from the first kept index to the end (what the handle says). */
+function keptMessages(path: readonly SessionEntry[], from: number): number {
+  let n = 0;
+  for (let i = from; i < path.length; i++) if (isContextEntry(path[i]!)) n++;
+  return n;
+}
+
+export function TokenTimeline({ sessionId }: SessionSlotProps) {
+  const model = useCompactionModel(sessionId);
+  const previewOpen = useCompactionStore((s) => s.previewOpen);
+  const modelView = useCompactionStore((s) => s.modelView);
+  const historyOpen = useCompactionStore((s) => s.historyOpen);
+  const setModelView = useCompactionStore((s) => s.setModelView);
+  const setHistoryOpen = useCompactionStore((s) => s.setHistoryOpen);
+  const openPreview = useCompactionStore((s) => s.openCompactionPreview);
+  const setRightOpen = useUiStore((s) => s.setRightPanelOpen);
+  if (!model) return <div className="cp-panel cp-empty">Loading the session…</div>;
+  const compactions = model.path.filter((e) => e.type === "compaction").length;
+  return (
+    <div className="cp-panel" data-testid="token-timeline-panel">
+      {previewOpen && <CompactionPreview model={model} />}
+      <div className="cp-tl-head">
+        <h2>Token timeline</h2>
+        <label className="cp-toggle">
+          <input type="checkbox" checked={modelView} onChange={(e) => setModelView(e.target.checked)} />
+          What the model sees
+        </label>
+        <button
+          type="button"
+          className="btn small"
+          aria-pressed={historyOpen}
+          onClick={() => setHistoryOpen(!historyOpen)}
+          disabled={compactions === 0}
+        >
+          History ({compactions})
+        </button>
+        {!previewOpen && (
+          <button type="button" className="btn small primary" onClick={() => openPreview()}>
+            Compact…
+          </button>
+        )}
+        <button
+          type="button"
+          className="btn small ghost cp-close"
+          aria-label="Close the side panel"
+          onClick={() => setRightOpen(false)}
+        >
+          ✕
+        </button>
+      </div>
+      {historyOpen && <CompactionHistory model={model} />}
+      {modelView ? <ModelView model={model} /> : <TimelineRows model={model} />}
+      <Legend split={model.plan.plan?.isSplitTurn === true} />
+    </div>
+  );
+}
+
+function Legend({ split }: { split: boolean }) {
+  const bands: Band[] = [
+    "outside",
+    "summarized",
+    ...(split ? (["prefix"] as Band[]) : []),
+    "kept",
+    "summary",
+  ];
+  return (
+    <ul className="cp-legend" aria-label="Legend">
+      {bands.map((b) => (
+        <li key={b}>
+          <span className={`cp-swatch band-${b}`} aria-hidden="true" />
+          {BAND_SHORT[b]}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function TimelineRows({ model }: { model: CompactionModel }) {
+  const { path, planner, plan } = model;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const innerRef = useRef<HTMLDivElement>(null);
+  const handleRef = useRef<HTMLButtonElement>(null);
+  const setCut = useCompactionStore((s) => s.setCut);
+  const cutEntryId = useCompactionStore((s) => s.cutEntryId);
+  const openPreview = useCompactionStore((s) => s.openCompactionPreview);
+  const [dragIndex, setDragIndex] = useState<number | null>(null);
+  const [openSummary, setOpenSummary] = useState<string | null>(null);
+  const n = path.length;
+
+  const virtualizer = useVirtualizer({
+    count: n,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+    getItemKey: (i) => path[i]?.id ?? i,
+  });
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the planner's list changes with its version.
+  const points: CutPointInfo[] = useMemo(() => planner.listCutPoints(), [planner, model.version]);
+  const p = plan.plan;
+  const cutIndex = p ? p.firstKeptIndex : -1;
+  // The point the person chose (the plan may step back over settings entries before it).
+  const chosen = useMemo(() => {
+    if (cutEntryId) {
+      const r = points.find((c) => c.entryId === cutEntryId);
+      if (r) return r.index;
+    }
+    if (cutIndex < 0) return -1;
+    const r = rankOf(points, cutIndex);
+    return points[r]?.index ?? cutIndex;
+  }, [cutEntryId, points, cutIndex]);
+
+  const ws = model.windowStart;
+  const run = useCallback((i: number) => (i < 0 ? 0 : planner.runningTokens(i)), [planner]);
+  const base = run(ws - 1);
+  const contextTotal = run(n - 1) - base;
+  const axis = Math.max(contextTotal, model.contextWindow, 1);
+
+  // Open at the cut (or the end).
+  const opened = useRef(false);
+  useEffect(() => {
+    if (opened.current || n === 0) return;
+    opened.current = true;
+    virtualizer.scrollToIndex(cutIndex >= 0 ? cutIndex : n - 1, { align: "center" });
+  }, [n, cutIndex, virtualizer]);
+
+  const moveTo = useCallback(
+    (c: CutPointInfo | undefined, focus: boolean) => {
+      if (!c) return;
+      setCut(c.entryId);
+      virtualizer.scrollToIndex(c.firstKeptIndex, { align: "auto" });
+      if (focus) requestAnimationFrame(() => handleRef.current?.focus({ preventScroll: true }));
+    },
+    [setCut, virtualizer],
+  );
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      openPreview();
+      return;
+    }
+    const move = KEY_MOVES[e.key];
+    if (!move || chosen < 0) return;
+    e.preventDefault();
+    moveTo(moveCut(points, chosen, move), true);
+  };
+
+  const indexAt = (clientY: number) => {
+    const rect = innerRef.current?.getBoundingClientRect();
+    if (!rect) return 0;
+    return Math.max(0, Math.min(n - 1, Math.round((clientY - rect.top) / ROW_HEIGHT)));
+  };
+  const onPointerDown = (e: React.PointerEvent<HTMLButtonElement>) => {
+    e.currentTarget.setPointerCapture(e.pointerId);
+    setDragIndex(chosen);
+  };
+  const onPointerMove = (e: React.PointerEvent<HTMLButtonElement>) => {
+    if (dragIndex === null) return;
+    const snapped = snapCut(points, indexAt(e.clientY));
+    if (snapped && snapped.index !== dragIndex) {
+      setDragIndex(snapped.index);
+      setCut(snapped.entryId);
+    }
+    // Scroll when dragging near the edges.
+    const el = scrollRef.current;
+    if (el) {
+      const r = el.getBoundingClientRect();
+      if (e.clientY < r.top + 24) el.scrollTop -= 16;
+      else if (e.clientY > r.bottom - 24) el.scrollTop += 16;
+    }
+  };
+  const onPointerUp = () => setDragIndex(null);
+
+  const keptCount = useMemo(() => (cutIndex >= 0 ? keptMessages(path, cutIndex) : 0), [path, cutIndex]);
+  const pointSet = useMemo(() => new Set(points.map((c) => c.index)), [points]);
+  const items = virtualizer.getVirtualItems();
+  const frac = (x: number) => Math.min(1, Math.max(0, x / axis));
+  const summaryEntry = openSummary ? path.find((e) => e.id === openSummary) : undefined;
+
+  return (
+    <div className="cp-tl-body">
+      {summaryEntry && (
+        <SummaryCard
+          entry={summaryEntry}
+          model={model}
+          onClose={() => setOpenSummary(null)}
+          onJump={(i) => virtualizer.scrollToIndex(i, { align: "start" })}
+        />
+      )}
+      <p className="cp-tl-axis">
+        Bars: each entry's tokens on the context axis 0 → {kTokens(axis)}
+        <span className="cp-axis-key threshold" aria-hidden="true" /> threshold {kTokens(model.threshold)}
+        <span className="cp-axis-key window" aria-hidden="true" /> window {kTokens(model.contextWindow)}
+      </p>
+      <div className="cp-tl-main">
+        <div ref={scrollRef} className="cp-tl-scroll" data-testid="token-timeline">
+          <div ref={innerRef} className="cp-tl-inner" style={{ height: virtualizer.getTotalSize() }}>
+            <span
+              className="cp-vline threshold"
+              style={{ "--f": frac(model.threshold) } as React.CSSProperties}
+            />
+            <span
+              className="cp-vline window"
+              style={{ "--f": frac(model.contextWindow) } as React.CSSProperties}
+            />
+            <ul className="cp-tl-list" aria-label="Entries of the current path with their tokens">
+              {items.map((item) => {
+                const i = item.index;
+                const entry = path[i]!;
+                const d = describeEntry(entry);
+                const band = bandOf(i, entry, p, ws);
+                const tokens = planner.entryTokens(i);
+                const left = i >= ws ? frac(run(i - 1) - base) : 0;
+                const width = frac(tokens);
+                return (
+                  <li
+                    key={item.key}
+                    className={`cp-row band-${band}${pointSet.has(i) ? " notch" : ""}`}
+                    data-index={i}
+                    data-band={band}
+                    style={{ transform: `translateY(${item.start}px)` }}
+                  >
+                    <span className={`cp-gutter band-${band}`} title={BAND_LABEL[band]}>
+                      <span className="sr-only">{BAND_SHORT[band]}</span>
+                    </span>
+                    <span className={`cp-icon k-${d.kind}`} aria-hidden="true">
+                      {d.icon}
+                    </span>
+                    <span className="cp-excerpt" title={`${d.label}: ${d.excerpt}`}>
+                      {entry.type === "compaction" || entry.type === "branch_summary" ? (
+                        <button type="button" className="link" onClick={() => setOpenSummary(entry.id)}>
+                          {d.label}: view summary
+                        </button>
+                      ) : (
+                        <>
+                          <b>{d.label}</b> {d.excerpt}
+                        </>
+                      )}
+                    </span>
+                    <span className="cp-bar-track" aria-hidden="true">
+                      <span className="cp-bar" style={{ left: `${left * 100}%`, width: `${width * 100}%` }} />
+                    </span>
+                    <span
+                      className="cp-total"
+                      title={`${fullTokens(tokens)} tokens; running ${fullTokens(run(i))}`}
+                    >
+                      {tokens > 0 ? kTokens(tokens) : "·"}
+                    </span>
+                  </li>
+                );
+              })}
+            </ul>
+            {p && cutIndex >= 0 && (
+              <div
+                className={`cp-cut${dragIndex !== null ? " dragging" : ""}`}
+                style={{ transform: `translateY(${cutIndex * ROW_HEIGHT}px)` }}
+              >
+                <button
+                  ref={handleRef}
+                  type="button"
+                  className="cp-cut-handle"
+                  data-testid="cut-handle"
+                  aria-label={`Cut line: keeps ${fullTokens(p.keptTokens)} tokens and ${keptCount} messages. Arrow keys move it between valid cut points, Page Up and Page Down by about 5,000 tokens, Enter opens the preview.`}
+                  onKeyDown={onKeyDown}
+                  onPointerDown={onPointerDown}
+                  onPointerMove={onPointerMove}
+                  onPointerUp={onPointerUp}
+                  onPointerCancel={onPointerUp}
+                >
+                  ⠿ keeps {fullTokens(p.keptTokens)} tokens · {keptCount} messages
+                </button>
+              </div>
+            )}
+          </div>
+        </div>
+        <Minimap model={model} onJump={(i) => virtualizer.scrollToIndex(i, { align: "center" })} />
+      </div>
+      {!p && <p className="cp-note">{plan.reason ?? "Nothing to compact."}</p>}
+    </div>
+  );
+}
+
+function SummaryCard({
+  entry,
+  model,
+  onClose,
+  onJump,
+}: {
+  entry: SessionEntry;
+  model: CompactionModel;
+  onClose: () => void;
+  onJump: (index: number) => void;
+}) {
+  const e = entry as Record<string, unknown>;
+  const keptId = typeof e.firstKeptEntryId === "string" ? e.firstKeptEntryId : undefined;
+  const keptIndex = keptId ? model.path.findIndex((x) => x.id === keptId) : -1;
+  return (
+    <section className="cp-summary-card" aria-label="Summary">
+      <header>
+        <b>{entry.type === "compaction" ? "Compaction summary" : "Branch summary"}</b>
+        {typeof e.tokensBefore === "number" && <span> · {fullTokens(e.tokensBefore)} tokens before</span>}
+        {keptIndex >= 0 && (
+          <button type="button" className="link" onClick={() => onJump(keptIndex)}>
+            kept range starts at row {keptIndex + 1}
+          </button>
+        )}
+        <button type="button" className="btn small ghost" onClick={onClose} aria-label="Close the summary">
+          ✕
+        </button>
+      </header>
+      <pre className="cp-summary-text">{String(e.summary ?? "")}</pre>
+    </section>
+  );
+}
