@@ -121,9 +121,13 @@ export function cachedEstimator(id: string, count: (message: AgentMessage) => nu
 export const PI_ESTIMATOR: Estimator = cachedEstimator("pi", estimateMessageTokensPi);
 
 /** pi's reported context size of one usage: totalTokens, or the sum of its parts when that is 0. */
+function finite(v: unknown): number {
+  return typeof v === "number" && Number.isFinite(v) ? v : 0;
+}
+
 export function usageTokens(usage: Partial<Usage> | undefined): number {
   if (!usage || typeof usage !== "object") return 0;
-  const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+  const num = finite;
   const total = num(usage.totalTokens);
   if (total > 0) return total;
   return num(usage.input) + num(usage.output) + num(usage.cacheRead) + num(usage.cacheWrite);
