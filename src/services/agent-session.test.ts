@@ -1,0 +1,204 @@
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { getChatRequests, scriptReplies } from "../../e2e/mock/client.ts";
+import { type MockServer, startMockServer } from "../../e2e/mock/server.ts";
+import { buildTreeIndex, getPath } from "../core/session/tree.ts";
+import type { MessageEntry, SessionEntry } from "../core/session/types.ts";
+import { type CutpointDb, createDb, readEntries } from "../db/index.ts";
+import { createMemoryWorkspace } from "../tools/memory-workspace.ts";
+import { createAgentService, effectiveSettings, lockName } from "./agent-session.ts";
+import {
+  normalizeProviderSettings,
+  saveProviderSettings,
+  setApiKey,
+  setSystemPrompt,
+} from "./agent-settings.ts";
+import { loadSession } from "./session-loader.ts";
+import { createEmptySession } from "./sessions-service.ts";
+
+let server: MockServer;
+let origin: string;
+beforeAll(async () => {
+  server = await startMockServer({ port: 0 });
+  origin = `http://127.0.0.1:${server.port}`;
+});
+afterAll(() => server.close());
+
+let db: CutpointDb;
+let n = 0;
+beforeEach(() => {
+  db = createDb(`agent-session-${++n}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+});
+afterEach(() => db.close());
+
+const newKey = () => `k-session-${Math.random().toString(36).slice(2)}`;
+
+async function setup(key: string, opts: { key?: boolean; model?: string } = {}) {
+  await saveProviderSettings(
+    db,
+    normalizeProviderSettings({
+      providerId: "custom",
+      baseUrl: server.baseUrl,
+      model: opts.model ?? "mock-model",
+    }),
+  );
+  if (opts.key !== false) await setApiKey(db, "custom", key);
+  const row = await createEmptySession(db);
+  if (!row.ok) throw new Error(row.error.message);
+  const ws = createMemoryWorkspace({ "a.txt": "alpha\n" });
+  let touched = 0;
+  const held = new Set<string>();
+  const service = createAgentService({
+    db,
+    workspace: { current: async () => ws, touch: () => void touched++ },
+    locks: null,
+    queryLocks: async () => ({ held: [...held].map((name) => ({ name })) }),
+    pollMs: 10,
+  });
+  const sessionId = row.value.id;
+  const load = async () => (await loadSession(db, sessionId))!;
+  return { service, sessionId, ws, load, held, touched: () => touched };
+}
+
+const roles = (entries: SessionEntry[]) =>
+  entries.map((e) => (e.type === "message" ? (e as MessageEntry).message.role : e.type));
+
+describe("agent session controller", () => {
+  it("sends: appends the model, the prompt and every message; tools run in the workspace", async () => {
+    const key = newKey();
+    await scriptReplies(
+      key,
+      [
+        { toolCalls: [{ name: "write", arguments: { path: "b.txt", content: "beta" } }] },
+        { text: ["Wrote ", "b.txt."] },
+      ],
+      origin,
+    );
+    const s = await setup(key);
+    await setSystemPrompt(db, s.sessionId, "Custom system prompt.");
+    const c = s.service.session(s.sessionId);
+    const seen: number[] = [];
+    c.subscribe(() => seen.push(c.getState().log.length));
+    const out = await c.send(await s.load(), "write b");
+    expect(out.ok).toBe(true);
+    const entries = await readEntries(db, s.sessionId);
+    expect(roles(entries)).toEqual(["model_change", "user", "assistant", "toolResult", "assistant"]);
+    expect(entries[0]).toMatchObject({ type: "model_change", provider: "custom", modelId: "mock-model" });
+    expect(s.ws.files().get("b.txt")).toBe("beta");
+    expect(s.touched()).toBe(1);
+    const state = c.getState();
+    expect(state.running).toBe(false);
+    expect(state.log.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "assistant"]);
+    expect(state.live).toBeNull();
+    // The log grew message by message (each shown once saved).
+    expect(seen).toEqual(expect.arrayContaining([1, 2, 3, 4]));
+    const chats = await getChatRequests(key, origin);
+    expect(chats[0]!.headers.authorization).toBe(`Bearer ${key}`);
+    expect((chats[0]!.body as { messages: { content: unknown }[] }).messages[0]!.content).toBe(
+      "Custom system prompt.",
+    );
+    // A second send continues from the leaf without another model_change.
+    await c.send(await s.load(), "again");
+    expect(roles(await readEntries(db, s.sessionId)).slice(5)).toEqual(["user", "assistant"]);
+  });
+
+  it("says what is missing before anything is written", async () => {
+    const s = await setup(newKey(), { key: false });
+    const c = s.service.session(s.sessionId);
+    const out = await c.send(await s.load(), "hi");
+    expect(out).toMatchObject({ ok: false, reason: "setup" });
+    expect(c.getState().problem).toMatch(/No API key/);
+    expect(await readEntries(db, s.sessionId)).toEqual([]);
+    const s2 = await setup(newKey(), { model: "" });
+    const out2 = await s2.service.session(s2.sessionId).send(await s2.load(), "hi");
+    expect(out2).toMatchObject({
+      ok: false,
+      reason: "setup",
+      message: expect.stringMatching(/Choose a model/),
+    });
+  });
+
+  it("model and thinking changes append entries only when they differ from the path", async () => {
+    const s = await setup(newKey());
+    const c = s.service.session(s.sessionId);
+    expect(
+      await c.changeSettings(await s.load(), { modelId: "mock-reasoner", thinkingLevel: "high" }),
+    ).toEqual({
+      ok: true,
+    });
+    await c.changeSettings(await s.load(), { modelId: "mock-reasoner", thinkingLevel: "high" });
+    const entries = await readEntries(db, s.sessionId);
+    expect(entries.map((e) => e.type)).toEqual(["model_change", "thinking_level_change"]);
+    expect(entries[1]!.parentId).toBe(entries[0]!.id);
+    const settings = normalizeProviderSettings({ providerId: "custom", model: "mock-model" });
+    const path = getPath(buildTreeIndex(entries).byId, entries[1]!.id);
+    expect(effectiveSettings(path, settings)).toEqual({ modelId: "mock-reasoner", thinkingLevel: "high" });
+    // A model of another provider on the path does not apply: the settings' default does.
+    expect(effectiveSettings(path, { ...settings, providerId: "openai" }).modelId).toBe("mock-model");
+  });
+
+  it("a failed save ends the run with the storage message and keeps the reply visible as unsaved", async () => {
+    const key = newKey();
+    await scriptReplies(key, [{ text: "a reply that will not fit" }], origin);
+    const s = await setup(key);
+    const c = s.service.session(s.sessionId);
+    const loaded = await s.load();
+    const table = db.chunks;
+    const original = table.add.bind(table);
+    let calls = 0;
+    // The model_change and prompt are saved; the assistant reply hits a full disk.
+    table.add = ((...args: Parameters<typeof original>) => {
+      if (++calls === 3)
+        return Promise.reject(Object.assign(new Error("full"), { name: "QuotaExceededError" }));
+      return original(...args);
+    }) as typeof table.add;
+    const out = await c.send(loaded, "hello");
+    expect(out.ok && out.result.stopReason).toBe("error");
+    expect(c.getState().runner.status).toMatchObject({
+      kind: "error",
+      message: expect.stringMatching(/storage.*full/i),
+    });
+    expect(c.getState().unsaved?.content).toEqual([{ type: "text", text: "a reply that will not fit" }]);
+    // The session stays consistent: what was saved is there, nothing half-written.
+    expect(roles(await readEntries(db, s.sessionId))).toEqual(["model_change", "user"]);
+  });
+
+  it("hooks: beforePrompt sees the path and endpoint; afterRun may ask for one retry", async () => {
+    const key = newKey();
+    await scriptReplies(key, [{ error: { preset: "context-openai" } }, { text: "fits now" }], origin);
+    const s = await setup(key);
+    const calls: string[] = [];
+    s.service.registerHooks({
+      beforePrompt: async (ctx) => {
+        calls.push(`before:${ctx.path.length}:${ctx.endpoint.model}:${ctx.limits.contextWindow}`);
+        return undefined;
+      },
+      afterRun: async (ctx) => {
+        calls.push(`after:${ctx.result.stopReason}`);
+        if (ctx.result.stopReason === "error") return { retryWithPath: ctx.result.path };
+        return undefined;
+      },
+    });
+    const c = s.service.session(s.sessionId);
+    const out = await c.send(await s.load(), "big prompt");
+    expect(calls).toEqual(["before:1:mock-model:128000", "after:error"]);
+    expect(out.ok && out.result.stopReason).toBe("stop");
+    expect(roles(await readEntries(db, s.sessionId))).toEqual([
+      "model_change",
+      "user",
+      "assistant",
+      "assistant",
+    ]);
+  });
+
+  it("reports a session held by another tab (lock poll), and clears it when released", async () => {
+    const s = await setup(newKey());
+    const c = s.service.session(s.sessionId);
+    const off = c.subscribe(() => {});
+    s.held.add(lockName(s.sessionId));
+    await expect.poll(() => c.getState().elsewhere).toBe(true);
+    s.held.clear();
+    await expect.poll(() => c.getState().elsewhere).toBe(false);
+    off();
+  });
+});
