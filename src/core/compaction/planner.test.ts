@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import type { SessionEntry } from "../session/types.ts";
+import { planCompaction } from "./plan.ts";
+import { createPlanner } from "./planner.ts";
+import { loadFixture, pathThroughLine } from "./test-fixture.ts";
+import { estimateMessageTokensPi } from "./tokens.ts";
+
+const TS = "2026-01-01T00:00:00.000Z";
+const user = (id: string, parentId: string | null, text: string) =>
+  ({
+    type: "message",
+    id,
+    parentId,
+    timestamp: TS,
+    message: { role: "user", content: text, timestamp: 0 },
+  }) as SessionEntry;
+
+describe("createPlanner", () => {
+  const fixture = loadFixture();
+  const settings = { keepRecentTokens: 20000, reserveTokens: 16384 };
+
+  it("extends on setPath with a longer path, rebuilds on a different branch", () => {
+    const planner = createPlanner();
+    const base = pathThroughLine(fixture, 300);
+    planner.setPath(base);
+    expect(planner.length).toBe(base.length);
+    const extended = [...base, user("x1", base.at(-1)!.id, "y".repeat(40000))];
+    planner.setPath(extended);
+    expect(planner.length).toBe(extended.length);
+    const a = planner.plan(settings);
+    const b = planCompaction(extended, settings);
+    expect(a.ok && a.plan.firstKeptEntryId).toBe(b.ok && b.plan.firstKeptEntryId);
+    // A sibling branch of the same length: the last entry differs, so the index is rebuilt.
+    const sibling = [...base, user("x2", base.at(-1)!.id, "short")];
+    planner.setPath(sibling);
+    const c = planner.plan(settings);
+    const d = planCompaction(sibling, settings);
+    expect(c.ok && c.plan.keptTokens).toBe(d.ok && d.plan.keptTokens);
+    expect(c.ok && c.plan.keptTokens).not.toBe(a.ok && a.plan.keptTokens);
+    // Going back to a shorter path.
+    planner.setPath(base.slice(0, 10));
+    expect(planner.length).toBe(10);
+  });
+
+  it("gives per-entry and running token estimates for the timeline", () => {
+    const planner = createPlanner();
+    const path = [
+      user("a", null, "abcd"),
+      { type: "label", id: "l", parentId: "a", timestamp: TS, targetId: "a" } as SessionEntry,
+      user("b", "l", "x".repeat(9)),
+    ];
+    for (const e of path) planner.append(e);
+    expect([0, 1, 2].map((i) => planner.entryTokens(i))).toEqual([1, 0, 3]);
+    expect([0, 1, 2].map((i) => planner.runningTokens(i))).toEqual([1, 1, 4]);
+    expect(planner.entryTokens(99)).toBe(0);
+    expect(planner.contextTokens()).toEqual({ tokens: 4, source: "estimated" });
+    expect(estimateMessageTokensPi({ role: "user", content: "x".repeat(9), timestamp: 0 })).toBe(3);
+  });
+
+  it("re-plans after each appended entry and ends on the same cut as pi (line 261 at keep 20000)", () => {
+    const path = pathThroughLine(fixture, 359);
+    const planner = createPlanner();
+    planner.setPath(path.slice(0, 1));
+    const live = path.slice(0, 1);
+    for (const e of path.slice(1)) {
+      live.push(e);
+      planner.setPath(live);
+      planner.plan(settings);
+    }
+    const r = planner.plan(settings);
+    expect(r.ok && fixture.lines[r.plan.firstKeptIndex]).toBe(261);
+    expect(planner.listCutPoints().length).toBeGreaterThan(100);
+  });
+});
