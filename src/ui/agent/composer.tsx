@@ -8,6 +8,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { THINKING_LEVELS } from "../../core/agent/settings.ts";
 import { buildTreeIndex, getPath, resolveLeafId } from "../../core/session/tree.ts";
 import { useAgentUiStore } from "../../store/agent-ui-store.ts";
+import { openCompactionPreview, parseCompactCommand } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import type { SessionSlotProps } from "../shell/slots.ts";
@@ -40,6 +41,12 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
 
   const send = useCallback(async () => {
     const prompt = text.trim();
+    const compact = parseCompactCommand(prompt); // `/compact [focus]` opens the compaction preview
+    if (compact) {
+      setText("");
+      openCompactionPreview(compact);
+      return;
+    }
     if (!loaded || prompt === "" || running || blocked) return;
     setText("");
     setHidden(false);
