@@ -13,5 +13,6 @@ export * from "./prompts.ts";
 export * from "./serialize.ts";
 export * from "./summarize.ts";
 export * from "./tokens.ts";
+export * from "./trigger.ts";
 // tokenizer-estimator.ts is NOT re-exported: import it directly (it pulls gpt-tokenizer lazily,
 // but keeping it out of the barrel keeps its module graph out of the first bundle too).
