@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { expect, test } from "@playwright/test";
-import { AppPage } from "./pages/app-page.ts";
+import { AppPage, IMPORT_TIMEOUT } from "./pages/app-page.ts";
 
 const REPO = resolve(import.meta.dirname, "..");
 const FIXTURE = resolve(import.meta.dirname, "../../shared/fixtures/pi/before-compaction.jsonl");
@@ -28,16 +28,24 @@ test("import the real pi session by file picker, see it, reload, export byte-ide
   const app = new AppPage(page);
   await app.goto();
   await app.importByPicker(FIXTURE);
-  await expect(app.toast(/Imported before-compaction\.jsonl: 1,002 entries/)).toBeVisible();
-  await expect.poll(() => app.entryCountOf(FIRST_USER)).toBe("1,002");
-  await expect(page.getByTestId("path-count")).toHaveText("1,002 entries on the path");
+  await expect(app.toast(/Imported before-compaction\.jsonl: 1,002 entries/)).toBeVisible({
+    timeout: IMPORT_TIMEOUT,
+  });
+  await expect.poll(() => app.entryCountOf(FIRST_USER), { timeout: IMPORT_TIMEOUT }).toBe("1,002");
+  await expect(page.getByTestId("path-count")).toHaveText("1,002 entries on the path", {
+    timeout: IMPORT_TIMEOUT,
+  });
   await app.goToLastCompaction();
   await expect(app.compactionRows().first()).toContainText("Compaction");
-  await expect(page.getByRole("button", { name: /^kept from/ }).first()).toBeVisible();
+  await expect(page.getByRole("button", { name: /^kept from/ }).first()).toBeVisible({
+    timeout: IMPORT_TIMEOUT,
+  });
 
   await page.reload();
-  await expect.poll(() => app.entryCountOf(FIRST_USER)).toBe("1,002");
-  await expect(page.getByTestId("path-count")).toHaveText("1,002 entries on the path");
+  await expect.poll(() => app.entryCountOf(FIRST_USER), { timeout: IMPORT_TIMEOUT }).toBe("1,002");
+  await expect(page.getByTestId("path-count")).toHaveText("1,002 entries on the path", {
+    timeout: IMPORT_TIMEOUT,
+  });
 
   const download = await app.exportOpen();
   expect(download.suggestedFilename()).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z_[0-9a-f-]+\.jsonl$/);
@@ -49,18 +57,18 @@ test("import by drag and drop; the same session again asks, and imports as a cop
   const app = new AppPage(page);
   await app.goto();
   await app.importByDrop(FIXTURE);
-  await expect.poll(() => app.entryCountOf(FIRST_USER)).toBe("1,002");
-  await expect(app.timelineRows.first()).toBeVisible();
+  await expect.poll(() => app.entryCountOf(FIRST_USER), { timeout: IMPORT_TIMEOUT }).toBe("1,002");
+  await expect(app.timelineRows.first()).toBeVisible({ timeout: IMPORT_TIMEOUT });
 
   await app.importByDrop(FIXTURE);
-  await expect(app.importDialog).toBeVisible();
+  await expect(app.importDialog).toBeVisible({ timeout: IMPORT_TIMEOUT });
   await expect(app.importDialog).toContainText("already here");
   await app.importDialog.getByRole("button", { name: "Import as a copy" }).click();
   await expect(app.sessionItems).toHaveCount(2);
 
   await app.importByDrop(FIXTURE);
   await app.importDialog.getByRole("button", { name: "Cancel import" }).click();
-  await expect(app.toast(/import cancelled, nothing was written/)).toBeVisible();
+  await expect(app.toast(/import cancelled, nothing was written/)).toBeVisible({ timeout: IMPORT_TIMEOUT });
   await expect(app.sessionItems).toHaveCount(2);
 });
 
@@ -76,20 +84,24 @@ test("a damaged file: the report names the lines; cancel writes nothing, import-
   await app.goto();
 
   await app.importByPicker(damaged);
-  await expect(app.importDialog).toBeVisible();
+  await expect(app.importDialog).toBeVisible({ timeout: IMPORT_TIMEOUT });
   await expect(app.importDialog.getByTestId("problem-summary")).toContainText(
     "3 lines could not be read (first: line 7, line 21, line 42)",
   );
   await expect(app.importDialog.getByRole("listitem")).toHaveCount(3);
   await app.importDialog.getByRole("button", { name: "Cancel import" }).click();
   await expect(app.importDialog).toBeHidden();
-  await expect(app.toast(/damaged\.jsonl: import cancelled, nothing was written/)).toBeVisible();
+  await expect(app.toast(/damaged\.jsonl: import cancelled, nothing was written/)).toBeVisible({
+    timeout: IMPORT_TIMEOUT,
+  });
   await expect(app.sessionItems).toHaveCount(0);
 
   await app.importByPicker(damaged);
   await app.importDialog.getByRole("button", { name: "Import the 999 valid entries" }).click();
-  await expect.poll(() => app.entryCountOf(FIRST_USER)).toBe("999");
-  await expect(app.toast(/3 lines could not be read .* Those lines were left out\./)).toBeVisible();
+  await expect.poll(() => app.entryCountOf(FIRST_USER), { timeout: IMPORT_TIMEOUT }).toBe("999");
+  await expect(app.toast(/3 lines could not be read .* Those lines were left out\./)).toBeVisible({
+    timeout: IMPORT_TIMEOUT,
+  });
 });
 
 test("files that are not pi sessions are rejected with a message", async ({ page }) => {
@@ -99,8 +111,8 @@ test("files that are not pi sessions are rejected with a message", async ({ page
   const binary = tempFile("image.jsonl", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0xff, 0xfe]));
   const noHeader = tempFile("entries.jsonl", '{"type":"message","id":"a","parentId":null}\n');
   await app.importByPicker(empty, binary, noHeader);
-  await expect(app.toast(/empty\.jsonl: The file is empty/)).toBeVisible();
-  await expect(app.toast(/image\.jsonl: Not a pi session/)).toBeVisible();
-  await expect(app.toast(/entries\.jsonl: Not a pi session/)).toBeVisible();
+  await expect(app.toast(/empty\.jsonl: The file is empty/)).toBeVisible({ timeout: IMPORT_TIMEOUT });
+  await expect(app.toast(/image\.jsonl: Not a pi session/)).toBeVisible({ timeout: IMPORT_TIMEOUT });
+  await expect(app.toast(/entries\.jsonl: Not a pi session/)).toBeVisible({ timeout: IMPORT_TIMEOUT });
   await expect(app.sessionItems).toHaveCount(0);
 });

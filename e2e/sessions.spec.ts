@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { expect, test } from "@playwright/test";
 import { generateBigSession } from "./bench/lib/big-session.ts";
-import { AppPage } from "./pages/app-page.ts";
+import { AppPage, IMPORT_TIMEOUT } from "./pages/app-page.ts";
 
 const FIXTURE = resolve(import.meta.dirname, "../../shared/fixtures/pi/before-compaction.jsonl");
 
@@ -11,7 +11,7 @@ test("welcome, then the example session loads with its name, compaction and labe
   await expect(page.getByRole("heading", { name: "Welcome to Cutpoint" })).toBeVisible();
   await page.getByRole("button", { name: "Open the example session" }).click();
   await expect(app.title).toHaveText("tally: --json flag and exact cents");
-  await expect.poll(() => app.entryCountOf("tally: --json flag")).toBe("55");
+  await expect.poll(() => app.entryCountOf("tally: --json flag"), { timeout: IMPORT_TIMEOUT }).toBe("55");
   await app.goToLastCompaction();
   const compaction = app.compactionRows().first();
   await compaction.getByRole("button", { expanded: false }).click();
@@ -31,14 +31,14 @@ test("rename appends a session_info entry; new empty session; delete asks, then 
   const app = new AppPage(page);
   await app.goto();
   await page.getByRole("button", { name: "Open the example session" }).click();
-  await expect.poll(() => app.entryCountOf("tally")).toBe("55");
+  await expect.poll(() => app.entryCountOf("tally"), { timeout: IMPORT_TIMEOUT }).toBe("55");
 
   await page.getByRole("button", { name: "Rename", exact: true }).click();
   const rename = page.locator('dialog[data-dialog="rename"]');
   await rename.getByRole("textbox").fill("Renamed example");
   await rename.getByRole("textbox").press("Enter");
   await expect(app.title).toHaveText("Renamed example");
-  await expect.poll(() => app.entryCountOf("Renamed example")).toBe("56");
+  await expect.poll(() => app.entryCountOf("Renamed example"), { timeout: IMPORT_TIMEOUT }).toBe("56");
   await expect(app.timelineRows.last()).toContainText("Renamed example");
 
   await page.getByRole("button", { name: "+ New" }).click();
@@ -71,7 +71,7 @@ test("keyboard only: import with the file picker, open the session, expand a row
   const chooser = page.waitForEvent("filechooser");
   await page.keyboard.press("Enter");
   await (await chooser).setFiles(FIXTURE);
-  await expect.poll(() => app.entryCountOf(/alright, read/)).toBe("1,002");
+  await expect.poll(() => app.entryCountOf(/alright, read/), { timeout: IMPORT_TIMEOUT }).toBe("1,002");
 
   // Leave the session, then reopen it with Tab + Enter only.
   await page.goto("/");
@@ -82,7 +82,9 @@ test("keyboard only: import with the file picker, open the session, expand a row
   }
   await expect(open).toBeFocused();
   await page.keyboard.press("Enter");
-  await expect(page.getByTestId("path-count")).toHaveText("1,002 entries on the path");
+  await expect(page.getByTestId("path-count")).toHaveText("1,002 entries on the path", {
+    timeout: IMPORT_TIMEOUT,
+  });
 
   const row = app.timelineRows.last().locator("button.row-head");
   await row.focus();
@@ -113,6 +115,7 @@ test("the timeline keeps a constant number of DOM rows on a 9k-entry session", a
   );
   await expect(page.getByTestId("path-count")).toHaveText(
     `${big.entryCount.toLocaleString("en-US")} entries on the path`,
+    { timeout: IMPORT_TIMEOUT },
   );
   const counts: number[] = [];
   for (const fraction of [0, 0.25, 0.5, 0.75, 1]) {

@@ -3,6 +3,9 @@ import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { type Download, expect, type Locator, type Page } from "@playwright/test";
 
+/** Imports parse in a worker and store a whole session: allow for a busy machine. */
+export const IMPORT_TIMEOUT = 30_000;
+
 export class AppPage {
   readonly sidebar: Locator;
   readonly sessionItems: Locator;
@@ -68,7 +71,9 @@ export class AppPage {
   async open(text: string | RegExp): Promise<void> {
     await this.showSidebar();
     await this.item(text).locator(".session-open").click();
-    await expect(this.timeline.or(this.page.getByText("This session has no entries yet."))).toBeVisible();
+    await expect(this.timeline.or(this.page.getByText("This session has no entries yet."))).toBeVisible({
+      timeout: IMPORT_TIMEOUT,
+    });
   }
 
   async exportOpen(): Promise<Download> {
@@ -83,7 +88,7 @@ export class AppPage {
 
   async goToLastCompaction(): Promise<void> {
     await this.page.getByRole("button", { name: "Go to the last compaction" }).click();
-    await expect(this.compactionRows().first()).toBeInViewport();
+    await expect(this.compactionRows().first()).toBeInViewport({ timeout: IMPORT_TIMEOUT });
   }
 
   toast(text: string | RegExp): Locator {

@@ -1,58 +1,112 @@
 /**
- * Importing .jsonl files: parse in a Web Worker (with progress), then let the person decide
- * about bad lines or an id that already exists, then store in ONE transaction.
+ * Importing .jsonl files: parse in a Web Worker (with progress), let the person decide about
+ * bad lines or an id that already exists, then the worker stores the session in ONE
+ * transaction (it appears whole or not at all).
  *
  * Re-importing a session whose id exists: the person chooses "Replace" (the stored session is
- * overwritten as a whole, readers reload) or "Import as copy" (same entries under a fresh
- * session id, so both exist side by side), or cancels. Nothing is ever merged.
+ * overwritten as a whole; open views reload) or "Import as a copy" (the same entries under a
+ * fresh session id, side by side), or cancels. Nothing is ever merged.
  */
+import { type CutpointDb, getSession, type Result } from "../db/index.ts";
+import type { SessionRow } from "../db/schema.ts";
+import type { ImportChoice, ImportRequest, ImportWorkerMessage, ParsedSummary } from "./import-protocol.ts";
 
-import { getSession, type Result, saveSession, withNewId } from "../db/index.ts";
-import type { CutpointDb, SessionRow } from "../db/schema.ts";
-import type { ImportCandidate, ImportRejection, PrepareResult } from "./import-prepare.ts";
-import type { ImportRequest, ImportWorkerMessage } from "./import-worker.ts";
-
+export type { ImportChoice, ParsedSummary };
 export type ImportPhase = "read" | "parse" | "prepare" | "save";
 export type ImportProgress = (phase: ImportPhase, fraction: number) => void;
 
+type Waiter = {
+  onProgress?: ImportProgress;
+  onMessage: (msg: ImportWorkerMessage) => void;
+};
+
 let worker: Worker | undefined;
 let nextJob = 1;
-const pending = new Map<number, { resolve: (r: PrepareResult) => void; onProgress?: ImportProgress }>();
+const waiters = new Map<number, Waiter>();
 
 function getWorker(): Worker {
   if (worker) return worker;
-  worker = new Worker(new URL("./import-worker.ts", import.meta.url), { type: "module" });
-  worker.onmessage = (event: MessageEvent<ImportWorkerMessage>) => {
+  const w = new Worker(new URL("./import-worker.ts", import.meta.url), { type: "module" });
+  w.onmessage = (event: MessageEvent<ImportWorkerMessage>) => {
     const msg = event.data;
-    const job = pending.get(msg.jobId);
-    if (!job) return;
-    if (msg.type === "progress") job.onProgress?.(msg.phase, msg.fraction);
-    else {
-      pending.delete(msg.jobId);
-      job.resolve(msg.result);
-    }
+    const waiter = waiters.get(msg.jobId);
+    if (!waiter) return;
+    if (msg.type === "progress") waiter.onProgress?.(msg.phase, msg.fraction);
+    else waiter.onMessage(msg);
   };
-  worker.onerror = (event) => {
-    for (const [id, job] of pending) {
-      pending.delete(id);
-      job.resolve({ ok: false, error: { fileName: "", message: `Import worker failed: ${event.message}` } });
+  w.onerror = (event) => {
+    const error = { kind: "unknown" as const, message: `The import worker failed: ${event.message}` };
+    for (const [jobId, waiter] of waiters) {
+      waiter.onMessage({ jobId, type: "committed", ok: false, error });
+      waiter.onMessage({ jobId, type: "parsed", ok: false, error: { fileName: "", message: error.message } });
     }
+    waiters.clear();
     worker = undefined;
   };
-  return worker;
+  worker = w;
+  return w;
+}
+
+function send(request: ImportRequest): void {
+  getWorker().postMessage(request);
+}
+
+/** A parsed file held by the worker until `commit` or `discard`. */
+export interface ParsedImport {
+  jobId: number;
+  summary: ParsedSummary;
+  commit(choice: ImportChoice, newId?: string): Promise<Result<SessionRow> & { saveMs?: number }>;
+  discard(): void;
 }
 
 /** Parses a file off the main thread. */
-export function parseFile(file: File, onProgress?: ImportProgress): Promise<PrepareResult> {
+export function parseFile(
+  file: File,
+  onProgress?: ImportProgress,
+): Promise<{ ok: true; value: ParsedImport } | { ok: false; error: { fileName: string; message: string } }> {
   const jobId = nextJob++;
   return new Promise((resolve) => {
-    pending.set(jobId, onProgress ? { resolve, onProgress } : { resolve });
-    const request: ImportRequest = { jobId, file, fileName: file.name };
-    getWorker().postMessage(request);
+    const waiter: Waiter = {
+      onMessage: (msg) => {
+        if (msg.type !== "parsed") return;
+        if (!msg.ok) {
+          waiters.delete(jobId);
+          resolve({ ok: false, error: msg.error });
+          return;
+        }
+        resolve({ ok: true, value: parsedImport(jobId, msg.summary, waiter) });
+      },
+    };
+    if (onProgress) waiter.onProgress = onProgress;
+    waiters.set(jobId, waiter);
+    send({ type: "parse", jobId, file, fileName: file.name });
   });
 }
 
-/** What the person must decide before a parsed file is stored (none: store directly). */
+function parsedImport(jobId: number, summary: ParsedSummary, waiter: Waiter): ParsedImport {
+  return {
+    jobId,
+    summary,
+    commit: (choice, newId = crypto.randomUUID()) =>
+      new Promise((resolve) => {
+        waiter.onMessage = (msg) => {
+          if (msg.type !== "committed") return;
+          waiters.delete(jobId);
+          resolve(
+            msg.ok ? { ok: true, value: msg.row, saveMs: msg.saveMs } : { ok: false, error: msg.error },
+          );
+        };
+        waiter.onProgress?.("save", 1);
+        send({ type: "commit", jobId, choice, newId });
+      }),
+    discard: () => {
+      waiters.delete(jobId);
+      send({ type: "discard", jobId });
+    },
+  };
+}
+
+/** What the person must decide before a parsed file is stored (nothing: store directly). */
 export interface ImportQuestions {
   /** Bad lines: import only the valid entries, or cancel. */
   problems: boolean;
@@ -60,24 +114,6 @@ export interface ImportQuestions {
   existing: SessionRow | undefined;
 }
 
-export async function questionsFor(db: CutpointDb, candidate: ImportCandidate): Promise<ImportQuestions> {
-  return {
-    problems: candidate.problems.length > 0,
-    existing: await getSession(db, candidate.prepared.header.id),
-  };
+export async function questionsFor(db: CutpointDb, summary: ParsedSummary): Promise<ImportQuestions> {
+  return { problems: summary.problems.length > 0, existing: await getSession(db, summary.header.id) };
 }
-
-export type ImportChoice = "new" | "replace" | "copy";
-
-/** Stores a parsed file as one transaction. */
-export async function commitImport(
-  db: CutpointDb,
-  candidate: ImportCandidate,
-  choice: ImportChoice,
-  newId: () => string = () => crypto.randomUUID(),
-): Promise<Result<SessionRow>> {
-  const prepared = choice === "copy" ? withNewId(candidate.prepared, newId()) : candidate.prepared;
-  return saveSession(db, prepared, choice === "replace" ? "replace" : "new");
-}
-
-export type { ImportCandidate, ImportRejection };

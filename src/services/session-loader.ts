@@ -1,10 +1,16 @@
 /**
- * Reading a stored session into memory for the session view (and the agent/compaction UIs):
- * all chunks once, then only the chunks appended since (entries are append-only).
- * Parsing yields to the event loop between chunks so a 100 MB session never freezes the page.
+ * Reading a stored session into memory for the session view (and the agent/compaction UIs).
+ *
+ * - First the last chunks (the newest entries, where the leaf is): `onPreview` gets them so the
+ *   timeline can show its end while the rest loads. A preview is NOT the whole session: never
+ *   plan or build a context from it.
+ * - Then every chunk, in batches of a few MB, parsed with yields to the event loop, so a
+ *   100 MB session never blocks the page for long.
+ * - Later, only the chunks appended since (entries are append-only): `loadNewEntries`.
  */
 import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
-import { type CutpointDb, parseChunkText, readChunks } from "../db/index.ts";
+import { type CutpointDb, parseChunkText } from "../db/index.ts";
+import type { ChunkRow } from "../db/schema.ts";
 
 export interface LoadedSession {
   id: string;
@@ -15,66 +21,77 @@ export interface LoadedSession {
   lastSeq: number;
 }
 
+/** Chunks read per IndexedDB request (~4 MB with 512 KB chunks). */
+const BATCH = 8;
+/** Entries wanted in the preview (the newest ones). */
+const PREVIEW_ENTRIES = 300;
+const SLICE_MS = 30;
+
 const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-async function parseChunks(
-  texts: readonly string[],
-  onProgress?: (fraction: number) => void,
-  signal?: AbortSignal,
-): Promise<SessionEntry[] | undefined> {
-  const out: SessionEntry[] = [];
-  let lastYield = performance.now();
-  for (let i = 0; i < texts.length; i++) {
-    const parsed = parseChunkText(texts[i]!);
-    for (const e of parsed) out.push(e);
-    if (performance.now() - lastYield > 40) {
-      onProgress?.((i + 1) / texts.length);
-      await yieldToEventLoop();
-      if (signal?.aborted) return undefined;
-      lastYield = performance.now();
-    }
-  }
-  return out;
+function rangeOf(db: CutpointDb, id: string, from: number, to: number) {
+  return db.chunks.where("[sessionId+seq]").between([id, from], [id, to], true, true);
+}
+
+export interface LoadOptions {
+  onProgress?: (fraction: number) => void;
+  onPreview?: (preview: LoadedSession) => void;
+  signal?: AbortSignal;
 }
 
 /** Loads a whole session; undefined when it does not exist (or the load was aborted). */
 export async function loadSession(
   db: CutpointDb,
   sessionId: string,
-  onProgress?: (fraction: number) => void,
-  signal?: AbortSignal,
+  options: LoadOptions = {},
 ): Promise<LoadedSession | undefined> {
-  const snapshot = await db.transaction("r", db.sessions, db.chunks, async () => {
-    const row = await db.sessions.get(sessionId);
-    if (!row || row.deletedAt) return undefined;
-    return { row, chunks: await readChunks(db, sessionId) };
-  });
-  if (!snapshot || signal?.aborted) return undefined;
-  const entries = await parseChunks(
-    snapshot.chunks.map((c) => c.text),
-    onProgress,
-    signal,
-  );
-  if (!entries) return undefined;
-  const lastSeq = snapshot.chunks.at(-1)?.seq ?? 0;
-  return {
-    id: sessionId,
-    header: snapshot.row.header,
-    entries,
-    generation: snapshot.row.generation,
-    lastSeq,
-  };
+  const { onProgress, onPreview, signal } = options;
+  const row = await db.sessions.get(sessionId);
+  if (!row || row.deletedAt || signal?.aborted) return undefined;
+  const { generation, lastSeq, header } = row;
+  const base = { id: sessionId, header, generation, lastSeq };
+
+  if (onPreview && lastSeq > 1) {
+    const tail: ChunkRow[] = [];
+    let count = 0;
+    for (let seq = lastSeq; seq >= 1 && count < PREVIEW_ENTRIES; seq--) {
+      const chunk = await db.chunks.get([sessionId, seq]);
+      if (!chunk) break;
+      tail.unshift(chunk);
+      count += chunk.count;
+    }
+    if (signal?.aborted) return undefined;
+    if (tail.length < lastSeq && tail.every((c) => c.generation === generation)) {
+      onPreview({ ...base, entries: tail.flatMap((c) => parseChunkText(c.text)) });
+    }
+  }
+
+  const entries: SessionEntry[] = [];
+  let sliceStart = performance.now();
+  for (let from = 1; from <= lastSeq; from += BATCH) {
+    const chunks = await rangeOf(db, sessionId, from, Math.min(lastSeq, from + BATCH - 1)).toArray();
+    if (signal?.aborted) return undefined;
+    for (const chunk of chunks) {
+      // Replaced meanwhile (re-import): the caller reloads on the new generation.
+      if (chunk.generation !== generation) return undefined;
+      const parsed = parseChunkText(chunk.text);
+      for (let i = 0; i < parsed.length; i++) entries.push(parsed[i]!);
+      if (performance.now() - sliceStart > SLICE_MS) {
+        onProgress?.(chunk.seq / lastSeq);
+        await yieldToEventLoop();
+        if (signal?.aborted) return undefined;
+        sliceStart = performance.now();
+      }
+    }
+  }
+  return { ...base, entries };
 }
 
 /** Adds the chunks written after `loaded` (same generation). Returns `loaded` when nothing is new. */
 export async function loadNewEntries(db: CutpointDb, loaded: LoadedSession): Promise<LoadedSession> {
-  const chunks = await readChunks(db, loaded.id, loaded.lastSeq);
+  const chunks = await rangeOf(db, loaded.id, loaded.lastSeq + 1, Number.MAX_SAFE_INTEGER).toArray();
   const fresh = chunks.filter((c) => c.generation === loaded.generation);
   if (fresh.length === 0) return loaded;
   const added = fresh.flatMap((c) => parseChunkText(c.text));
-  return {
-    ...loaded,
-    entries: loaded.entries.concat(added),
-    lastSeq: fresh.at(-1)!.seq,
-  };
+  return { ...loaded, entries: loaded.entries.concat(added), lastSeq: fresh.at(-1)!.seq };
 }

@@ -52,17 +52,22 @@ function Status({ state }: { state: SessionAgentState }) {
 
 export function LiveRun({ state, onClose }: { state: SessionAgentState; onClose: () => void }) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  const innerRef = useRef<HTMLDivElement>(null);
   const atEnd = useRef(true);
-  const liveLength = state.live?.content.reduce(
-    (n, b) => n + (b.type === "text" ? b.text.length : b.type === "thinking" ? b.thinking.length : 1),
-    0,
-  );
-  // Follow the end while streaming unless the person scrolled up.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: re-run when content grows.
+  // Follow the end while content grows (streaming, new messages, markdown), unless the person
+  // scrolled up.
   useEffect(() => {
     const el = scrollRef.current;
-    if (el && atEnd.current) el.scrollTop = el.scrollHeight;
-  }, [state.log.length, liveLength, state.runner.status.kind]);
+    const inner = innerRef.current;
+    if (!el || !inner || typeof ResizeObserver === "undefined") return;
+    const follow = () => {
+      if (atEnd.current) el.scrollTop = el.scrollHeight;
+    };
+    const observer = new ResizeObserver(follow);
+    observer.observe(inner);
+    follow();
+    return () => observer.disconnect();
+  });
 
   const empty =
     state.log.length === 0 &&
@@ -90,25 +95,27 @@ export function LiveRun({ state, onClose }: { state: SessionAgentState; onClose:
           atEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
         }}
       >
-        {state.log.map((m, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: the log is append-only.
-          <MessageView key={i} message={m} />
-        ))}
-        {state.live && <AssistantView message={state.live} streaming />}
-        {state.unsaved && (
-          <div className="agent-unsaved" data-testid="unsaved-reply">
-            <p className="agent-flag error">
-              This reply could not be saved (the session stays as it was before it). Copy what you need.
-            </p>
-            <AssistantView message={state.unsaved} streaming={false} />
-          </div>
-        )}
-        <Status state={state} />
-        {state.problem && (
-          <div className="agent-status error" role="alert" data-testid="run-problem">
-            {state.problem}
-          </div>
-        )}
+        <div ref={innerRef} className="agent-run-inner">
+          {state.log.map((m, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the log is append-only.
+            <MessageView key={i} message={m} />
+          ))}
+          {state.live && <AssistantView message={state.live} streaming />}
+          {state.unsaved && (
+            <div className="agent-unsaved" data-testid="unsaved-reply">
+              <p className="agent-flag error">
+                This reply could not be saved (the session stays as it was before it). Copy what you need.
+              </p>
+              <AssistantView message={state.unsaved} streaming={false} />
+            </div>
+          )}
+          <Status state={state} />
+          {state.problem && (
+            <div className="agent-status error" role="alert" data-testid="run-problem">
+              {state.problem}
+            </div>
+          )}
+        </div>
       </div>
     </section>
   );

@@ -19,12 +19,15 @@ function textOf(content: unknown): string {
     .join("\n");
 }
 
-function argsText(args: unknown): string {
-  try {
-    return JSON.stringify(args, null, 2) ?? "";
-  } catch {
-    return String(args);
-  }
+/** Tool arguments for people: one "name: value" per argument, multi-line strings as they are. */
+export function argsText(args: unknown): string {
+  if (!args || typeof args !== "object" || Array.isArray(args)) return JSON.stringify(args) ?? "";
+  return Object.entries(args as Record<string, unknown>)
+    .map(([k, v]) => {
+      if (typeof v === "string") return v.includes("\n") ? `${k}:\n${v}` : `${k}: ${v}`;
+      return `${k}: ${JSON.stringify(v)}`;
+    })
+    .join("\n");
 }
 
 export function AssistantView({ message, streaming }: { message: AssistantMessage; streaming: boolean }) {

@@ -32,6 +32,9 @@ export async function runUndo(sessionId: string, compaction: CompactionEntry): P
   ui.pushToast({ kind: "info", message: "Compaction undone: the leaf is back before it (history kept)." });
 }
 
+/** The last generate request served (a remount must not generate again). */
+let handledRequest = 0;
+
 export function CompactionPreview({ model }: { model: CompactionModel }) {
   const s = useCompactionStore();
   const plan = model.plan.plan;
@@ -46,7 +49,10 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
   const request = s.generateRequest;
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per request.
   useEffect(() => {
-    if (request > 0 && ok) void generate();
+    if (request > handledRequest && ok) {
+      handledRequest = request;
+      void generate();
+    }
   }, [request]);
 
   const cost = useMemo(() => {

@@ -54,10 +54,20 @@ export function TokenTimeline({ sessionId }: SessionSlotProps) {
   const setHistoryOpen = useCompactionStore((s) => s.setHistoryOpen);
   const openPreview = useCompactionStore((s) => s.openCompactionPreview);
   const setRightOpen = useUiStore((s) => s.setRightPanelOpen);
+  const notice = useCompactionStore((s) => s.notice);
+  const setNotice = useCompactionStore((s) => s.setNotice);
   if (!model) return <div className="cp-panel cp-empty">Loading the session…</div>;
   const compactions = model.path.filter((e) => e.type === "compaction").length;
   return (
     <div className="cp-panel" data-testid="token-timeline-panel">
+      {notice && (
+        <p className="cp-banner" role="alert" data-testid="compaction-notice">
+          {notice}{" "}
+          <button type="button" className="btn small" onClick={() => setNotice(null)}>
+            Dismiss
+          </button>
+        </p>
+      )}
       {previewOpen && <CompactionPreview model={model} />}
       <div className="cp-tl-head">
         <h2>Token timeline</h2>
@@ -163,6 +173,16 @@ function TimelineRows({ model }: { model: CompactionModel }) {
     opened.current = true;
     virtualizer.scrollToIndex(cutIndex >= 0 ? cutIndex : n - 1, { align: "center" });
   }, [n, cutIndex, virtualizer]);
+
+  // Keep the cut in view when it moves (slider, keyboard, a new plan) or the preview opens.
+  const previewOpen = useCompactionStore((s) => s.previewOpen);
+  const dragging = dragIndex !== null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-centre when the preview opens or closes.
+  useEffect(() => {
+    if (dragging || cutIndex < 0) return;
+    const t = requestAnimationFrame(() => virtualizer.scrollToIndex(cutIndex, { align: "center" }));
+    return () => cancelAnimationFrame(t);
+  }, [cutIndex, previewOpen, virtualizer, dragging]);
 
   const moveTo = useCallback(
     (c: CutPointInfo | undefined, focus: boolean) => {

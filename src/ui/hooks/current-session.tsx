@@ -9,6 +9,7 @@ import { type SessionData, useSessionData } from "./use-session-data.ts";
 const CurrentSessionContext = createContext<SessionData>({
   row: undefined,
   loaded: undefined,
+  preview: undefined,
   loading: undefined,
 });
 

@@ -11,8 +11,10 @@ import { type LoadedSession, loadNewEntries, loadSession } from "../../services/
 export interface SessionData {
   /** undefined while the live query starts; null when the session does not exist. */
   row: SessionRow | null | undefined;
-  /** The entries, once loaded (may lag `row` briefly while new chunks load). */
+  /** ALL entries, once loaded (may lag `row` briefly while new chunks load). */
   loaded: LoadedSession | undefined;
+  /** While a big session loads: its newest entries only, for display. Never plan from it. */
+  preview: LoadedSession | undefined;
   /** 0..1 while the first load runs, undefined otherwise. */
   loading: number | undefined;
 }
@@ -28,34 +30,50 @@ export function useSessionData(sessionId: string | undefined): SessionData {
     undefined,
   );
   const [loaded, setLoaded] = useState<LoadedSession | undefined>(undefined);
+  const [preview, setPreview] = useState<LoadedSession | undefined>(undefined);
   const [loading, setLoading] = useState<number | undefined>(undefined);
+  const generation = row?.generation;
+  const lastSeq = row?.lastSeq;
 
-  // Drop what belongs to another session.
+  // Full load: when the session or its generation (a re-import "replace") changes. Metadata
+  // updates (appends, renames) never restart it, so a busy session cannot starve the load.
   useEffect(() => {
-    setLoaded((l) => (l && l.id === sessionId ? l : undefined));
-  }, [sessionId]);
-
-  useEffect(() => {
-    if (!row || !sessionId || row.id !== sessionId) return;
-    const current = loaded && loaded.id === sessionId ? loaded : undefined;
-    if (current && current.generation === row.generation && current.lastSeq >= row.lastSeq) return;
+    if (!sessionId || generation === undefined) return;
     const controller = new AbortController();
-    const run = async () => {
-      if (current && current.generation === row.generation) {
-        const next = await loadNewEntries(db, current);
-        if (!controller.signal.aborted) setLoaded(next);
-      } else {
-        setLoading(0);
-        const next = await loadSession(db, sessionId, (f) => setLoading(f), controller.signal);
-        if (!controller.signal.aborted) {
-          setLoaded(next);
-          setLoading(undefined);
-        }
-      }
-    };
-    run().catch((e) => console.error("loading the session failed", e));
+    setLoading(0);
+    loadSession(db, sessionId, {
+      onProgress: (f) => setLoading(f),
+      onPreview: (p) => {
+        if (!controller.signal.aborted) setPreview(p);
+      },
+      signal: controller.signal,
+    })
+      .then((next) => {
+        if (controller.signal.aborted) return;
+        setLoaded(next);
+        setPreview(undefined);
+        setLoading(undefined);
+      })
+      .catch((e) => console.error("loading the session failed", e));
     return () => controller.abort();
-  }, [row, sessionId, loaded]);
+  }, [sessionId, generation]);
 
-  return { row, loaded: loaded && loaded.id === sessionId ? loaded : undefined, loading };
+  // Incremental: chunks appended after what is loaded (here or in another tab).
+  useEffect(() => {
+    if (!loaded || loaded.id !== sessionId || lastSeq === undefined) return;
+    if (loaded.generation !== generation || loaded.lastSeq >= lastSeq) return;
+    let cancelled = false;
+    loadNewEntries(db, loaded)
+      .then((next) => {
+        if (!cancelled && next !== loaded) setLoaded(next);
+      })
+      .catch((e) => console.error("loading new entries failed", e));
+    return () => {
+      cancelled = true;
+    };
+  }, [loaded, sessionId, generation, lastSeq]);
+
+  const mine = (l: LoadedSession | undefined) =>
+    l && l.id === sessionId && l.generation === generation ? l : undefined;
+  return { row, loaded: mine(loaded), preview: mine(loaded) ? undefined : mine(preview), loading };
 }

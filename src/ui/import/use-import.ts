@@ -6,7 +6,7 @@ import { useCallback } from "react";
 import { db } from "../../db/instance.ts";
 import type { SessionRow } from "../../db/schema.ts";
 import { describeProblems } from "../../services/import-prepare.ts";
-import { commitImport, type ImportChoice, parseFile, questionsFor } from "../../services/import-service.ts";
+import { type ImportChoice, parseFile, questionsFor } from "../../services/import-service.ts";
 import { useImportQuestion } from "../../store/import-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 
@@ -28,28 +28,33 @@ async function importOne(file: File): Promise<SessionRow | undefined> {
       ui.pushToast({ kind: "error", message: `${file.name}: ${parsed.error.message}` });
       return undefined;
     }
-    const candidate = parsed.value;
+    const parsedImport = parsed.value;
+    const candidate = parsedImport.summary;
     const q = await questionsFor(db, candidate);
     let choice: ImportChoice = "new";
     if (q.problems || q.existing) {
       useUiStore.getState().upsertImport({ id, fileName: file.name, phase: "waiting", fraction: 1 });
       const answer = await useImportQuestion.getState().ask({
         fileName: file.name,
-        sessionName: candidate.prepared.meta.name ?? candidate.prepared.meta.firstUserMessage,
-        entryCount: candidate.prepared.meta.entryCount,
+        sessionName: candidate.meta.name ?? candidate.meta.firstUserMessage,
+        entryCount: candidate.meta.entryCount,
         problems: candidate.problems,
         existingName: q.existing
           ? (q.existing.name ?? q.existing.firstUserMessage) || q.existing.id
           : undefined,
       });
       if (answer === "cancel") {
+        parsedImport.discard();
         ui.pushToast({ kind: "info", message: `${file.name}: import cancelled, nothing was written.` });
         return undefined;
       }
       choice = answer === "replace" ? "replace" : answer === "copy" ? "copy" : "new";
     }
     useUiStore.getState().upsertImport({ id, fileName: file.name, phase: "save", fraction: 1 });
-    const saved = await commitImport(db, candidate, choice);
+    const saved = await parsedImport.commit(choice);
+    performance.mark("cutpoint:import-stored", {
+      detail: { ...candidate.timings, save: saved.saveMs ?? 0, file: file.name },
+    });
     if (!saved.ok) {
       ui.pushToast({ kind: "error", message: `${file.name}: ${saved.error.message}` });
       return undefined;

@@ -93,8 +93,9 @@ function TopBar({ sessionId }: { sessionId: string }) {
 }
 
 function Conversation() {
-  const { row, loaded, loading } = useCurrentSession();
-  const model = useMemo(() => (loaded ? buildTimelineModel(loaded.entries) : undefined), [loaded]);
+  const { row, loaded, preview, loading } = useCurrentSession();
+  const source = loaded ?? preview;
+  const model = useMemo(() => (source ? buildTimelineModel(source.entries) : undefined), [source]);
   if (row === null) return <p className="center-note">This session no longer exists.</p>;
   if (!model) {
     return (
@@ -106,7 +107,7 @@ function Conversation() {
   if (model.path.length === 0) {
     return <p className="center-note">This session has no entries yet.</p>;
   }
-  return <Timeline model={model} />;
+  return <Timeline model={model} partial={loaded ? undefined : (loading ?? 0)} />;
 }
 
 export function SessionView({ sessionId }: { sessionId: string }) {

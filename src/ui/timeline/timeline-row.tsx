@@ -10,6 +10,7 @@ export interface TimelineRowProps {
   entry: SessionEntry;
   index: number;
   tokens: number;
+  /** Running total; NaN while only the newest entries are loaded. */
   total: number;
   inContext: boolean;
   expanded: boolean;
@@ -52,9 +53,11 @@ export const TimelineRow = memo(function TimelineRow(props: TimelineRowProps) {
           <span className="row-tokens" title={`${formatCount(tokens)} estimated tokens`}>
             {tokens > 0 ? `${formatTokens(tokens)} tok` : ""}
           </span>
-          <span className="row-total" title={`running total ${formatCount(total)} tokens`}>
-            Σ {formatTokens(total)}
-          </span>
+          {Number.isNaN(total) ? null : (
+            <span className="row-total" title={`running total ${formatCount(total)} tokens`}>
+              Σ {formatTokens(total)}
+            </span>
+          )}
         </span>
       </button>
       <TreeRowActions entry={entry} />

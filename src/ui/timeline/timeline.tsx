@@ -10,7 +10,8 @@ import { describeEntry } from "./entry-kind.ts";
 import type { TimelineModel } from "./timeline-model.ts";
 import { TimelineRow } from "./timeline-row.tsx";
 
-export function Timeline({ model }: { model: TimelineModel }) {
+/** `partial`: the model holds only the newest entries while the rest loads (0..1 loaded). */
+export function Timeline({ model, partial }: { model: TimelineModel; partial?: number | undefined }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const expanded = useUiStore((s) => s.expanded);
   const toggleExpanded = useUiStore((s) => s.toggleExpanded);
@@ -94,8 +95,12 @@ export function Timeline({ model }: { model: TimelineModel }) {
   return (
     <>
       <div className="timeline-head" aria-live="polite">
-        <span data-testid="path-count">{formatCount(count)} entries on the path</span>
-        <span>≈ {formatTokens(total)} tokens (estimate, chars/4)</span>
+        {partial !== undefined ? (
+          <span role="status">Loading earlier entries… {Math.round(partial * 100)} %</span>
+        ) : (
+          <span data-testid="path-count">{formatCount(count)} entries on the path</span>
+        )}
+        {partial === undefined && <span>≈ {formatTokens(total)} tokens (estimate, chars/4)</span>}
         {model.lastCompaction >= 0 && (
           <button type="button" className="link" onClick={() => jump(model.lastCompaction)}>
             Go to the last compaction
@@ -132,7 +137,7 @@ export function Timeline({ model }: { model: TimelineModel }) {
                   entry={entry}
                   index={i}
                   tokens={model.tokens[i]!}
-                  total={model.totals[i]!}
+                  total={partial === undefined ? model.totals[i]! : Number.NaN}
                   inContext={inContext}
                   expanded={expanded.has(entry.id)}
                   label={model.labels.get(entry.id)}

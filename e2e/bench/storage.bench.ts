@@ -1,0 +1,249 @@
+/**
+ * Storage and session view on a 100 MB / ~91k-entry session, in the BUILT app in headless
+ * Chromium (`npm run bench -- storage`):
+ * - import (drop) to stored, and to first timeline rows visible; longest main-thread task;
+ * - reopen (page reload) to first rows visible;
+ * - export (click to download) and whether the bytes equal the input;
+ * - JS heap after import; DOM rows while scrolling to the end;
+ * - the storage layout alternatives (one row per entry vs JSONL chunks of several sizes),
+ *   written and read with raw IndexedDB, to justify the chunked design (src/db/chunks.ts).
+ * Targets: import <= 3 s, reopen <= 1 s, export <= 2 s.
+ */
+import { readFileSync } from "node:fs";
+import type { Page } from "@playwright/test";
+import { generateBigSession } from "./lib/big-session.ts";
+import {
+  DIST,
+  ensureBuilt,
+  fmtMb,
+  fmtMs,
+  launchChromium,
+  serveStatic,
+  usedHeapAfterGc,
+} from "./lib/browser.ts";
+
+const TARGETS = { import: 3000, reopen: 1000, export: 2000 };
+
+declare global {
+  interface Window {
+    __big?: Blob;
+    __firstRows?: number;
+    __longest?: number;
+  }
+}
+
+function ratio(ms: number, target: number): string {
+  return `${fmtMs(ms).padStart(8)}  (${(ms / target).toFixed(2)} × target ${target} ms)${ms <= target ? "  ok" : "  OVER"}`;
+}
+
+async function importByDrop(page: Page, entryCount: number): Promise<{ stored: number; visible: number }> {
+  const expected = `${entryCount.toLocaleString("en-US")} entries on the path`;
+  return page.evaluate(async (expected) => {
+    const t0 = performance.now();
+    const dt = new DataTransfer();
+    dt.items.add(new File([window.__big!], "big.jsonl"));
+    document.body.dispatchEvent(new DragEvent("drop", { bubbles: true, cancelable: true, dataTransfer: dt }));
+    let stored: number | undefined;
+    return new Promise<{ stored: number; visible: number }>((resolve) => {
+      const tick = () => {
+        if (stored === undefined) {
+          const toasts = Array.from(document.querySelectorAll('[data-testid="toast"]'));
+          if (toasts.some((t) => t.textContent?.includes("Imported big.jsonl")))
+            stored = performance.now() - t0;
+        }
+        const count = document.querySelector('[data-testid="path-count"]')?.textContent;
+        const row = document.querySelector('[data-testid="timeline"] li');
+        if (stored !== undefined && count === expected && row)
+          resolve({ stored, visible: performance.now() - t0 });
+        else requestAnimationFrame(tick);
+      };
+      tick();
+    });
+  }, expected);
+}
+
+async function domRowsWhileScrolling(page: Page): Promise<{ max: number; min: number; atEnd: number }> {
+  return page.evaluate(async () => {
+    const el = document.querySelector<HTMLElement>('[data-testid="timeline"]')!;
+    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    let max = 0;
+    let min = Number.POSITIVE_INFINITY;
+    for (let i = 0; i <= 40; i++) {
+      el.scrollTop = (i / 40) * (el.scrollHeight - el.clientHeight);
+      await frame();
+      const n = el.querySelectorAll("li").length;
+      max = Math.max(max, n);
+      min = Math.min(min, n);
+    }
+    return { max, min, atEnd: el.querySelectorAll("li").length };
+  });
+}
+
+interface AltResult {
+  layout: string;
+  rows: number;
+  writeMs: number;
+  readMs: number;
+}
+
+/** Raw IndexedDB: the same entries as one row per entry (objects) or JSONL chunks of N KB. */
+async function layoutAlternatives(page: Page): Promise<AltResult[]> {
+  return page.evaluate(async () => {
+    const text = await window.__big!.text();
+    const lines = text.split("\n").filter((l) => l !== "");
+    lines.shift();
+    const req = <T>(r: IDBRequest<T>) =>
+      new Promise<T>((ok, ko) => {
+        r.onsuccess = () => ok(r.result);
+        r.onerror = () => ko(r.error);
+      });
+    const done = (tx: IDBTransaction) =>
+      new Promise<void>((ok, ko) => {
+        tx.oncomplete = () => ok();
+        tx.onerror = tx.onabort = () => ko(tx.error);
+      });
+    async function fresh(): Promise<IDBDatabase> {
+      await req(indexedDB.deleteDatabase("bench-layout") as unknown as IDBRequest<unknown>);
+      const open = indexedDB.open("bench-layout", 1);
+      open.onupgradeneeded = () => open.result.createObjectStore("rows", { keyPath: ["s", "seq"] });
+      return req(open);
+    }
+    async function run(layout: string, rows: unknown[], decode: (all: unknown[]) => number) {
+      const db = await fresh();
+      const t0 = performance.now();
+      const tx = db.transaction("rows", "readwrite");
+      const store = tx.objectStore("rows");
+      for (const row of rows) store.put(row);
+      await done(tx);
+      const writeMs = performance.now() - t0;
+      const t1 = performance.now();
+      const all = await req(db.transaction("rows").objectStore("rows").getAll());
+      const n = decode(all);
+      const readMs = performance.now() - t1;
+      db.close();
+      if (n !== lines.length) throw new Error(`${layout}: read ${n} of ${lines.length}`);
+      return { layout, rows: rows.length, writeMs, readMs };
+    }
+    const results = [];
+    const perEntry = lines.map((l, seq) => ({ s: "x", seq, e: JSON.parse(l) }));
+    results.push(await run("one row per entry (object)", perEntry, (all) => all.length));
+    for (const kb of [64, 512, 4096]) {
+      const chunks: { s: string; seq: number; text: string }[] = [];
+      let buf: string[] = [];
+      let size = 0;
+      for (const l of lines) {
+        buf.push(l);
+        size += l.length + 1;
+        if (size >= kb * 1024) {
+          chunks.push({ s: "x", seq: chunks.length, text: `${buf.join("\n")}\n` });
+          buf = [];
+          size = 0;
+        }
+      }
+      if (buf.length) chunks.push({ s: "x", seq: chunks.length, text: `${buf.join("\n")}\n` });
+      results.push(
+        await run(`JSONL chunks of ${kb} KB`, chunks, (all) => {
+          let n = 0;
+          for (const c of all as { text: string }[]) {
+            for (const line of c.text.split("\n")) if (line !== "") JSON.parse(line), n++;
+          }
+          return n;
+        }),
+      );
+    }
+    await req(indexedDB.deleteDatabase("bench-layout") as unknown as IDBRequest<unknown>);
+    return results;
+  });
+}
+
+export default async function bench(): Promise<void> {
+  ensureBuilt();
+  const megabytes = Number(process.env.STORAGE_BENCH_MB ?? 100);
+  const big = generateBigSession(megabytes * 1024 * 1024);
+  console.log(`session: ${fmtMb(big.bytes)}, ${big.entryCount.toLocaleString("en-US")} entries`);
+  const server = await serveStatic(DIST, { "/__bench/big.jsonl": big.text });
+  const browser = await launchChromium();
+  try {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      acceptDownloads: true,
+    });
+    // tsx keeps function names with a `__name` helper that page functions need too.
+    await context.addInitScript("globalThis.__name = globalThis.__name || ((f) => f);");
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      window.__longest = 0;
+      try {
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) window.__longest = Math.max(window.__longest ?? 0, e.duration);
+        }).observe({ type: "longtask", buffered: true });
+      } catch {
+        // no long task API
+      }
+      const tick = () => {
+        if (document.querySelector('[data-testid="timeline"] li')) window.__firstRows = performance.now();
+        else requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector(".welcome");
+    await page.evaluate(async () => {
+      window.__big = await (await fetch("/__bench/big.jsonl")).blob();
+      window.__longest = 0;
+    });
+
+    const imported = await importByDrop(page, big.entryCount);
+    const longestImport = await page.evaluate(() => window.__longest ?? 0);
+    const heapAfterImport = await usedHeapAfterGc(page);
+    const rows = await domRowsWhileScrolling(page);
+
+    await page.evaluate(() => {
+      window.__big = undefined;
+    });
+    await page.reload();
+    await page.waitForFunction(() => window.__firstRows !== undefined, undefined, { timeout: 60_000 });
+    const reopen = await page.evaluate(() => window.__firstRows!);
+    await page.waitForFunction(
+      (expected) => document.querySelector('[data-testid="path-count"]')?.textContent === expected,
+      `${big.entryCount.toLocaleString("en-US")} entries on the path`,
+    );
+    const heapAfterReopen = await usedHeapAfterGc(page);
+
+    const t0 = performance.now();
+    const download = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Export", exact: true }).click();
+    const file = await download;
+    const exportMs = performance.now() - t0;
+    const exported = readFileSync(await file.path());
+    const same = exported.equals(Buffer.from(big.text));
+
+    console.log(`import → stored           ${ratio(imported.stored, TARGETS.import)}`);
+    console.log(`import → first rows       ${ratio(imported.visible, TARGETS.import)}`);
+    console.log(`longest main-thread task during import: ${fmtMs(longestImport)}`);
+    console.log(`reopen (reload) → rows    ${ratio(reopen, TARGETS.reopen)}`);
+    console.log(`export (click → download) ${ratio(exportMs, TARGETS.export)}`);
+    console.log(`export bytes equal the input: ${same ? "yes" : "NO"} (${fmtMb(exported.length)})`);
+    console.log(`JS heap after import: ${fmtMb(heapAfterImport)}, after reopen: ${fmtMb(heapAfterReopen)}`);
+    console.log(
+      `DOM rows while scrolling to the end: min ${rows.min}, max ${rows.max}, at end ${rows.atEnd}`,
+    );
+
+    if (process.env.STORAGE_BENCH_LAYOUTS !== "0") {
+      const alt = await context.newPage();
+      await alt.goto(`${server.url}/`);
+      await alt.evaluate(async () => {
+        window.__big = await (await fetch("/__bench/big.jsonl")).blob();
+      });
+      console.log("storage layouts (raw IndexedDB, one transaction; read = getAll + JSON.parse):");
+      for (const r of await layoutAlternatives(alt)) {
+        console.log(
+          `  ${r.layout.padEnd(28)} ${String(r.rows).padStart(6)} rows  write ${fmtMs(r.writeMs).padStart(8)}  read ${fmtMs(r.readMs).padStart(8)}`,
+        );
+      }
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}

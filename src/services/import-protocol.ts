@@ -1,0 +1,29 @@
+/** Messages between the page and the import worker. */
+import type { LineProblem } from "../core/session/parse.ts";
+import type { SessionHeader } from "../core/session/types.ts";
+import type { DbError, EntriesMeta, SessionRow } from "../db/index.ts";
+
+export type ImportChoice = "new" | "replace" | "copy";
+
+/** What the page needs to know about a parsed file (the entries stay in the worker). */
+export interface ParsedSummary {
+  fileName: string;
+  header: SessionHeader;
+  meta: EntriesMeta;
+  problems: LineProblem[];
+  originalVersion: number;
+  /** Worker-side timings (ms): read, parse + prepare. */
+  timings: { read: number; parse: number };
+}
+
+export type ImportRequest =
+  | { type: "parse"; jobId: number; file: Blob; fileName: string }
+  | { type: "commit"; jobId: number; choice: ImportChoice; newId: string }
+  | { type: "discard"; jobId: number };
+
+export type ImportWorkerMessage =
+  | { jobId: number; type: "progress"; phase: "read" | "parse" | "prepare"; fraction: number }
+  | { jobId: number; type: "parsed"; ok: true; summary: ParsedSummary }
+  | { jobId: number; type: "parsed"; ok: false; error: { fileName: string; message: string } }
+  | { jobId: number; type: "committed"; ok: true; row: SessionRow; saveMs: number }
+  | { jobId: number; type: "committed"; ok: false; error: DbError };
