@@ -119,7 +119,7 @@ test("a multi-step tool session writes then edits a file, shown in the workspace
   await waitIdle(page);
   const run = page.getByTestId("agent-run");
   await expect(run.getByTestId("tool-call")).toHaveCount(2);
-  await expect(run.getByTestId("tool-call").first()).toContainText(`"path": "${file}"`);
+  await expect(run.getByTestId("tool-call").first()).toContainText(`path: ${file}`);
   await expect(run.getByTestId("tool-result")).toHaveCount(2);
   await expect(run).toContainText("The file is written and edited.");
   // model_change + user + (assistant + tool result) × 2 + assistant

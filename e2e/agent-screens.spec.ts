@@ -1,0 +1,71 @@
+/**
+ * Screens of the agent UI at 1280 and 800 px, light and dark: a run with thinking, tool calls and
+ * results, the settings dialog, the workspace panel. Checks that nothing overflows the window and
+ * that the composer stays reachable; writes PNGs to $AGENT_SHOTS (default /tmp/agent-shots) for
+ * a person to look at.
+ */
+import { expect, test } from "@playwright/test";
+import { newSession, send, setUpProvider, waitIdle } from "./agent-helpers.ts";
+import { scriptReplies, uniqueKey } from "./mock/client.ts";
+
+const OUT = process.env.AGENT_SHOTS ?? "/tmp/agent-shots";
+
+for (const width of [1280, 800]) {
+  for (const scheme of ["light", "dark"] as const) {
+    test(`agent screens at ${width}px, ${scheme}`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 800 });
+      await page.emulateMedia({ colorScheme: scheme });
+      const key = uniqueKey(`shots-${width}-${scheme}`);
+      await page.goto("/");
+      await setUpProvider(page, key);
+      await newSession(page);
+      await scriptReplies(key, [
+        {
+          reasoning: ["The person wants a README. ", "I will write it, then fix the title."],
+          text: "I'll create the file first.",
+          toolCalls: [
+            {
+              name: "write",
+              arguments: {
+                path: "docs/README.md",
+                content: `# Projct\n\n${"A long line of text to see wrapping. ".repeat(3)}\n`,
+              },
+            },
+          ],
+        },
+        {
+          text: "Now the typo.",
+          toolCalls: [
+            { name: "edit", arguments: { path: "docs/README.md", oldText: "Projct", newText: "Project" } },
+          ],
+        },
+        {
+          text: [
+            "Done. I created `docs/README.md` and fixed the title.\n\n",
+            "- **write** created the file\n- **edit** fixed the typo\n",
+          ],
+        },
+      ]);
+      await send(page, "Create docs/README.md with a title, then fix any typo in it.");
+      await waitIdle(page);
+      await expect(page.getByTestId("tool-result")).toHaveCount(2);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await expect(page.getByRole("textbox", { name: "Message" })).toBeInViewport();
+      await page.screenshot({ path: `${OUT}/run-${width}-${scheme}.png` });
+
+      await page.getByRole("button", { name: "Files", exact: true }).click();
+      await page.getByTestId("workspace-panel").getByRole("button", { name: "docs/README.md" }).click();
+      await expect(page.getByTestId("file-content")).toContainText("# Project");
+      await page.screenshot({ path: `${OUT}/files-${width}-${scheme}.png` });
+      await page.getByRole("button", { name: "Close the workspace panel" }).click();
+
+      await page.getByRole("button", { name: "Settings" }).click();
+      const dlg = page.locator('dialog[data-dialog="settings"]');
+      await expect(dlg.getByTestId("api-key-display")).toBeVisible();
+      const box = await dlg.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= width).toBe(true);
+      await page.screenshot({ path: `${OUT}/settings-${width}-${scheme}.png` });
+    });
+  }
+}
