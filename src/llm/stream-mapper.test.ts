@@ -154,6 +154,21 @@ describe("StreamMapper", () => {
     ]);
   });
 
+  it("assembles a big streamed argument (a long write) in linear time", () => {
+    const content = "x".repeat(400_000);
+    const json = JSON.stringify({ path: "big.txt", content });
+    const chunks: ChunkLike[] = [
+      delta({ tool_calls: [{ index: 0, id: "w", function: { name: "write", arguments: "" } }] }),
+    ];
+    for (let i = 0; i < json.length; i += 40) {
+      chunks.push(delta({ tool_calls: [{ index: 0, function: { arguments: json.slice(i, i + 40) } }] }));
+    }
+    const t0 = performance.now();
+    const { message } = run(chunks);
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect((message.content[0] as ToolCall).arguments).toEqual({ path: "big.txt", content });
+  });
+
   it("parseToolArguments: objects only, {} otherwise", () => {
     expect(parseToolArguments('{"a":1}')).toEqual({ a: 1 });
     expect(parseToolArguments("[1]")).toEqual({});

@@ -13,6 +13,9 @@ import type { ModelPrices } from "./providers.ts";
 
 export const API_NAME = "openai-completions";
 
+/** Tool arguments longer than this are not re-parsed on every streamed fragment. */
+export const LIVE_PARSE_LIMIT = 8192;
+
 /** Events for live display. `message` is the live partial message (mutated in place: copy to keep). */
 export type AssistantStreamEvent =
   | { type: "start"; message: AssistantMessage }
@@ -183,8 +186,12 @@ export class StreamMapper {
     const fragment = call.function?.arguments ?? "";
     if (fragment !== "") {
       slot.text += fragment;
-      const block = this.message.content[slot.blockIndex] as ToolCall;
-      block.arguments = parseToolArguments(slot.text);
+      // Live arguments for display; past a few KB re-parsing every fragment would be quadratic,
+      // so big arguments (a long `write`) are parsed once, in finish().
+      if (slot.text.length <= LIVE_PARSE_LIMIT) {
+        const block = this.message.content[slot.blockIndex] as ToolCall;
+        block.arguments = parseToolArguments(slot.text);
+      }
       this.emit({
         type: "toolcall_delta",
         contentIndex: slot.blockIndex,
