@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getChatRequests, scriptReplies } from "../../e2e/mock/client.ts";
 import { type MockServer, startMockServer } from "../../e2e/mock/server.ts";
-import type { MessageEntry, SessionEntry } from "../core/session/types.ts";
+import type { AssistantMessage, MessageEntry, SessionEntry } from "../core/session/types.ts";
 import { createWorkspaceTools } from "../tools/index.ts";
 import { createMemoryWorkspace } from "../tools/memory-workspace.ts";
 import { createAgentRunner, type LockManagerLike, type RunnerStatus } from "./agent-runner.ts";
@@ -197,6 +197,58 @@ describe("agent runner (real adapter against the mock server, memory workspace)"
     const last = s.saved[s.saved.length - 1]!.entries[0] as MessageEntry;
     expect(last.message).toMatchObject({ role: "assistant", stopReason: "aborted" });
     expect(s.runner.getState().status.kind).toBe("idle");
+  });
+
+  it("throttles live updates: thousands of deltas, a handful of notifications, the final text delivered", async () => {
+    const seen: string[] = [];
+    const runner = createAgentRunner({
+      persistence: { appendEntries: async () => undefined },
+      tools: () => [],
+      locks: null,
+      streamThrottleMs: 1000,
+      streamFn: async (p) => {
+        const message: AssistantMessage = {
+          role: "assistant",
+          content: [{ type: "text", text: "" }],
+          api: "openai-completions",
+          provider: p.provider,
+          model: p.model,
+          usage: {
+            input: 0,
+            output: 0,
+            cacheRead: 0,
+            cacheWrite: 0,
+            totalTokens: 0,
+            cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+          },
+          stopReason: "stop",
+          timestamp: 0,
+        };
+        const block = message.content[0] as { text: string };
+        for (let i = 0; i < 5000; i++) {
+          block.text += "x";
+          p.onEvent?.({ type: "text_delta", contentIndex: 0, delta: "x", message });
+        }
+        p.onEvent?.({ type: "done", message });
+        return message;
+      },
+    });
+    runner.subscribe(() => {
+      const m = runner.getState().streaming;
+      if (m) seen.push((m.content[0] as { text: string }).text);
+    });
+    const out = await runner.run({
+      sessionId: "T",
+      path: [],
+      prompt: "x",
+      endpoint: { baseUrl: "http://x/v1", apiKey: "k", provider: "custom", model: "m" },
+      systemPrompt: "",
+    });
+    expect(out.ok).toBe(true);
+    expect(seen.length).toBeLessThanOrEqual(3);
+    expect(seen[0]).toBe("x");
+    expect(seen[seen.length - 1]).toHaveLength(5000);
+    expect(runner.getState().streaming).toBeNull();
   });
 
   it("a storage failure ends the run with a clear error", async () => {

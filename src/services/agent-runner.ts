@@ -102,6 +102,8 @@ export interface AgentRunnerDeps {
   /** Injected for tests; defaults to the real adapter. */
   streamFn?: typeof streamAssistant;
   now?: () => number;
+  /** Minimum ms between live-message notifications while streaming (default 50). */
+  streamThrottleMs?: number;
   newId?: (taken: ReadonlySet<string>) => string;
 }
 
@@ -131,6 +133,33 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
   const listeners = new Set<() => void>();
   let state: RunnerState = { status: { kind: "idle" }, sessionId: null, streaming: null, lastResult: null };
   let controller: AbortController | null = null;
+
+  // Live message updates are throttled (leading + trailing edge): a token-by-token stream, or a
+  // long tool argument in thousands of fragments, notifies the UI at most every throttle window.
+  const throttleMs = deps.streamThrottleMs ?? 50;
+  let pendingMessage: AssistantMessage | null = null;
+  let streamTimer: ReturnType<typeof setTimeout> | null = null;
+  let lastStreamFlush = Number.NEGATIVE_INFINITY;
+  const flushStreaming = () => {
+    streamTimer = null;
+    if (!pendingMessage) return;
+    lastStreamFlush = now();
+    const turn = state.status.kind === "streaming" ? state.status.turn : 1;
+    set({ status: { kind: "streaming", turn }, streaming: snapshot(pendingMessage) });
+    pendingMessage = null;
+  };
+  const queueStreaming = (message: AssistantMessage) => {
+    pendingMessage = message;
+    if (streamTimer) return;
+    const wait = lastStreamFlush + throttleMs - now();
+    if (wait <= 0) flushStreaming();
+    else streamTimer = setTimeout(flushStreaming, wait);
+  };
+  const cancelStreaming = () => {
+    if (streamTimer) clearTimeout(streamTimer);
+    streamTimer = null;
+    pendingMessage = null;
+  };
 
   const set = (patch: Partial<RunnerState>) => {
     state = { ...state, ...patch };
@@ -206,10 +235,13 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
         newId: nextId,
         now,
         onEvent: (e) => {
-          if (e.type === "turn_start") set({ status: { kind: "streaming", turn: e.turn }, streaming: null });
-          else if (e.type === "model") {
+          if (e.type === "turn_start") {
+            cancelStreaming();
+            set({ status: { kind: "streaming", turn: e.turn }, streaming: null });
+          } else if (e.type === "model") {
             const ev = e.event;
             if (ev.type === "retry") {
+              cancelStreaming();
               set({
                 status: {
                   kind: "retrying",
@@ -220,11 +252,12 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
                 },
                 streaming: null,
               });
-            } else if (ev.type === "done") set({ streaming: null });
-            else {
-              const turn = state.status.kind === "streaming" ? state.status.turn : 1;
-              set({ status: { kind: "streaming", turn }, streaming: snapshot(ev.message) });
-            }
+            } else if (ev.type === "done") {
+              // The complete reply once (for a last live render), then nothing until the next turn.
+              cancelStreaming();
+              set({ streaming: snapshot(ev.message) });
+              set({ streaming: null });
+            } else queueStreaming(ev.message);
           } else if (e.type === "tool_start") {
             set({ status: { kind: "running-tool", toolName: e.call.name, toolCallId: e.call.id } });
           }
@@ -237,6 +270,7 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
     set({ sessionId: req.sessionId, status: { kind: "streaming", turn: 1 }, streaming: null });
     try {
       const result = await execute(req, ctrl);
+      cancelStreaming();
       const failed = result.stopReason === "error";
       set({
         status: failed
