@@ -122,6 +122,36 @@ export class PathIndex {
     if (type === "compaction") this.lastCompaction = i;
   }
 
+  /** Drops the entries from index k on (O(dropped) except when a dropped compaction was the latest). */
+  truncate(k: number): void {
+    const n = this.entries.length;
+    if (k >= n) return;
+    const keep = Math.max(0, k);
+    if (this.ids) {
+      for (let i = keep; i < n; i++) {
+        const id = this.entries[i]!.id;
+        if ((this.ids.get(id) ?? -1) >= keep) this.ids.delete(id);
+      }
+    }
+    this.entries.length = keep;
+    while (this.cutCount > 0 && this.cuts[this.cutCount - 1]! >= keep) this.cutCount--;
+    if (this.lastCompaction >= keep) {
+      this.lastCompaction = -1;
+      for (let i = keep - 1; i >= 0; i--) {
+        if (this.entries[i]!.type === "compaction") {
+          this.lastCompaction = i;
+          break;
+        }
+      }
+    }
+    this.windowStartFor = -2;
+    if (this.fileOpsScanned > keep) {
+      for (const map of [this.firstRead, this.firstModified])
+        for (const [path, i] of map) if (i >= keep) map.delete(path);
+      this.fileOpsScanned = Math.max(keep, this.fileOpsStart);
+    }
+  }
+
   /** First index of an id on the path (pi resolves ids with findIndex), built on first use. */
   indexOfId(id: string): number | undefined {
     if (!this.ids) {

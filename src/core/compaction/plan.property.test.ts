@@ -279,6 +279,39 @@ describe("plan properties", () => {
     );
   });
 
+  it("the incremental planner follows any sequence of paths (extend, shorten, re-read last entry)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(action, { minLength: 1, maxLength: 50 }),
+        fc.array(fc.record({ at: fc.nat(), reread: fc.boolean() }), { minLength: 1, maxLength: 8 }),
+        keepArb,
+        (actions, steps, keep) => {
+          const path = buildPath(actions);
+          if (path.length === 0) return;
+          const planner = createPlanner();
+          const settings = { keepRecentTokens: keep, reserveTokens: 1000 };
+          for (const step of steps) {
+            const slice = path.slice(0, 1 + (step.at % path.length));
+            if (step.reread) slice[slice.length - 1] = structuredClone(slice[slice.length - 1]!);
+            planner.setPath(slice);
+            expect(planner.length).toBe(slice.length);
+            expect(JSON.stringify(planner.plan(settings))).toBe(
+              JSON.stringify(planCompaction(slice, settings)),
+            );
+            const direct = planCompaction(slice, settings);
+            const plan = direct.ok ? direct.plan : direct.plan;
+            if (plan)
+              expect(planner.contextTokens()).toEqual({
+                tokens: plan.tokensBefore,
+                source: plan.tokensBeforeSource,
+              });
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it("#2608: successive compactions never lose a message the context held", () => {
     fc.assert(
       fc.property(fc.array(action, { minLength: 1, maxLength: 80 }), (actions) => {

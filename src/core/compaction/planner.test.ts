@@ -37,9 +37,26 @@ describe("createPlanner", () => {
     const d = planCompaction(sibling, settings);
     expect(c.ok && c.plan.keptTokens).toBe(d.ok && d.plan.keptTokens);
     expect(c.ok && c.plan.keptTokens).not.toBe(a.ok && a.plan.keptTokens);
-    // Going back to a shorter path.
+    // The same entries re-read as new objects (e.g. from storage) still count as an extension.
+    const reread = structuredClone(sibling);
+    reread.push(user("x3", "x2", "more"));
+    planner.setPath(reread);
+    expect(planner.length).toBe(sibling.length + 1);
+    const e = planner.plan(settings);
+    const f = planCompaction(reread, settings);
+    expect(e.ok && e.plan.keptTokens).toBe(f.ok && f.plan.keptTokens);
+    // Going back to a shorter path, then forward on another branch, with compactions dropped.
     planner.setPath(base.slice(0, 10));
     expect(planner.length).toBe(10);
+    const other = [...base.slice(0, 10), user("y1", base[9]!.id, "z".repeat(4000))];
+    planner.setPath(other);
+    const g = planner.plan({ keepRecentTokens: 100, reserveTokens: 16384 });
+    const h = planCompaction(other, { keepRecentTokens: 100, reserveTokens: 16384 });
+    expect(JSON.stringify(g)).toBe(JSON.stringify(h));
+    // The last entry re-read with new content (same id) is re-estimated.
+    const grown = [...other.slice(0, -1), user("y1", base[9]!.id, "z".repeat(8000))];
+    planner.setPath(grown);
+    expect(planner.entryTokens(10)).toBe(2000);
   });
 
   it("gives per-entry and running token estimates for the timeline", () => {

@@ -1,9 +1,10 @@
 /**
  * Incremental planner for the UI, which re-plans on every keystroke and every streamed entry.
- * It keeps a PathIndex across calls: `setPath` recognises an extension of the previous path in
- * O(1) (a path is determined by its last entry, so if the previous last entry sits at the same
- * position the prefix is unchanged) and only indexes the new entries; any other path is
- * re-indexed. Entry objects are treated as immutable.
+ * It keeps a PathIndex across calls: `setPath` recognises in O(1) a path that extends or
+ * shortens the previous one (a path is determined by its last entry, so if the entry at the
+ * shorter length is the same, by object or by id, the prefix is unchanged) and only indexes the
+ * difference; any other path is re-indexed. Entries are treated as immutable, except that a last
+ * entry re-read as a new object with the same id is re-estimated.
  */
 import type { SessionEntry } from "../session/types.ts";
 import { type CutPointInfo, listCutPointsOnIndex } from "./cut-points.ts";
@@ -45,13 +46,20 @@ export function createPlanner(options: { estimator?: Estimator } = {}): Planner 
     },
     setPath(path) {
       const n = index.length;
-      const extends_ = n > 0 && path.length >= n && path[n - 1] === index.entries[n - 1];
-      if (!extends_) {
-        index = new PathIndex(estimator, path.length + 1024);
-        for (const e of path) index.append(e);
+      // The longest indexed prefix the new path shares, judged at one position: a path is
+      // determined by its last entry (same object, or same id: entries re-read from storage are
+      // new objects; ids are unique and entries immutable).
+      const m = Math.min(n, path.length);
+      const same = (i: number) => path[i] === index.entries[i] || path[i]?.id === index.entries[i]?.id;
+      if (m > 0 && same(m - 1)) {
+        // A replaced last entry (same id, new object, e.g. re-read) is re-indexed, as is anything after it.
+        const k = path[m - 1] === index.entries[m - 1] ? m : m - 1;
+        index.truncate(k);
+        for (let i = k; i < path.length; i++) index.append(path[i]!);
         return;
       }
-      for (let i = n; i < path.length; i++) index.append(path[i]!);
+      index = new PathIndex(estimator, path.length + 1024);
+      for (const e of path) index.append(e);
     },
     append(entry) {
       index.append(entry);
