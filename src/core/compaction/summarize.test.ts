@@ -236,6 +236,63 @@ describe("generateCompaction", () => {
   });
 });
 
+describe("split turn right at the window start after an earlier compaction", () => {
+  it("keeps the previous summary verbatim as the history part (never loses it) and asks only for the prefix", async () => {
+    const ts = "2026-01-01T00:00:00.000Z";
+    const m = (id: string, parentId: string | null, message: Record<string, unknown>) =>
+      ({
+        type: "message",
+        id,
+        parentId,
+        timestamp: ts,
+        message: { timestamp: 0, ...message },
+      }) as SessionEntry;
+    const call = (id: string, parentId: string) =>
+      m(id, parentId, {
+        role: "assistant",
+        content: [{ type: "toolCall", id: `c-${id}`, name: "bash", arguments: { command: "ls" } }],
+        stopReason: "toolUse",
+      });
+    const result = (id: string, parentId: string) =>
+      m(id, parentId, {
+        role: "toolResult",
+        toolCallId: `c-${parentId}`,
+        toolName: "bash",
+        content: [{ type: "text", text: "o".repeat(4000) }],
+        isError: false,
+      });
+    const path: SessionEntry[] = [
+      m("old", null, { role: "user", content: "old request" }),
+      m("u", "old", { role: "user", content: "long task" }),
+      call("a1", "u"),
+      result("r1", "a1"),
+      {
+        type: "compaction",
+        id: "c",
+        parentId: "r1",
+        timestamp: ts,
+        summary: "EARLIER SUMMARY",
+        firstKeptEntryId: "u",
+        tokensBefore: 9,
+      } as SessionEntry,
+      call("a2", "c"),
+      result("r2", "a2"),
+      call("a3", "r2"),
+      result("r3", "a3"),
+    ];
+    const plan = planOf(path, 1500);
+    expect(path[plan.windowStart]!.id).toBe("u");
+    expect(plan.isSplitTurn).toBe(true);
+    expect(plan.turnStartIndex).toBe(plan.windowStart);
+    expect(plan.summarizeCount).toBe(0);
+    const { fn, calls } = scripted(async () => ({ ok: true, text: "PREFIX" }));
+    const r = await generateCompaction(plan, { complete: fn, signal: new AbortController().signal });
+    expect(calls).toHaveLength(1);
+    expect(isPrefix(calls[0]!)).toBe(true);
+    expect(r.ok && r.fields.summary).toBe(`EARLIER SUMMARY\n\n---\n\n${SPLIT_TURN_HEADING}\n\nPREFIX`);
+  });
+});
+
 describe("buildCompactionEntry", () => {
   it("builds a v3 compaction entry from the fields and the given id / parent / time", () => {
     const entry = buildCompactionEntry({
