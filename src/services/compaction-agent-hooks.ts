@@ -47,6 +47,12 @@ function queue(sessionId: string): Promise<SessionEntry[] | undefined> {
   });
 }
 
+/** A message the person must see (kept in the panel and as an error toast until dismissed). */
+function notify(message: string): void {
+  useCompactionStore.getState().setNotice(message);
+  useUiStore.getState().pushToast({ kind: "error", message });
+}
+
 const fmt = (n: number) => (n < 10_000 ? `${(n / 1000).toFixed(1)}k` : `${Math.round(n / 1000)}k`);
 
 export interface CompactionHooksDeps {
@@ -156,11 +162,9 @@ export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
       const c = await context(ctx);
       if (last && isOverflowErrorReply(last) && last.model === ctx.endpoint.model) {
         if (c.settings.mode === "off") {
-          useCompactionStore
-            .getState()
-            .setNotice(
-              "The model rejected the request as too long. Automatic compaction is off: compact from the meter, or start a new session.",
-            );
+          notify(
+            "The model rejected the request as too long. Automatic compaction is off: compact from the meter, or start a new session.",
+          );
           return;
         }
         const at = path.findIndex(
@@ -169,18 +173,14 @@ export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
         const before = at >= 0 ? path.slice(0, at) : path;
         const r = await compact(ctx, before, leaf, "The context was too long for the model");
         if (!r.ok) {
-          useCompactionStore
-            .getState()
-            .setNotice(`The context is too long and compaction failed: ${r.reason}`);
+          notify(`The context is too long and compaction failed: ${r.reason}`);
           return;
         }
         deps.watchRetry?.(sessionId, (again) => {
           if (again && isOverflowErrorReply(again))
-            useCompactionStore
-              .getState()
-              .setNotice(
-                "The context is still too long after compacting once, so Cutpoint stopped instead of looping. Lower keep-recent tokens in the preview, compact again, or use a model with a larger window.",
-              );
+            notify(
+              "The context is still too long after compacting once, so Cutpoint stopped instead of looping. Lower keep-recent tokens in the preview, compact again, or use a model with a larger window.",
+            );
         });
         return { retryWithPath: [...before, r.entry] };
       }

@@ -47,13 +47,13 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
 
   // Auto-open in ask mode: start generating once.
   const request = s.generateRequest;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per request.
+  // Runs once per request, as soon as the plan is ready (the entries may still be loading).
   useEffect(() => {
     if (request > handledRequest && ok) {
       handledRequest = request;
       void generate();
     }
-  }, [request]);
+  }, [request, ok, generate]);
 
   const cost = useMemo(() => {
     if (!plan || !ok) return undefined;

@@ -1,0 +1,224 @@
+/**
+ * Compaction around agent runs, against the mock: ask mode (a session grows past a small window,
+ * the preview opens with a summary generating; cut moved by keyboard and drag, focus added,
+ * regenerate, edit, confirm; the stored/exported entry; the next request starts with the summary),
+ * auto mode (compacts without asking, Undo), and overflow recovery (compact and retry once; a
+ * second overflow stops with advice).
+ */
+import { expect, type Page, test } from "@playwright/test";
+import {
+  exportOpen,
+  newSession,
+  parseJsonl,
+  send,
+  settingsDialog,
+  setUpProvider,
+  waitIdle,
+} from "./agent-helpers.ts";
+import { getChatRequests, type ReplySpec, scriptReplies, uniqueKey } from "./mock/client.ts";
+
+test.setTimeout(180_000);
+
+const para = (tag: string, n = 1800) =>
+  `${tag}: ${"lorem ipsum dolor sit amet ".repeat(Math.ceil(n / 27)).slice(0, n)}`;
+
+/** Sets the compaction settings in the Settings dialog (fields save on blur). */
+async function compactionSettings(
+  page: Page,
+  s: { mode?: "ask" | "auto" | "off"; window?: number; reserve?: number; keep?: number },
+): Promise<void> {
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dlg = settingsDialog(page);
+  const form = dlg.getByTestId("compaction-settings");
+  if (s.mode) {
+    const radio = form.locator(`input[type=radio][value=${s.mode}]`);
+    await radio.click();
+    await expect(radio).toBeChecked();
+  }
+  const set = async (id: string, v: number | undefined) => {
+    if (v === undefined) return;
+    const input = form.getByTestId(id);
+    await input.fill(String(v));
+    await input.blur();
+    await expect(input).toHaveValue(String(v));
+  };
+  await set("compaction-window", s.window);
+  await set("compaction-reserve", s.reserve);
+  await set("compaction-keep", s.keep);
+  await dlg.getByRole("button", { name: "Done" }).click();
+  await expect(dlg).toBeHidden();
+}
+
+function text(message: unknown): string {
+  const c = (message as { content?: unknown }).content;
+  if (typeof c === "string") return c;
+  if (Array.isArray(c)) return c.map((b) => (b as { text?: string }).text ?? "").join("");
+  return "";
+}
+
+/** Three turns, the third reported past the 6k threshold of an 8k window. */
+const GROW: ReplySpec[] = [
+  { text: para("ANSWER-ONE"), usage: { prompt_tokens: 1200, completion_tokens: 450 } },
+  { text: para("ANSWER-TWO"), usage: { prompt_tokens: 3000, completion_tokens: 450 } },
+  { text: para("ANSWER-THREE"), usage: { prompt_tokens: 6500, completion_tokens: 450 } },
+];
+
+async function grow(page: Page): Promise<void> {
+  for (const [i, q] of ["first question", "second question", "third question"].entries()) {
+    await send(page, `${q} ${para(`Q${i + 1}`, 1200)}`);
+    await waitIdle(page);
+  }
+}
+
+test("ask mode: the preview opens past the threshold; move the cut, focus, regenerate, edit, confirm", async ({
+  page,
+}) => {
+  const key = uniqueKey("ask");
+  await page.goto("/");
+  await setUpProvider(page, key);
+  await compactionSettings(page, { mode: "ask", window: 8000, reserve: 2000, keep: 1000 });
+  await newSession(page);
+  await scriptReplies(key, [
+    ...GROW,
+    // Summary requests (a split turn sends two at once: history and turn prefix).
+    ...Array.from({ length: 4 }, () => ({
+      text: ["## Goal\n", "SUMMARY-FROM-MOCK ", "streamed"],
+      delayMs: 80,
+    })),
+    { text: "ANSWER-AFTER-COMPACTION", usage: { prompt_tokens: 2000, completion_tokens: 10 } },
+  ]);
+  await grow(page);
+  const preview = page.getByTestId("compaction-preview");
+  await expect(preview).toBeVisible();
+  await expect(preview).toContainText("Review the compaction before the next message");
+  await expect(page.getByTestId("context-meter")).toContainText("Past the compaction threshold");
+  await expect(page.getByTestId("summary-editor")).toHaveValue(/SUMMARY-FROM-MOCK streamed/);
+
+  // Move the cut: keyboard up (keeps more), then drag it one row down; the draft is then stale.
+  const handle = page.getByTestId("cut-handle");
+  const start = await handle.textContent();
+  await handle.focus();
+  await page.keyboard.press("ArrowUp");
+  await expect(handle).not.toHaveText(start ?? "");
+  const up = await handle.textContent();
+  const box = (await handle.boundingBox())!;
+  await page.mouse.move(box.x + 20, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 20, box.y + box.height / 2 + 60, { steps: 5 });
+  await page.mouse.up();
+  await expect(handle).not.toHaveText(up ?? "");
+  await expect(page.getByTestId("confirm")).toBeDisabled();
+  await expect(preview).toContainText("The cut moved since this summary was made");
+
+  await page.getByTestId("focus").fill("FOCUS-ON-PARSER");
+  await page.getByTestId("generate").click();
+  await expect(page.getByTestId("preview-status")).toContainText("Draft ready");
+  await expect(page.getByTestId("summary-editor")).toHaveValue(/SUMMARY-FROM-MOCK streamed/);
+  const chats = await getChatRequests(key);
+  const userMessages = chats.map((c) =>
+    text(
+      (c.body as { messages: { role: string; content: unknown }[] }).messages.find((m) => m.role === "user"),
+    ),
+  );
+  const userMessage = userMessages.find((m) => m.includes("FOCUS-ON-PARSER")) ?? "";
+  expect(userMessage).toContain("FOCUS-ON-PARSER");
+  expect(userMessage).toContain("<conversation>");
+  expect(userMessage).toContain("[User]: first question");
+  expect(userMessage).toContain("[Assistant]: ANSWER-ONE");
+
+  const editor = page.getByTestId("summary-editor");
+  await editor.fill(`${await editor.inputValue()}\nEDITED-LINE`);
+  await page.getByTestId("confirm").click();
+  await expect(page.getByTestId("toast").filter({ hasText: /Compacted .* → .* tokens/ })).toBeVisible();
+  await expect(preview).toHaveCount(0);
+
+  const entries = parseJsonl((await exportOpen(page)).text);
+  const compaction = entries.at(-1)!;
+  expect(compaction.type).toBe("compaction");
+  expect(String(compaction.summary)).toContain("SUMMARY-FROM-MOCK streamed");
+  expect(String(compaction.summary)).toContain("EDITED-LINE");
+  const keptIndex = entries.findIndex((e) => e.id === compaction.firstKeptEntryId);
+  expect(keptIndex).toBeGreaterThan(1);
+  expect(Number(compaction.tokensBefore)).toBeGreaterThan(6000);
+  expect(compaction.details).toEqual({ readFiles: [], modifiedFiles: [] });
+
+  // The next request: the summary first, then the kept messages.
+  await send(page, "fourth question");
+  await waitIdle(page);
+  const next = (await getChatRequests(key)).at(-1)!.body as {
+    messages: { role: string; content: unknown }[];
+  };
+  const convo = next.messages.filter((m) => m.role !== "system");
+  expect(text(convo[0])).toContain("<summary>");
+  expect(text(convo[0])).toContain("EDITED-LINE");
+  expect(text(convo.at(-1))).toContain("fourth question");
+  expect(convo.some((m) => text(m).includes("first question"))).toBe(false);
+  const kept = entries[keptIndex]!.message as { content: unknown };
+  expect(convo.some((m) => text(m) === text(kept) || text(m).startsWith(text(kept).slice(0, 40)))).toBe(true);
+});
+
+test("auto mode compacts without asking, shown with Undo", async ({ page }) => {
+  const key = uniqueKey("auto");
+  await page.goto("/");
+  await setUpProvider(page, key);
+  await compactionSettings(page, { mode: "auto", window: 8000, reserve: 2000, keep: 1000 });
+  await newSession(page);
+  await scriptReplies(key, [...GROW, { text: "## Goal\nAUTO-SUMMARY" }]);
+  await grow(page);
+  const toast = page.getByTestId("toast").filter({ hasText: /compacted .* → .* tokens/ });
+  await expect(toast).toBeVisible();
+  await expect(page.getByTestId("compaction-preview")).toHaveCount(0);
+  let entries = parseJsonl((await exportOpen(page)).text);
+  const compaction = entries.at(-1)!;
+  expect(compaction).toMatchObject({ type: "compaction" });
+  expect(String(compaction.summary)).toContain("AUTO-SUMMARY");
+  await toast.getByRole("button", { name: "Undo" }).click();
+  await expect
+    .poll(async () => parseJsonl((await exportOpen(page)).text).at(-1)?.type, { timeout: 20_000 })
+    .toBe("leaf");
+  entries = parseJsonl((await exportOpen(page)).text);
+  expect(entries.at(-1)).toMatchObject({ type: "leaf", targetId: compaction.parentId });
+});
+
+test("overflow: compact and retry once; a second overflow stops with advice", async ({ page }) => {
+  const key = uniqueKey("overflow");
+  await page.goto("/");
+  await setUpProvider(page, key);
+  await compactionSettings(page, { keep: 1 });
+  await newSession(page);
+  await scriptReplies(key, [
+    { text: para("ANSWER-ONE") },
+    { error: { preset: "context-openai" } },
+    { text: "## Goal\nOVERFLOW-SUMMARY" },
+    { text: "ANSWER-AFTER-RETRY" },
+    { error: { preset: "context-openai" } },
+    { text: "## Goal\nSECOND-SUMMARY" },
+    { error: { preset: "context-openai" } },
+    { text: "SHOULD-NOT-BE-REQUESTED" },
+  ]);
+  await send(page, `first question ${para("Q1", 1200)}`);
+  await waitIdle(page);
+  await send(page, "second question");
+  await waitIdle(page);
+  await expect(page.getByText("ANSWER-AFTER-RETRY").first()).toBeVisible();
+  let chats = await getChatRequests(key);
+  expect(chats).toHaveLength(4);
+  const retry = chats[3]!.body as { messages: { role: string; content: unknown }[] };
+  const convo = retry.messages.filter((m) => m.role !== "system");
+  expect(text(convo[0])).toContain("OVERFLOW-SUMMARY");
+  expect(text(convo.at(-1))).toContain("second question");
+  const entries = parseJsonl((await exportOpen(page)).text);
+  const compaction = entries.find((e) => e.type === "compaction")!;
+  const failed = entries.find(
+    (e) => e.type === "message" && (e.message as { stopReason?: string }).stopReason === "error",
+  )!;
+  // The failed reply stays in history but not in the live context: the compaction is its sibling.
+  expect(compaction.parentId).toBe(failed.parentId);
+
+  // A second overflow after the one retry stops with advice, no loop.
+  await send(page, "third question");
+  await waitIdle(page);
+  await expect(page.getByText(/still too long after compacting once/)).toBeVisible();
+  chats = await getChatRequests(key);
+  expect(chats).toHaveLength(7);
+});
