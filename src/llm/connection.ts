@@ -59,7 +59,11 @@ export async function testConnection(
   options: CheckOptions = {},
 ): Promise<TestConnectionResult> {
   if (!/^https?:\/\//i.test(config.baseUrl)) {
-    return { ok: false, kind: "not-found", message: `"${config.baseUrl}" is not an http(s) URL.` };
+    return {
+      ok: false,
+      kind: "invalid-url",
+      message: `"${config.baseUrl}" is not an http(s) URL. Enter the endpoint's base URL, e.g. https://api.openai.com/v1.`,
+    };
   }
   const listed = await listModels(config, options);
   if (!listed.ok) return { ok: false, kind: listed.kind, message: listed.error };

@@ -19,6 +19,7 @@ export type LlmErrorKind =
   | "mixed-content"
   | "stream-dropped"
   | "aborted"
+  | "invalid-url"
   | "unknown";
 
 export interface LlmError {
@@ -50,6 +51,19 @@ export interface ErrorContext {
 export const looksLikeOverflow = (text: string): boolean => isContextOverflowError(text);
 
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+function isLocalEndpoint(baseUrl: string): boolean {
+  try {
+    const host = new URL(baseUrl).hostname;
+    return (
+      LOCAL_HOSTS.has(host) ||
+      /^(10|127|192\.168|172\.(1[6-9]|2\d|3[01]))\./.test(host) ||
+      host.endsWith(".local")
+    );
+  } catch {
+    return false;
+  }
+}
 
 /** An http:// endpoint (not localhost) called from an https:// page: the browser blocks it. */
 export function isMixedContent(baseUrl: string, pageProtocol: string | undefined): boolean {
@@ -129,10 +143,13 @@ export function classifyError(
       };
     }
     const hint = ctx.provider ? providerPreset(ctx.provider).corsHint : undefined;
+    const local = isLocalEndpoint(ctx.baseUrl)
+      ? " If the browser asked whether this site may access devices on your local network, allow it."
+      : "";
     return {
       kind: "cors-or-network",
       providerText: text,
-      message: `Could not reach ${ctx.baseUrl} (${text || "Failed to fetch"}). Either the server is not running or unreachable, or it does not allow requests from this page's origin (CORS). ${hint ?? 'For a local server, allow this origin: Ollama with OLLAMA_ORIGINS, LM Studio with its "Enable CORS" switch.'}`,
+      message: `Could not reach ${ctx.baseUrl} (${text || "Failed to fetch"}). Either the server is not running or unreachable, or it does not allow requests from this page's origin (CORS). ${hint ?? 'For a local server, allow this origin: Ollama with OLLAMA_ORIGINS, LM Studio with its "Enable CORS" switch.'}${local}`,
     };
   }
 

@@ -241,6 +241,7 @@ describe("streamAssistant against the mock server", () => {
     expect(m.stopReason).toBe("error");
     expect(m.errorMessage).toMatch(/Could not reach http:\/\/127\.0\.0\.1:9\/v1/);
     expect(m.errorMessage).toMatch(/OLLAMA_ORIGINS/);
+    expect(m.errorMessage).toMatch(/local network/);
     expect(events.filter((e) => e.type === "retry")).toHaveLength(3);
   });
 });
@@ -293,7 +294,10 @@ describe("listModels / testConnection / createCompleteFn", () => {
       ok: false,
       kind: "cors-or-network",
     });
-    expect(await testConnection({ baseUrl: "ftp://x", apiKey: key })).toMatchObject({ ok: false });
+    expect(await testConnection({ baseUrl: "ftp://x", apiKey: key })).toMatchObject({
+      ok: false,
+      kind: "invalid-url",
+    });
   });
 
   it("createCompleteFn streams deltas and returns text, errors and aborts as values", async () => {
