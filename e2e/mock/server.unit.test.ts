@@ -130,6 +130,50 @@ describe("mock server", () => {
     expect(await r3.text()).toBe("teapot");
   });
 
+  it("sends `delta.reasoning` when asked, delays chunks, and can end with an in-stream error event", async () => {
+    const key = "k-variants";
+    await scriptReplies(
+      key,
+      [
+        { reasoning: ["r"], reasoningField: "reasoning", text: "t", delayMs: 40 },
+        { text: ["a", "b"], streamError: { afterChunks: 2, message: "overloaded" } },
+      ],
+      origin,
+    );
+    const t0 = Date.now();
+    const raw = await (await chat(key, { model: "m", stream: true, messages: [] })).text();
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(4 * 40 - 10);
+    expect(raw).toContain('"reasoning":"r"');
+    expect(raw).not.toContain("reasoning_content");
+    const withError = await (await chat(key, { model: "m", stream: true, messages: [] })).text();
+    const lines = dataLines(withError);
+    expect(JSON.parse(lines.at(-1) ?? "{}")).toEqual({
+      error: { message: "overloaded", type: "server_error", code: null },
+    });
+    expect(withError).not.toContain("[DONE]");
+  });
+
+  it("answers non-streamed tool calls with content null and finish_reason tool_calls", async () => {
+    const key = "k-nonstream-tools";
+    await scriptReplies(
+      key,
+      [{ toolCalls: [{ name: "grep", arguments: '{"pattern":"x"}', id: "c9" }] }],
+      origin,
+    );
+    const json = await (await chat(key, { model: "m", messages: [{ role: "user", content: "q" }] })).json();
+    expect(json.choices[0]).toMatchObject({
+      finish_reason: "tool_calls",
+      message: {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "c9", type: "function", function: { name: "grep", arguments: '{"pattern":"x"}' } },
+        ],
+      },
+    });
+    expect(json.usage.total_tokens).toBe(json.usage.prompt_tokens + json.usage.completion_tokens);
+  });
+
   it("cuts a stream after N chunks", async () => {
     const key = "k-cut";
     await scriptReplies(key, [{ text: ["a", "b", "c", "d"], cutAfterChunks: 2 }], origin);
