@@ -51,6 +51,10 @@ test("meter, timeline with a plan, keyboard and drag cut, offline summary edited
   expect(await rows.count()).toBeLessThan(80);
   const handle = page.getByTestId("cut-handle");
   await expect(handle).toContainText(/keeps [\d,]+ tokens · \d+ messages/);
+  // pi's automatic cut on this fixture splits a turn: the prefix band is drawn (and labelled).
+  await expect(page.locator(".cp-row.band-prefix").first()).toBeVisible();
+  await expect(page.locator(".cp-row.band-kept").first()).toBeVisible();
+  await expect(page.getByLabel("Legend")).toContainText("prefix");
   const before = await handle.textContent();
   // Keyboard: ↑ keeps more (earlier cut), ↓ back.
   await handle.focus();

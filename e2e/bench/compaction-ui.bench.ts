@@ -1,0 +1,149 @@
+/**
+ * The compaction UI on the 100 MB / ~91k-entry session, in the BUILT app in headless Chromium:
+ * - opening the token timeline (meter click → cut handle shown);
+ * - opening the preview (Compact… → numbers shown): target <= 200 ms;
+ * - moving the cut with the keyboard: re-plan + repaint (keydown → handle text changed, then the
+ *   next frame): target <= 16 ms;
+ * - DOM rows of the token timeline while scrolling through the whole path: constant.
+ * `COMPACTION_BENCH_MB=20 npm run bench -- compaction-ui` for another size. The app is built into
+ * CUTPOINT_DIST (default /tmp/dist-compaction-ui-bench), never into dist/.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "@playwright/test";
+import { generateBigSession } from "./lib/big-session.ts";
+import { fmtMb, fmtMs, launchChromium, REPO_ROOT, serveStatic } from "./lib/browser.ts";
+
+const TARGETS = { preview: 200, cutMove: 16 };
+
+function build(dist: string): void {
+  if (existsSync(join(dist, "index.html")) && process.env.COMPACTION_BENCH_REBUILD !== "1") return;
+  console.log(`building the app into ${dist}…`);
+  execFileSync("npx", ["vite", "build", "--emptyOutDir", "--outDir", dist], {
+    cwd: REPO_ROOT,
+    stdio: "inherit",
+  });
+}
+
+const line = (name: string, ms: number, target?: number) =>
+  console.log(
+    `${name.padEnd(34)} ${fmtMs(ms).padStart(8)}${target ? `  (target ${target} ms)${ms <= target ? "  ok" : "  OVER"}` : ""}`,
+  );
+
+/** Milliseconds from running `act` in the page until `selector` exists, plus one frame. */
+async function timeUntil(page: Page, act: string, selector: string): Promise<number> {
+  return page.evaluate(
+    async ({ act, selector }) => {
+      const t0 = performance.now();
+      (document.querySelector(act) as HTMLElement).click();
+      await new Promise<void>((resolve) => {
+        const tick = () => (document.querySelector(selector) ? resolve() : requestAnimationFrame(tick));
+        tick();
+      });
+      await new Promise((r) => requestAnimationFrame(r));
+      return performance.now() - t0;
+    },
+    { act, selector },
+  );
+}
+
+export default async function bench(): Promise<void> {
+  const dist = process.env.CUTPOINT_DIST ?? "/tmp/dist-compaction-ui-bench";
+  build(dist);
+  const megabytes = Number(process.env.COMPACTION_BENCH_MB ?? 100);
+  const big = generateBigSession(megabytes * 1024 * 1024);
+  console.log(`session: ${fmtMb(big.bytes)}, ${big.entryCount.toLocaleString("en-US")} entries`);
+  const server = await serveStatic(dist, { "/__bench/big.jsonl": big.text });
+  const browser = await launchChromium();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addInitScript("globalThis.__name = globalThis.__name || ((f) => f);");
+    const page = await context.newPage();
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector(".welcome");
+    const expected = `${big.entryCount.toLocaleString("en-US")} entries on the path`;
+    const t0 = Date.now();
+    await page.evaluate(async () => {
+      const blob = await (await fetch("/__bench/big.jsonl")).blob();
+      const dt = new DataTransfer();
+      dt.items.add(new File([blob], "big.jsonl"));
+      document.body.dispatchEvent(
+        new DragEvent("drop", { bubbles: true, cancelable: true, dataTransfer: dt }),
+      );
+    });
+    await page.waitForFunction(
+      (text) => document.querySelector('[data-testid="path-count"]')?.textContent === text,
+      expected,
+      { timeout: 300_000 },
+    );
+    await page.waitForSelector('[data-testid="context-meter"]', { timeout: 120_000 });
+    console.log(`import → session open (context) ${fmtMs(Date.now() - t0)}`);
+
+    line(
+      "open the token timeline",
+      await timeUntil(page, '[data-testid="context-meter"]', '[data-testid="cut-handle"]'),
+    );
+    const previews: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const ms = await timeUntil(
+        page,
+        '[data-testid="token-timeline-panel"] .cp-tl-head .btn.primary',
+        '[data-testid="preview-numbers"]',
+      );
+      previews.push(ms);
+      await page.click('[data-testid="cancel"]');
+      await page.waitForSelector('[data-testid="compaction-preview"]', { state: "detached" });
+    }
+    line("open the preview (best of 3)", Math.min(...previews), TARGETS.preview);
+    line("open the preview (first)", previews[0]!, TARGETS.preview);
+
+    // Move the cut: keydown on the handle → its text changed → the next frame painted.
+    const moves = await page.evaluate(async () => {
+      const out: number[] = [];
+      for (let i = 0; i < 30; i++) {
+        const handle = document.querySelector<HTMLElement>('[data-testid="cut-handle"]')!;
+        handle.focus();
+        const before = handle.textContent;
+        const key = i % 2 === 0 ? "ArrowUp" : "PageUp";
+        const t = performance.now();
+        handle.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true }));
+        await new Promise<void>((resolve) => {
+          const tick = () => {
+            const h = document.querySelector('[data-testid="cut-handle"]');
+            if (h && h.textContent !== before) resolve();
+            else requestAnimationFrame(tick);
+          };
+          tick();
+        });
+        await new Promise((r) => requestAnimationFrame(r));
+        out.push(performance.now() - t);
+      }
+      return out;
+    });
+    moves.sort((a, b) => a - b);
+    line("move the cut (median, keydown→frame)", moves[Math.floor(moves.length / 2)]!, TARGETS.cutMove);
+    line("move the cut (p90)", moves[Math.floor(moves.length * 0.9)]!, TARGETS.cutMove);
+
+    const rows = await page.evaluate(async () => {
+      const el = document.querySelector<HTMLElement>('[data-testid="token-timeline"]')!;
+      const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      let max = 0;
+      let min = Number.POSITIVE_INFINITY;
+      for (let i = 0; i <= 40; i++) {
+        el.scrollTop = (i / 40) * (el.scrollHeight - el.clientHeight);
+        await frame();
+        const n = el.querySelectorAll(".cp-row").length;
+        max = Math.max(max, n);
+        min = Math.min(min, n);
+      }
+      return { max, min };
+    });
+    console.log(
+      `token timeline DOM rows while scrolling ${big.entryCount.toLocaleString("en-US")} entries: min ${rows.min}, max ${rows.max} (constant: ${rows.max - rows.min <= 4 ? "yes" : "NO"})`,
+    );
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
