@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { THINKING_LEVELS } from "../../core/agent/settings.ts";
-import { buildTreeIndex, getPath, resolveLeafId } from "../../core/session/tree.ts";
+import { pathOf } from "../../services/agent-session.ts";
 import { useAgentUiStore } from "../../store/agent-ui-store.ts";
 import { openCompactionPreview, parseCompactCommand } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
@@ -31,11 +31,12 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
   const [modelDraft, setModelDraft] = useState<string | null>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
 
-  const path = useMemo(() => {
-    if (!loaded) return [];
-    return getPath(buildTreeIndex(loaded.entries).byId, resolveLeafId(loaded.entries) ?? null);
-  }, [loaded]);
-  const effective = settings ? controller.effective(path, settings) : undefined;
+  const path = useMemo(() => (loaded ? pathOf(loaded.entries) : []), [loaded]);
+  // Memoized: the composer re-renders on every streamed delta; this walks the whole path.
+  const effective = useMemo(
+    () => (settings ? controller.effective(path, settings) : undefined),
+    [controller, path, settings],
+  );
   const running = state.running;
   const blocked = state.elsewhere && !running;
 

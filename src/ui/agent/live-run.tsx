@@ -54,21 +54,6 @@ export function LiveRun({ state, onClose }: { state: SessionAgentState; onClose:
   const scrollRef = useRef<HTMLDivElement>(null);
   const innerRef = useRef<HTMLDivElement>(null);
   const atEnd = useRef(true);
-  // Follow the end while content grows (streaming, new messages, markdown), unless the person
-  // scrolled up.
-  useEffect(() => {
-    const el = scrollRef.current;
-    const inner = innerRef.current;
-    if (!el || !inner || typeof ResizeObserver === "undefined") return;
-    const follow = () => {
-      if (atEnd.current) el.scrollTop = el.scrollHeight;
-    };
-    const observer = new ResizeObserver(follow);
-    observer.observe(inner);
-    follow();
-    return () => observer.disconnect();
-  });
-
   const empty =
     state.log.length === 0 &&
     !state.live &&
@@ -76,6 +61,21 @@ export function LiveRun({ state, onClose }: { state: SessionAgentState; onClose:
     !state.problem &&
     !state.running &&
     state.runner.status.kind !== "error";
+  // Follow the end while content grows (streaming, new messages, markdown), unless the person
+  // scrolled up. One observer per shown panel; it writes scrollTop only when not at the end.
+  useEffect(() => {
+    const el = scrollRef.current;
+    const inner = innerRef.current;
+    if (empty || !el || !inner || typeof ResizeObserver === "undefined") return;
+    const follow = () => {
+      if (atEnd.current && el.scrollHeight - el.scrollTop - el.clientHeight > 1)
+        el.scrollTop = el.scrollHeight;
+    };
+    const observer = new ResizeObserver(follow);
+    observer.observe(inner);
+    return () => observer.disconnect();
+  }, [empty]);
+
   if (empty) return null;
   return (
     <section className="agent-run" aria-label="Current run" data-testid="agent-run">
