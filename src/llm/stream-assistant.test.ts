@@ -210,6 +210,31 @@ describe("streamAssistant against the mock server", () => {
     expect(m.errorMessage).toMatch(/Upstream overloaded/);
   });
 
+  it("stops a stalled endpoint with the idle watchdog (an error, not an abort)", async () => {
+    const key = newKey();
+    await scriptReplies(
+      key,
+      [
+        { text: ["a", "b"], delayMs: 20 },
+        { text: ["slow"], delayMs: 20 },
+      ],
+      origin,
+    );
+    // first reply is fine with a generous watchdog
+    expect((await streamAssistant(params(key, { idleTimeoutMs: 2000 }))).stopReason).toBe("stop");
+    const stalledKey = newKey();
+    const stall = { text: ["x"], delayMs: 400 };
+    await scriptReplies(stalledKey, [stall, stall, stall, stall], origin);
+    const events: AssistantStreamEvent[] = [];
+    const m = await streamAssistant(
+      params(stalledKey, { idleTimeoutMs: 150, onEvent: (e) => events.push(e) }),
+    );
+    expect(m.stopReason).toBe("error");
+    expect(m.errorMessage).toMatch(/No data from .* for 0 s; the request was stopped\.$/);
+    // nothing had streamed, so it was retried like a network failure
+    expect(events.filter((e) => e.type === "retry")).toHaveLength(3);
+  });
+
   it("a stream dropped before any token is retried", async () => {
     const key = newKey();
     await scriptReplies(key, [{ text: "x", cutAfterChunks: 1 }, { text: "fine" }], origin);

@@ -37,9 +37,16 @@ export interface StreamAssistantParams extends EndpointConfig {
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
+  /**
+   * Stop the request when nothing arrives for this long (before the response or between chunks);
+   * default 5 min, since reasoning models may think long before their first chunk.
+   */
+  idleTimeoutMs?: number;
   /** Custom fetch (tests, or a proxy); defaults to the global fetch. */
   fetch?: typeof fetch;
 }
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 5 * 60 * 1000;
 
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -93,6 +100,7 @@ export function buildRequestBody(
 export async function streamAssistant(p: StreamAssistantParams): Promise<AssistantMessage> {
   const now = p.now ?? Date.now;
   const sleep = p.sleep ?? abortableSleep;
+  const idleTimeoutMs = p.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const emit = p.onEvent ?? (() => {});
   const client = createClient(p, p.fetch);
   const body = buildRequestBody(p);
@@ -104,25 +112,46 @@ export async function streamAssistant(p: StreamAssistantParams): Promise<Assista
     const mapper = new StreamMapper({ provider: p.provider, model: p.model, timestamp: now(), prices }, emit);
     const aborted = () => p.signal?.aborted === true;
     let responded = false;
+    // The request's own signal: the person's abort, or the idle watchdog (a stalled endpoint).
+    const inner = new AbortController();
+    const forward = () => inner.abort();
+    p.signal?.addEventListener("abort", forward, { once: true });
+    let stalled = false;
+    let watchdog: ReturnType<typeof setTimeout> | undefined;
+    const feed = () => {
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => {
+        stalled = true;
+        inner.abort();
+      }, idleTimeoutMs);
+    };
     try {
       if (aborted()) throw new APIUserAbortError();
-      const stream = await client.chat.completions.create(body, { signal: p.signal });
+      feed();
+      const stream = await client.chat.completions.create(body, { signal: inner.signal });
       responded = true;
       mapper.start();
-      for await (const chunk of stream) mapper.push(chunk);
+      for await (const chunk of stream) {
+        feed();
+        mapper.push(chunk);
+      }
       if (aborted()) return done(mapper.finish({ stopReason: "aborted" }));
+      // The SDK ends the iteration quietly when its signal fires: a stall must still be an error.
+      if (stalled) throw new APIUserAbortError();
       return done(mapper.finish());
     } catch (thrown) {
-      const isAbort = aborted() || thrown instanceof APIUserAbortError;
-      if (isAbort) return done(mapper.finish({ stopReason: "aborted" }));
+      if (aborted() || (!stalled && thrown instanceof APIUserAbortError)) {
+        return done(mapper.finish({ stopReason: "aborted" }));
+      }
       const errObj = thrown as Record<string, unknown>;
       const retryAfterMs = parseRetryAfter(headerGetter(errObj ?? {}), now());
-      const error = classifyError(
-        thrown,
-        { ...ctx, streamed: mapper.streamed || responded },
-        false,
-        retryAfterMs,
-      );
+      const error = stalled
+        ? {
+            kind: "stream-dropped" as const,
+            status: undefined,
+            message: `No data from ${p.baseUrl} for ${Math.round(idleTimeoutMs / 1000)} s; the request was stopped.${mapper.streamed ? " What arrived is kept." : ""}`,
+          }
+        : classifyError(thrown, { ...ctx, streamed: mapper.streamed || responded }, false, retryAfterMs);
       const decision = retryDecision({
         attempt,
         status: error.status,
@@ -142,6 +171,9 @@ export async function streamAssistant(p: StreamAssistantParams): Promise<Assista
       return done(
         mapper.finish({ stopReason: "error", errorMessage: redactSecret(error.message, p.apiKey) }),
       );
+    } finally {
+      clearTimeout(watchdog);
+      p.signal?.removeEventListener("abort", forward);
     }
   }
 
