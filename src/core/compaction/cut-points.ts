@@ -24,29 +24,93 @@ export interface CutPointInfo {
   keptCount: number;
 }
 
-/** All valid cut points of the window, oldest first. */
+/**
+ * A cut point whose fixed parts (index, first kept entry, split turn) depend only on the path up to
+ * it and the window start, and whose kept numbers are read from the index's current totals, so
+ * that the list survives appends. Plain data through toJSON.
+ */
+class CutPointView implements CutPointInfo {
+  readonly #index: PathIndex;
+  constructor(
+    pathIndex: PathIndex,
+    readonly index: number,
+    readonly entryId: string,
+    readonly firstKeptIndex: number,
+    readonly firstKeptEntryId: string,
+    readonly isSplitTurn: boolean,
+    readonly turnStartIndex: number,
+  ) {
+    this.#index = pathIndex;
+  }
+  get keptTokens(): number {
+    const x = this.#index;
+    return x.ctxCum[x.length]! - x.ctxCum[this.firstKeptIndex]!;
+  }
+  get keptMessageTokens(): number {
+    const x = this.#index;
+    return x.msgCum[x.length]! - x.msgCum[this.firstKeptIndex]!;
+  }
+  get keptCount(): number {
+    const x = this.#index;
+    return x.ctxCount[x.length]! - x.ctxCount[this.firstKeptIndex]!;
+  }
+  toJSON(): CutPointInfo {
+    const { index, entryId, firstKeptIndex, firstKeptEntryId, isSplitTurn, turnStartIndex } = this;
+    return {
+      index,
+      entryId,
+      firstKeptIndex,
+      firstKeptEntryId,
+      isSplitTurn,
+      turnStartIndex,
+      keptTokens: this.keptTokens,
+      keptMessageTokens: this.keptMessageTokens,
+      keptCount: this.keptCount,
+    };
+  }
+}
+
+interface CutPointCache {
+  windowStart: number;
+  truncations: number;
+  points: CutPointView[];
+  /** Rank (in the index's cut points) of the next point to add. */
+  nextRank: number;
+}
+
+const caches = new WeakMap<PathIndex, CutPointCache>();
+
+/**
+ * All valid cut points of the window, oldest first (a new array each call). Kept numbers are read
+ * from the index when accessed: read them before the index changes. Amortized O(new points)
+ * plus the copy of the array.
+ */
 export function listCutPointsOnIndex(index: PathIndex): CutPointInfo[] {
   const end = index.length;
-  const out: CutPointInfo[] = [];
-  if (end === 0 || index.entries[end - 1]!.type === "compaction") return out;
+  if (end === 0 || index.entries[end - 1]!.type === "compaction") return [];
   const ws = Math.min(index.windowStart(), end);
-  for (let r = index.cutPointRank(ws); r < index.cutCount; r++) {
-    const i = index.cutPoint(r);
+  let cache = caches.get(index);
+  if (!cache || cache.windowStart !== ws || cache.truncations !== index.truncations) {
+    cache = { windowStart: ws, truncations: index.truncations, points: [], nextRank: index.cutPointRank(ws) };
+    caches.set(index, cache);
+  }
+  for (; cache.nextRank < index.cutCount; cache.nextRank++) {
+    const i = index.cutPoint(cache.nextRank);
     const cut = splitAt(index, stepBack(index, i, ws), ws);
     const fk = cut.firstKeptIndex;
-    out.push({
-      index: i,
-      entryId: index.entries[i]!.id,
-      firstKeptIndex: fk,
-      firstKeptEntryId: index.entries[fk]!.id,
-      isSplitTurn: cut.isSplitTurn,
-      turnStartIndex: cut.turnStartIndex,
-      keptTokens: index.ctxCum[end]! - index.ctxCum[fk]!,
-      keptMessageTokens: index.msgCum[end]! - index.msgCum[fk]!,
-      keptCount: index.ctxCount[end]! - index.ctxCount[fk]!,
-    });
+    cache.points.push(
+      new CutPointView(
+        index,
+        i,
+        index.entries[i]!.id,
+        fk,
+        index.entries[fk]!.id,
+        cut.isSplitTurn,
+        cut.turnStartIndex,
+      ),
+    );
   }
-  return out;
+  return cache.points.slice();
 }
 
 /** All valid cut points of the path's current window with the tokens kept at each. */

@@ -46,6 +46,8 @@ export class PathIndex {
   cutCount = 0;
   /** Index of the latest compaction, -1 when none. */
   lastCompaction = -1;
+  /** Incremented whenever entries are dropped (caches keyed on the prefix must be rebuilt). */
+  truncations = 0;
   private windowStartFor = -2;
   private windowStartValue = 0;
   private ids: Map<string, number> | undefined;
@@ -127,6 +129,7 @@ export class PathIndex {
     const n = this.entries.length;
     if (k >= n) return;
     const keep = Math.max(0, k);
+    this.truncations++;
     if (this.ids) {
       for (let i = keep; i < n; i++) {
         const id = this.entries[i]!.id;

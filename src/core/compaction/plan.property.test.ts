@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildSessionContext } from "../session/context.ts";
 import type { AgentMessage, SessionEntry } from "../session/types.ts";
+import { listCutPoints } from "./cut-points.ts";
 import { entryMessage, isTurnStart, isValidCutPoint, messageRole } from "./entry-messages.ts";
 import { planCompaction } from "./plan.ts";
 import { createPlanner } from "./planner.ts";
@@ -279,7 +280,7 @@ describe("plan properties", () => {
     );
   });
 
-  it("the incremental planner follows any sequence of paths (extend, shorten, re-read last entry)", () => {
+  it("the incremental planner (plan, context size, cut point list) follows any sequence of paths (extend, shorten, re-read last entry)", () => {
     fc.assert(
       fc.property(
         fc.array(action, { minLength: 1, maxLength: 50 }),
@@ -298,6 +299,7 @@ describe("plan properties", () => {
             expect(JSON.stringify(planner.plan(settings))).toBe(
               JSON.stringify(planCompaction(slice, settings)),
             );
+            expect(JSON.stringify(planner.listCutPoints())).toBe(JSON.stringify(listCutPoints(slice)));
             const direct = planCompaction(slice, settings);
             const plan = direct.ok ? direct.plan : direct.plan;
             if (plan)
