@@ -31,8 +31,8 @@ const describeRows = (rows: TreeRow[]) =>
 describe("buildTreeRows", () => {
   it("indents branches, collapses linear runs and marks the path and leaf", () => {
     const data = treeData(session);
-    const rows = buildTreeRows(data);
-    // a1, a2 collapse; a3 is a branch point; the replies and the leaf have their own rows
+    const rows = buildTreeRows(data, new Set(), 2);
+    // a1, a2 collapse; a3 is a branch point; branch starts, tips and the leaf have their own rows
     expect(describeRows(rows)).toEqual(["u1", "…2", "a3", "  u2", "  a4", "  u3", "  a5", "  a6"]);
     const leaf = rows.find((r) => r.kind === "entry" && r.isLeaf);
     expect(leaf?.kind === "entry" && leaf.entry.id).toBe("a6");
@@ -45,7 +45,7 @@ describe("buildTreeRows", () => {
   it("expands a run on request and hides leaf entries; a leaf entry moves the highlight", () => {
     const moved = [...session, entry("leaf", "L1", "a6", { targetId: "a4" })];
     const data = treeData(moved);
-    const rows = buildTreeRows(data, new Set(["run:a1"]));
+    const rows = buildTreeRows(data, new Set(["run:a1"]), 2);
     expect(describeRows(rows)).toEqual(["u1", "a1", "a2", "a3", "  u2", "  a4", "  u3", "  a5", "  a6"]);
     const leaf = rows.find((r) => r.kind === "entry" && r.isLeaf);
     expect(leaf?.kind === "entry" && leaf.entry.id).toBe("a4");
@@ -54,9 +54,27 @@ describe("buildTreeRows", () => {
 
   it("keeps labelled entries and summaries on their own rows", () => {
     const labelled = [...session, entry("label", "lb", "a6", { targetId: "a2", label: "here" })];
-    const rows = buildTreeRows(treeData(labelled));
+    const rows = buildTreeRows(treeData(labelled), new Set(), 2);
     const a2 = rows.find((r) => r.kind === "entry" && r.entry.id === "a2");
     expect(a2?.kind === "entry" && a2.label).toBe("here");
+  });
+
+  it("extends the cached index when entries are appended (leaf moves, labels)", () => {
+    const base = session.slice();
+    const before = treeData(base);
+    const after = treeData([
+      ...base,
+      entry("label", "lb", "a6", { targetId: "u2", label: "x" }),
+      entry("leaf", "L2", "lb", { targetId: "a4" }),
+    ]);
+    expect(after.index).toBe(before.index);
+    expect(after.leafId).toBe("a4");
+    expect([...after.pathIds]).toEqual(["u1", "a1", "a2", "a3", "u2", "a4"]);
+    expect(after.labels.get("u2")).toBe("x");
+    const cleared = treeData([...after.entries, entry("label", "lc", "a4", { targetId: "u2" })]);
+    expect(cleared.labels.has("u2")).toBe(false);
+    expect(cleared.leafId).toBe("lc");
+    expect(cleared.index.children.get("a4")?.map((e) => e.id)).toEqual(["lc"]);
   });
 
   it("latestTip and siblingsOf", () => {
@@ -72,6 +90,16 @@ describe("buildTreeRows", () => {
     if (!parsed.ok) throw new Error(parsed.error.message);
     const entries = parsed.value.entries;
     const rows = buildTreeRows(treeData(entries));
+    // one linear path: the root, the two compactions and the leaf; runs between them
+    expect(rows.map((r) => (r.kind === "run" ? "run" : r.entry.type))).toEqual([
+      "message",
+      "run",
+      "compaction",
+      "run",
+      "compaction",
+      "run",
+      entries.at(-1)!.type,
+    ]);
     const covered = rows.reduce((n, r) => n + (r.kind === "run" ? r.count : 1), 0);
     expect(covered).toBe(entries.length);
     expect(rows.length).toBeLessThan(entries.length);
@@ -90,9 +118,9 @@ describe("buildTreeRows", () => {
           ),
         );
         const data = treeData(entries);
-        const first = buildTreeRows(data);
+        const first = buildTreeRows(data, new Set(), 2);
         const expanded = new Set(first.filter((r) => r.kind === "run").map((r) => r.key));
-        const rows = expandAll ? buildTreeRows(data, expanded) : first;
+        const rows = expandAll ? buildTreeRows(data, expanded, 2) : first;
         const ids: string[] = [];
         for (const r of rows) {
           if (r.kind === "entry") ids.push(r.entry.id);

@@ -1,8 +1,8 @@
 /**
  * The data behind the tree view (pure, linear in the number of entries): the whole session as
  * rows of a depth-first walk, where a node with several children indents each child's subtree one
- * level and a single child continues at the same depth. Linear runs of uninteresting entries
- * (tool-use steps, tool results, settings) collapse into one row ("… 1,234 entries") unless expanded. `leaf` entries are bookkeeping and
+ * level and a single child continues at the same depth. Linear runs (entries between branch
+ * points, tips, the leaf, labels and summaries) of `minRun` entries or more collapse into one row ("… 1,234 entries") unless expanded. `leaf` entries are bookkeeping and
  * never shown.
  */
 import {
@@ -25,15 +25,62 @@ export interface TreeData {
 
 /** Index, leaf, path and labels of a session (cached per entries array). */
 const cache = new WeakMap<readonly SessionEntry[], TreeData>();
+let latest: TreeData | undefined;
+
 export function treeData(entries: readonly SessionEntry[]): TreeData {
   const hit = cache.get(entries);
   if (hit) return hit;
+  const data = (latest && extend(latest, entries)) ?? fresh(entries);
+  cache.set(entries, data);
+  latest = data;
+  return data;
+}
+
+function fresh(entries: readonly SessionEntry[]): TreeData {
   const index = buildTreeIndex(entries);
   const leafId = resolveLeafId(entries) ?? null;
   const pathIds = new Set(getPath(index.byId, leafId).map((e) => e.id));
-  const data = { entries, index, leafId, pathIds, labels: resolveLabels(entries) };
-  cache.set(entries, data);
-  return data;
+  return { entries, index, leafId, pathIds, labels: resolveLabels(entries) };
+}
+
+/**
+ * Entries are append-only: when `entries` starts with `prev.entries`, index only the added ones
+ * (a leaf move appends one entry, so navigating a 100k-entry tree stays cheap). The index maps
+ * are extended in place; `prev` is superseded.
+ */
+function extend(prev: TreeData, entries: readonly SessionEntry[]): TreeData | undefined {
+  const n = prev.entries.length;
+  if (
+    n === 0 ||
+    entries.length <= n ||
+    entries[0] !== prev.entries[0] ||
+    entries[n - 1] !== prev.entries[n - 1]
+  )
+    return undefined;
+  const { byId, children, order } = prev.index;
+  const added = entries.slice(n);
+  for (let i = 0; i < added.length; i++) {
+    const entry = added[i]!;
+    if (!byId.has(entry.id)) {
+      byId.set(entry.id, entry);
+      order.set(entry.id, n + i);
+    }
+    const parent = entry.parentId ?? null;
+    const list = children.get(parent);
+    if (list) list.push(entry);
+    else children.set(parent, [entry]);
+  }
+  rootsCache.delete(prev.index);
+  const labels = new Map(prev.labels);
+  for (const e of added) {
+    if (e.type !== "label" || typeof (e as { targetId?: unknown }).targetId !== "string") continue;
+    const { targetId, label } = e as { targetId: string; label?: unknown };
+    if (typeof label === "string" && label !== "") labels.set(targetId, label);
+    else labels.delete(targetId);
+  }
+  const leafId = resolveLeafId(entries) ?? null;
+  const pathIds = leafId === prev.leafId ? prev.pathIds : new Set(getPath(byId, leafId).map((e) => e.id));
+  return { entries, index: prev.index, leafId, pathIds, labels };
 }
 
 /** Children that the tree shows (everything but `leaf` entries), in file order. */
@@ -88,16 +135,17 @@ export type TreeRow =
       key: string;
       first: SessionEntry;
       last: SessionEntry;
+      /** The first user message inside the run, if any (to say what the run is about). */
+      firstUser: SessionEntry | undefined;
+      /** Number of user messages inside the run. */
+      userCount: number;
       count: number;
       depth: number;
       onPath: boolean;
     };
 
-/** A user message, or an assistant reply that ends a turn (not a tool-use step). */
-function isTurnMessage(e: SessionEntry): boolean {
-  if (e.type !== "message") return false;
-  const m = (e as { message?: { role?: unknown; stopReason?: unknown } }).message;
-  return m?.role === "user" || (m?.role === "assistant" && m.stopReason !== "toolUse");
+function isUserMessage(e: SessionEntry): boolean {
+  return e.type === "message" && (e as { message?: { role?: unknown } }).message?.role === "user";
 }
 
 /** Entries always shown on their own row. */
@@ -114,10 +162,8 @@ function isInteresting(
     siblingCount > 1 ||
     e.id === data.leafId ||
     data.labels.has(e.id) ||
-    isTurnMessage(e) ||
     e.type === "compaction" ||
-    e.type === "branch_summary" ||
-    e.type === "custom_message"
+    e.type === "branch_summary"
   );
 }
 
@@ -128,7 +174,7 @@ function isInteresting(
 export function buildTreeRows(
   data: TreeData,
   expandedRuns: ReadonlySet<string> = new Set(),
-  minRun = 2,
+  minRun = 6,
 ): TreeRow[] {
   const rows: TreeRow[] = [];
   const { index } = data;
@@ -152,11 +198,20 @@ export function buildTreeRows(
       }
     } else {
       const last = run[run.length - 1]!;
+      let firstUser: SessionEntry | undefined;
+      let userCount = 0;
+      for (const e of run) {
+        if (!isUserMessage(e)) continue;
+        firstUser ??= e;
+        userCount++;
+      }
       rows.push({
         kind: "run",
         key,
         first,
         last,
+        firstUser,
+        userCount,
         count: run.length,
         depth: runDepth,
         onPath: data.pathIds.has(last.id),

@@ -83,6 +83,16 @@ export function TreePanel({ sessionId, data }: { sessionId: string; data: TreeDa
     listRef.current?.focus({ preventScroll: true });
   }, [rows.length, leafIndex, virtualizer]);
 
+  // After a move (here or elsewhere), select and show the new current leaf.
+  const lastLeaf = useRef(data.leafId);
+  useEffect(() => {
+    if (lastLeaf.current === data.leafId) return;
+    lastLeaf.current = data.leafId;
+    if (leafIndex < 0) return;
+    setActive(leafIndex);
+    virtualizer.scrollToIndex(leafIndex, { align: "auto" });
+  }, [data.leafId, leafIndex, virtualizer]);
+
   const clamped = Math.min(active, Math.max(0, rows.length - 1));
   const activeRow = rows[clamped];
 
@@ -246,6 +256,12 @@ export function TreePanel({ sessionId, data }: { sessionId: string; data: TreeDa
                       ⋯
                     </span>
                     <span className="tree-run">… {formatCount(row.count)} entries</span>
+                    {row.firstUser && (
+                      <span className="tree-excerpt tree-run-about">
+                        {row.userCount > 1 ? `${formatCount(row.userCount)} prompts, from “` : "“"}
+                        {describeEntry(row.firstUser).excerpt.slice(0, 80)}”
+                      </span>
+                    )}
                   </>
                 ) : (
                   <EntryRowContent row={row} />

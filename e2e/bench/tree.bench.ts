@@ -1,0 +1,231 @@
+/**
+ * `npm run bench -- tree`: the session tree on a generated 100k-entry session with 1,000
+ * branches, in the BUILT app in headless Chromium:
+ * - tree view first paint: click "Tree" → rows painted (target <= 300 ms);
+ * - navigation between leaves: pick another branch's tip in the tree → preview dialog shown, then
+ *   "Skip summary" → the tip is the highlighted current leaf (target <= 50 ms), end to end
+ *   (a `leaf` entry is written to IndexedDB, read back, tree and timeline rebuilt).
+ * Serves CUTPOINT_DIST (default /tmp/dist-tree-bench, built when missing; never dist/).
+ * TREE_BENCH_ENTRIES / TREE_BENCH_BRANCHES change the size.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { launchChromium, REPO_ROOT, serveStatic } from "./lib/browser.ts";
+
+const TS = "2026-03-01T10:00:00.000Z";
+
+/** Deterministic PRNG (mulberry32). */
+function rng(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const usage = {
+  input: 100,
+  output: 20,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: 120,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
+
+/**
+ * `branches` chains of entries/branches entries each: chain 0 starts at the root, chain k > 0
+ * forks from a random entry of an earlier chain. Turns: user, tool-use step, tool result, reply.
+ */
+export function generateTreeSession(entries: number, branches: number): { text: string; tips: string[] } {
+  const random = rng(42);
+  const per = Math.floor(entries / branches);
+  const lines: string[] = [
+    JSON.stringify({ type: "session", version: 3, id: "tree-bench", timestamp: TS, cwd: "/w" }),
+  ];
+  const ids: string[] = [];
+  const tips: string[] = [];
+  let n = 0;
+  for (let b = 0; b < branches; b++) {
+    let parent: string | null = b === 0 ? null : ids[Math.floor(random() * ids.length)]!;
+    const count = b === branches - 1 ? entries - n : per;
+    for (let i = 0; i < count; i++) {
+      const id = (n++).toString(16).padStart(8, "0");
+      const k = i % 4;
+      const message =
+        k === 0
+          ? {
+              role: "user",
+              content: `Branch ${b}, step ${i}: please look at module ${i % 97}.`,
+              timestamp: 1,
+            }
+          : k === 1
+            ? {
+                role: "assistant",
+                content: [
+                  { type: "toolCall", id: `c${id}`, name: "read", arguments: { path: `src/m${i % 97}.ts` } },
+                ],
+                api: "openai-completions",
+                provider: "custom",
+                model: "m",
+                usage,
+                stopReason: "toolUse",
+                timestamp: 2,
+              }
+            : k === 2
+              ? {
+                  role: "toolResult",
+                  toolCallId: `c${id}`,
+                  toolName: "read",
+                  content: [{ type: "text", text: `export const v${i} = ${i};` }],
+                  isError: false,
+                  timestamp: 3,
+                }
+              : {
+                  role: "assistant",
+                  content: [{ type: "text", text: `Module ${i % 97} looks fine on branch ${b}.` }],
+                  api: "openai-completions",
+                  provider: "custom",
+                  model: "m",
+                  usage,
+                  stopReason: "stop",
+                  timestamp: 4,
+                };
+      lines.push(JSON.stringify({ type: "message", id, parentId: parent, timestamp: TS, message }));
+      ids.push(id);
+      parent = id;
+    }
+    tips.push(parent!);
+  }
+  return { text: `${lines.join("\n")}\n`, tips };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+export default async function bench(): Promise<void> {
+  const entryCount = Number(process.env.TREE_BENCH_ENTRIES ?? 100_000);
+  const branchCount = Number(process.env.TREE_BENCH_BRANCHES ?? 1_000);
+  const dist = process.env.CUTPOINT_DIST ?? "/tmp/dist-tree-bench";
+  if (!existsSync(join(dist, "index.html"))) {
+    console.log(`building the app into ${dist}…`);
+    execFileSync("npx", ["vite", "build", "--emptyOutDir", "--outDir", dist], {
+      cwd: REPO_ROOT,
+      stdio: "inherit",
+    });
+  }
+  const { text, tips } = generateTreeSession(entryCount, branchCount);
+  mkdirSync("/tmp/tree-bench", { recursive: true });
+  const file = "/tmp/tree-bench/tree-bench.jsonl";
+  writeFileSync(file, text);
+  console.log(
+    `session: ${entryCount} entries, ${branchCount} branches, ${(text.length / 1024 / 1024).toFixed(1)} MB`,
+  );
+
+  const server = await serveStatic(dist);
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    // tsx keeps function names with a __name helper that page.evaluate bodies then reference.
+    await page.addInitScript(() => {
+      (globalThis as { __name?: unknown }).__name = (f: unknown) => f;
+    });
+    page.on("pageerror", (e) => console.error("page error:", e.message));
+    page.on("console", (m) => {
+      if (m.type() === "error") console.error("console error:", m.text());
+    });
+    await page.goto(server.url);
+    await page.getByTestId("import-input").first().setInputFiles(file);
+    await page.locator(".session-item .session-open").first().click({ timeout: 120_000 });
+    await page.getByTestId("timeline").waitFor({ timeout: 120_000 });
+    await page.getByRole("button", { name: "Tree", exact: true }).waitFor();
+    await page.waitForTimeout(500);
+    console.log("imported and opened");
+
+    // Tree view first paint: from the click to the first frame after the rows exist.
+    const paints: number[] = [];
+    for (let run = 0; run < 5; run++) {
+      const ms = await page.evaluate(async () => {
+        const button = [...document.querySelectorAll("button")].find((b) => b.textContent === "Tree")!;
+        const t0 = performance.now();
+        button.click();
+        const end = t0 + 30_000;
+        while (
+          !document.querySelector('[data-testid="tree-list"] [role="option"]') &&
+          performance.now() < end
+        )
+          await new Promise((r) => requestAnimationFrame(r));
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+        return performance.now() - t0;
+      });
+      console.log(`  tree first paint: ${ms.toFixed(0)} ms`);
+      paints.push(ms);
+      await page.getByRole("button", { name: "Close the tree" }).click();
+      await page.waitForTimeout(200);
+    }
+
+    // Navigation between leaves: tips of other branches, through the tree (Skip = leaf entry).
+    await page.getByRole("button", { name: "Tree", exact: true }).click();
+    const previews: number[] = [];
+    const moves: number[] = [];
+    const picks = [tips[500]!, tips[10]!, tips[999 % tips.length]!, tips[250]!, tips[1]!];
+    for (const tip of picks) {
+      const r = await page.evaluate(async (tipId) => {
+        const frame = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
+        // Bring the tip's row into view through the store-free path: the labels list is empty, so
+        // scroll the virtual list until the row is rendered.
+        const scroll = document.querySelector(".tree-scroll") as HTMLElement;
+        const find = () =>
+          document.querySelector(
+            `[data-testid="tree-list"] [data-entry-id="${tipId}"]`,
+          ) as HTMLElement | null;
+        for (let y = 0; y <= scroll.scrollHeight && !find(); y += scroll.clientHeight * 0.8) {
+          scroll.scrollTop = y;
+          await frame();
+        }
+        const row = find();
+        if (!row) return { preview: -1, move: -1 };
+        let t0 = performance.now();
+        row.click();
+        const end = t0 + 30_000;
+        while (!document.querySelector('dialog[data-dialog="navigate"]') && performance.now() < end)
+          await new Promise((res) => requestAnimationFrame(res));
+        await frame();
+        const preview = performance.now() - t0;
+        const skip = [...document.querySelectorAll('dialog[data-dialog="navigate"] button')].find((b) =>
+          /Skip summary|Move/.test(b.textContent ?? ""),
+        ) as HTMLButtonElement;
+        t0 = performance.now();
+        skip.click();
+        for (const stop = t0 + 30_000; performance.now() < stop; ) {
+          const current = document.querySelector('[data-testid="tree-list"] [aria-current="location"]');
+          if (
+            current?.getAttribute("data-entry-id") === tipId &&
+            !document.querySelector('dialog[data-dialog="navigate"]')
+          )
+            break;
+          await new Promise((res) => requestAnimationFrame(res));
+        }
+        await frame();
+        return { preview, move: performance.now() - t0 };
+      }, tip);
+      console.log(`  tip ${tip}: preview ${r.preview.toFixed(0)} ms, move ${r.move.toFixed(0)} ms`);
+      previews.push(r.preview);
+      moves.push(r.move);
+    }
+    const fmt = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(", ");
+    const report = (name: string, xs: number[], target: number) => {
+      const m = median(xs);
+      console.log(
+        `${name.padEnd(44)} median ${m.toFixed(0).padStart(5)} ms  target <= ${target} ms  ${m <= target ? "OK" : "OVER"}  (runs: ${fmt(xs)})`,
+      );
+    };
+    report("tree view first paint", paints, 300);
+    report("navigation: preview shown after a click", previews, 300);
+    report("navigation between leaves (skip → leaf shown)", moves, 50);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
