@@ -5,11 +5,12 @@
  * against the previous summary), Discard / Cancel and Confirm. Nothing is written before Confirm.
  */
 import { useEffect, useId, useMemo, useState } from "react";
-import { compactionRequests } from "../../core/compaction/summarize.ts";
 import type { CompactionEntry } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
+import { listModels } from "../../llm/connection.ts";
 import { modelInfo } from "../../llm/providers.ts";
 import { releaseQueuedPrompts } from "../../services/compaction-agent-hooks.ts";
+import { resolveSummarizer } from "../../services/compaction-endpoint.ts";
 import { confirmCompaction, undoCompaction } from "../../services/compaction-runner.ts";
 import { useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
@@ -43,7 +44,22 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
   const [rendered, setRendered] = useState(false);
   const [compare, setCompare] = useState(false);
   const [busy, setBusy] = useState(false);
-  const ids = { keep: useId(), focus: useId(), model: useId(), draft: useId() };
+  const ids = { keep: useId(), focus: useId(), model: useId(), draft: useId(), models: useId() };
+  const [models, setModels] = useState<string[]>([]);
+  const pathRef = model.path;
+  // The endpoint's model list for the summarizer field (free text works too).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per session.
+  useEffect(() => {
+    let live = true;
+    void resolveSummarizer(db, pathRef, null).then(async (r) => {
+      if (!r.ok) return;
+      const listed = await listModels(r.endpoint);
+      if (live && listed.ok) setModels(listed.models);
+    });
+    return () => {
+      live = false;
+    };
+  }, [model.sessionId]);
 
   // Auto-open in ask mode: start generating once.
   const request = s.generateRequest;
@@ -55,14 +71,18 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
     }
   }, [request, ok, generate]);
 
+  // Cost of the summary call from the plan's numbers (serializing a 100 MB path here would stall).
   const cost = useMemo(() => {
     if (!plan || !ok) return undefined;
     const modelId = s.summarizerModel ?? (model.settings.summarizerModel || model.modelId);
-    const prices = modelInfo(modelId).prices;
-    const req = compactionRequests(plan, { focus: s.focus });
-    const inChars = (req.history?.userMessage.length ?? 0) + (req.turnPrefix?.userMessage.length ?? 0);
-    const input = Math.ceil(inChars / 4);
-    const output = (req.history?.maxTokens ?? 0) + (req.turnPrefix?.maxTokens ?? 0);
+    const info = modelInfo(modelId);
+    const prompts = 600 + Math.ceil(s.focus.length / 4);
+    const input =
+      plan.summarizedTokens +
+      Math.ceil((plan.previousSummary?.length ?? 0) / 4) +
+      prompts * (plan.isSplitTurn ? 2 : 1);
+    const output = Math.min(plan.summaryBudgetTokens, info.maxOutput * (plan.isSplitTurn ? 2 : 1));
+    const prices = info.prices;
     return {
       modelId,
       input,
@@ -257,7 +277,13 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
             value={s.summarizerModel ?? (model.settings.summarizerModel || model.modelId)}
             onChange={(e) => s.setSummarizerModel(e.target.value)}
             data-testid="summarizer-model"
+            list={ids.models}
           />
+          <datalist id={ids.models}>
+            {models.map((m) => (
+              <option key={m} value={m} />
+            ))}
+          </datalist>
           {cost && (
             <span className="cp-cost">
               ≈ {fullTokens(cost.input)} in + ≤ {fullTokens(cost.output)} out

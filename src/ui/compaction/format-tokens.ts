@@ -9,8 +9,10 @@ export function kTokens(n: number): string {
   return `${(n / 1_000_000).toFixed(2)}M`;
 }
 
+const NUMBER = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
+
 export function fullTokens(n: number): string {
-  return Math.round(n).toLocaleString("en-US");
+  return NUMBER.format(Math.round(n));
 }
 
 export function percent(part: number, whole: number): number {

@@ -24,6 +24,7 @@ import { BAND_LABEL, BAND_SHORT, type Band, bandOf } from "./timeline-bands.ts";
 import { type CompactionModel, useCompactionModel } from "./use-compaction-model.ts";
 
 export const ROW_HEIGHT = 28;
+const rowHeight = () => ROW_HEIGHT;
 
 const KEY_MOVES: Record<string, CutMove> = {
   ArrowUp: "prev",
@@ -137,12 +138,15 @@ function TimelineRows({ model }: { model: CompactionModel }) {
   const [openSummary, setOpenSummary] = useState<string | null>(null);
   const n = path.length;
 
+  // Stable options: a new function identity makes the virtualizer re-measure every row (O(n)).
+  const getItemKey = useCallback((i: number) => path[i]?.id ?? i, [path]);
+  const getScrollElement = useCallback(() => scrollRef.current, []);
   const virtualizer = useVirtualizer({
     count: n,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    getScrollElement,
+    estimateSize: rowHeight,
     overscan: 8,
-    getItemKey: (i) => path[i]?.id ?? i,
+    getItemKey,
   });
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the planner's list changes with its version.
@@ -150,15 +154,16 @@ function TimelineRows({ model }: { model: CompactionModel }) {
   const p = plan.plan;
   const cutIndex = p ? p.firstKeptIndex : -1;
   // The point the person chose (the plan may step back over settings entries before it).
+  const pointById = useMemo(() => new Map(points.map((c) => [c.entryId, c.index])), [points]);
   const chosen = useMemo(() => {
     if (cutEntryId) {
-      const r = points.find((c) => c.entryId === cutEntryId);
-      if (r) return r.index;
+      const r = pointById.get(cutEntryId);
+      if (r !== undefined) return r;
     }
     if (cutIndex < 0) return -1;
     const r = rankOf(points, cutIndex);
     return points[r]?.index ?? cutIndex;
-  }, [cutEntryId, points, cutIndex]);
+  }, [cutEntryId, points, pointById, cutIndex]);
 
   const ws = model.windowStart;
   const run = useCallback((i: number) => (i < 0 ? 0 : planner.runningTokens(i)), [planner]);
@@ -174,24 +179,35 @@ function TimelineRows({ model }: { model: CompactionModel }) {
     virtualizer.scrollToIndex(cutIndex >= 0 ? cutIndex : n - 1, { align: "center" });
   }, [n, cutIndex, virtualizer]);
 
-  // Keep the cut in view when it moves (slider, keyboard, a new plan) or the preview opens.
+  /** Scrolls the row into view only when it is not visible (scrolling forces layout). */
+  const reveal = useCallback(
+    (index: number, align: "center" | "auto") => {
+      const el = scrollRef.current;
+      if (!el) return;
+      const top = index * ROW_HEIGHT;
+      if (top >= el.scrollTop + ROW_HEIGHT && top <= el.scrollTop + el.clientHeight - 2 * ROW_HEIGHT) return;
+      virtualizer.scrollToIndex(index, { align });
+    },
+    [virtualizer],
+  );
+
+  // Keep the cut in view when it moves (slider, a new plan) or the preview opens.
   const previewOpen = useCompactionStore((s) => s.previewOpen);
   const dragging = dragIndex !== null;
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-centre when the preview opens or closes.
   useEffect(() => {
     if (dragging || cutIndex < 0) return;
-    const t = requestAnimationFrame(() => virtualizer.scrollToIndex(cutIndex, { align: "center" }));
+    const t = requestAnimationFrame(() => reveal(cutIndex, "center"));
     return () => cancelAnimationFrame(t);
-  }, [cutIndex, previewOpen, virtualizer, dragging]);
+  }, [cutIndex, previewOpen, reveal, dragging]);
 
   const moveTo = useCallback(
     (c: CutPointInfo | undefined, focus: boolean) => {
       if (!c) return;
       setCut(c.entryId);
-      virtualizer.scrollToIndex(c.firstKeptIndex, { align: "auto" });
       if (focus) requestAnimationFrame(() => handleRef.current?.focus({ preventScroll: true }));
     },
-    [setCut, virtualizer],
+    [setCut],
   );
 
   const onKeyDown = (e: React.KeyboardEvent) => {
