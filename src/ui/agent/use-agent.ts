@@ -5,7 +5,6 @@ import { db } from "../../db/instance.ts";
 import { agentService, agentWorkspace } from "../../services/agent-instance.ts";
 import type { SessionAgentState, SessionController } from "../../services/agent-session.ts";
 import {
-  getApiKey,
   getSystemPrompt,
   loadProviderSettings,
   type ProviderSettings,
@@ -25,14 +24,6 @@ export function useSessionAgent(sessionId: string): {
 /** Live provider settings (undefined while loading). */
 export function useProviderSettings(): ProviderSettings | undefined {
   return useLiveQuery(() => loadProviderSettings(db), []);
-}
-
-/** Whether a key is stored for the provider (never returns the key itself). */
-export function useHasApiKey(providerId: string | undefined): boolean | undefined {
-  return useLiveQuery(
-    async () => (providerId ? (await getApiKey(db, providerId)) !== "" : false),
-    [providerId],
-  );
 }
 
 export function useSystemPrompt(sessionId: string): string | undefined {
