@@ -6,6 +6,9 @@ import { expect, test } from "@playwright/test";
 import { AppPage, IMPORT_TIMEOUT } from "./pages/app-page.ts";
 
 const REPO = resolve(import.meta.dirname, "..");
+/** Imports of the real session are slow on a busy 2-core machine. */
+test.describe.configure({ timeout: 180_000 });
+
 const FIXTURE = resolve(import.meta.dirname, "../../shared/fixtures/pi/before-compaction.jsonl");
 const FIRST_USER = /alright, read @packages\/coding-agent/;
 

@@ -3,6 +3,9 @@ import { expect, test } from "@playwright/test";
 import { generateBigSession } from "./bench/lib/big-session.ts";
 import { AppPage, IMPORT_TIMEOUT } from "./pages/app-page.ts";
 
+/** Imports of the real session are slow on a busy 2-core machine. */
+test.describe.configure({ timeout: 180_000 });
+
 const FIXTURE = resolve(import.meta.dirname, "../../shared/fixtures/pi/before-compaction.jsonl");
 
 test("welcome, then the example session loads with its name, compaction and label", async ({ page }) => {

@@ -5,7 +5,7 @@
  *
  * Tables:
  * - `sessions`: metadata only (the session list never reads entries).
- * - `chunks`: the entries, as v3 JSONL text of N consecutive entries per row (see chunks.ts).
+ * - `chunks`: the entries, as a Blob of the v3 JSONL of N consecutive entries per row (chunks.ts).
  * - `settings`: key/value (provider, model, compaction settings, API keys, ...).
  */
 import { Dexie, type EntityTable, type Table } from "dexie";
@@ -42,7 +42,8 @@ export interface SessionRow {
 export interface ChunkRow {
   sessionId: string;
   seq: number;
-  text: string;
+  /** UTF-8 JSONL of the entries, each line ending in "\n" (read with `chunkText`). */
+  data: Blob;
   count: number;
   bytes: number;
   /** Generation of the session this chunk belongs to. */

@@ -6,6 +6,7 @@ import { type CutpointDb, createDb } from "./schema.ts";
 import {
   appendEntries,
   exportSession,
+  exportSessionBlob,
   getSession,
   listSessions,
   prepareSession,
@@ -60,6 +61,10 @@ describe("sessions repository", () => {
     expect((await readChunks(db, "s1")).length).toBeGreaterThan(1);
     const expected = [h, ...entries].map((o) => `${JSON.stringify(o)}\n`).join("");
     expect(await exportText("s1")).toBe(expected);
+    const blob = await exportSessionBlob(db, "s1");
+    expect(blob.ok && blob.value.fileName).toBe("2026-01-01T00-00-00-000Z_s1.jsonl");
+    expect(blob.ok && (await blob.value.blob.text())).toBe(expected);
+    expect(blob.ok && blob.value.blob.size).toBe(row?.byteSize);
     expect(row?.byteSize).toBe(Buffer.byteLength(expected));
     expect(await readEntries(db, "s1")).toEqual(entries);
     expect((await listSessions(db)).map((s) => s.id)).toEqual(["s1"]);

@@ -79,14 +79,22 @@ export async function saveSession(
       if (existing) await deleteChunks(db, id);
       const row = rowFor(prepared, now, (existing?.generation ?? 0) + 1);
       await db.sessions.put(row);
-      await db.chunks.bulkAdd(
-        prepared.chunks.map((c, i) => ({ sessionId: id, seq: i + 1, generation: row.generation, ...c })),
-      );
+      await db.chunks.bulkAdd(prepared.chunks.map((c, i) => chunkRow(id, i + 1, row.generation, c)));
       return ok(row);
     });
   } catch (e) {
     return toDbError(e);
   }
+}
+
+function chunkRow(sessionId: string, seq: number, generation: number, chunk: ChunkData): ChunkRow {
+  const data = new Blob([chunk.text], { type: "application/x-ndjson" });
+  return { sessionId, seq, generation, data, count: chunk.count, bytes: chunk.bytes };
+}
+
+/** The JSONL text of a stored chunk. */
+export function chunkText(chunk: ChunkRow): Promise<string> {
+  return chunk.data.text();
 }
 
 function chunkRange(db: CutpointDb, sessionId: string, afterSeq = 0) {
@@ -120,7 +128,7 @@ export async function appendEntries(
       const chunks = buildChunks(entries, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
       const chunk = chunks[0]!;
       const seq = row.lastSeq + 1;
-      await db.chunks.add({ sessionId, seq, generation: row.generation, ...chunk });
+      await db.chunks.add(chunkRow(sessionId, seq, row.generation, chunk));
       const meta = appendMeta(
         {
           entryCount: row.entryCount,
@@ -168,26 +176,52 @@ export async function readChunks(db: CutpointDb, sessionId: string, afterSeq = 0
 /** All entries of a session in file order (parses every chunk; fine for tests and small sessions). */
 export async function readEntries(db: CutpointDb, sessionId: string): Promise<SessionEntry[]> {
   const chunks = await readChunks(db, sessionId);
-  return chunks.flatMap((c) => parseChunkText(c.text));
+  const texts = await Promise.all(chunks.map(chunkText));
+  return texts.flatMap((t) => parseChunkText(t));
 }
 
 export interface ExportedSession {
   fileName: string;
-  /** The v3 JSONL parts (header line, then chunk texts); a Blob of them is the file. */
+  /** The v3 JSONL parts (header line, then each chunk's text); their concatenation is the file. */
   parts: string[];
   byteSize: number;
 }
 
-/** The v3 JSONL of a session: header line + the chunk texts, no re-serialization. */
+async function exportRows(db: CutpointDb, sessionId: string) {
+  return db.transaction("r", db.sessions, db.chunks, async () => {
+    const row = await getSession(db, sessionId);
+    return row ? { row, chunks: await readChunks(db, sessionId) } : undefined;
+  });
+}
+
+/** The v3 JSONL of a session as text parts (header line + chunk texts; no re-serialization). */
 export async function exportSession(db: CutpointDb, sessionId: string): Promise<Result<ExportedSession>> {
   try {
-    return await db.transaction("r", db.sessions, db.chunks, async () => {
-      const row = await getSession(db, sessionId);
-      if (!row) return fail("not-found", `No session ${sessionId}.`);
-      const chunks = await readChunks(db, sessionId);
-      const parts = [`${serializeHeaderLine(row.header)}\n`, ...chunks.map((c) => c.text)];
-      return ok({ fileName: sessionFileName(row.header), parts, byteSize: row.byteSize });
+    const got = await exportRows(db, sessionId);
+    if (!got) return fail("not-found", `No session ${sessionId}.`);
+    const texts = await Promise.all(got.chunks.map(chunkText));
+    const parts = [`${serializeHeaderLine(got.row.header)}\n`, ...texts];
+    return ok({ fileName: sessionFileName(got.row.header), parts, byteSize: got.row.byteSize });
+  } catch (e) {
+    return toDbError(e);
+  }
+}
+
+/**
+ * The v3 file of a session as a Blob made of the header line and the stored chunk Blobs.
+ * Nothing is read or re-serialized: the browser streams the Blobs from disk on download.
+ */
+export async function exportSessionBlob(
+  db: CutpointDb,
+  sessionId: string,
+): Promise<Result<{ fileName: string; blob: Blob; byteSize: number }>> {
+  try {
+    const got = await exportRows(db, sessionId);
+    if (!got) return fail("not-found", `No session ${sessionId}.`);
+    const blob = new Blob([`${serializeHeaderLine(got.row.header)}\n`, ...got.chunks.map((c) => c.data)], {
+      type: "application/x-ndjson",
     });
+    return ok({ fileName: sessionFileName(got.row.header), blob, byteSize: got.row.byteSize });
   } catch (e) {
     return toDbError(e);
   }

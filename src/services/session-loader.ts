@@ -9,7 +9,7 @@
  * - Later, only the chunks appended since (entries are append-only): `loadNewEntries`.
  */
 import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
-import { type CutpointDb, parseChunkText } from "../db/index.ts";
+import { type CutpointDb, chunkText, parseChunkText } from "../db/index.ts";
 import type { ChunkRow } from "../db/schema.ts";
 
 export interface LoadedSession {
@@ -62,7 +62,9 @@ export async function loadSession(
     }
     if (signal?.aborted) return undefined;
     if (tail.length < lastSeq && tail.every((c) => c.generation === generation)) {
-      onPreview({ ...base, entries: tail.flatMap((c) => parseChunkText(c.text)) });
+      const texts = await Promise.all(tail.map(chunkText));
+      if (signal?.aborted) return undefined;
+      onPreview({ ...base, entries: texts.flatMap((t) => parseChunkText(t)) });
     }
   }
 
@@ -70,11 +72,13 @@ export async function loadSession(
   let sliceStart = performance.now();
   for (let from = 1; from <= lastSeq; from += BATCH) {
     const chunks = await rangeOf(db, sessionId, from, Math.min(lastSeq, from + BATCH - 1)).toArray();
+    // Replaced meanwhile (re-import): the caller reloads on the new generation.
+    if (chunks.some((c) => c.generation !== generation)) return undefined;
+    const texts = await Promise.all(chunks.map(chunkText));
     if (signal?.aborted) return undefined;
-    for (const chunk of chunks) {
-      // Replaced meanwhile (re-import): the caller reloads on the new generation.
-      if (chunk.generation !== generation) return undefined;
-      const parsed = parseChunkText(chunk.text);
+    for (let k = 0; k < chunks.length; k++) {
+      const chunk = chunks[k]!;
+      const parsed = parseChunkText(texts[k]!);
       for (let i = 0; i < parsed.length; i++) entries.push(parsed[i]!);
       if (performance.now() - sliceStart > SLICE_MS) {
         onProgress?.(chunk.seq / lastSeq);
@@ -92,6 +96,7 @@ export async function loadNewEntries(db: CutpointDb, loaded: LoadedSession): Pro
   const chunks = await rangeOf(db, loaded.id, loaded.lastSeq + 1, Number.MAX_SAFE_INTEGER).toArray();
   const fresh = chunks.filter((c) => c.generation === loaded.generation);
   if (fresh.length === 0) return loaded;
-  const added = fresh.flatMap((c) => parseChunkText(c.text));
+  const texts = await Promise.all(fresh.map(chunkText));
+  const added = texts.flatMap((t) => parseChunkText(t));
   return { ...loaded, entries: loaded.entries.concat(added), lastSeq: fresh.at(-1)!.seq };
 }

@@ -6,8 +6,7 @@ import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "
 import {
   appendEntries,
   type CutpointDb,
-  type ExportedSession,
-  exportSession,
+  exportSessionBlob,
   getSession,
   prepareSession,
   purgeDeleted,
@@ -101,13 +100,12 @@ export async function purgeExpired(db: CutpointDb, now = Date.now()): Promise<nu
   return purgeDeleted(db, now - UNDO_WINDOW_MS);
 }
 
-/** The v3 file of a session as a Blob with pi's file name. */
+/** The v3 file of a session as a Blob with pi's file name (built from the stored Blobs). */
 export async function exportSessionFile(
   db: CutpointDb,
   sessionId: string,
-): Promise<Result<{ fileName: string; blob: Blob; exported: ExportedSession }>> {
-  const r = await exportSession(db, sessionId);
+): Promise<Result<{ fileName: string; blob: Blob }>> {
+  const r = await exportSessionBlob(db, sessionId);
   if (!r.ok) return r;
-  const blob = new Blob(r.value.parts, { type: "application/x-ndjson" });
-  return { ok: true, value: { fileName: r.value.fileName, blob, exported: r.value } };
+  return { ok: true, value: { fileName: r.value.fileName, blob: r.value.blob } };
 }
