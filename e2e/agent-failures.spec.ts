@@ -119,3 +119,39 @@ test("test connection explains 401 and a model the key cannot use", async ({ pag
   await expect(dlg.getByRole("button", { name: "Save key" })).toBeVisible();
   await expect(dlg.getByTestId("api-key-display")).toBeHidden();
 });
+
+test("storage full: the message says so, the prompt stays in the composer, the session stays consistent", async ({
+  page,
+}) => {
+  const key = uniqueKey("quota");
+  await page.goto("/");
+  await setUpProvider(page, key);
+  await newSession(page);
+  await send(page, "fits");
+  await waitIdle(page);
+  await expect.poll(() => entryCount(page)).toBe(3);
+  // Every IndexedDB add now fails the way a full disk does.
+  await page.evaluate(() => {
+    const proto = IDBObjectStore.prototype as unknown as { add: unknown; __add?: unknown };
+    proto.__add = proto.add;
+    proto.add = () => {
+      throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+    };
+  });
+  await send(page, "does not fit");
+  await waitIdle(page);
+  await expect(page.getByTestId("run-error")).toContainText("storage for Cutpoint is full");
+  await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("does not fit");
+  await expect.poll(() => entryCount(page)).toBe(3);
+  await page.evaluate(() => {
+    const proto = IDBObjectStore.prototype as unknown as { add: unknown; __add?: unknown };
+    proto.add = proto.__add;
+  });
+  await page.getByRole("textbox", { name: "Message" }).press("Enter");
+  await waitIdle(page);
+  await expect(page.getByTestId("run-error")).toBeHidden();
+  await page.reload();
+  await expect.poll(() => entryCount(page)).toBe(5);
+  const messages = parseJsonl((await exportOpen(page)).text).filter((l) => l.type === "message");
+  expect(messages.map((m) => (m.message as { content: unknown }).content)).toContainEqual("does not fit");
+});
