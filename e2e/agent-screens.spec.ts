@@ -60,6 +60,20 @@ for (const width of [1280, 800]) {
       await page.screenshot({ path: `${OUT}/files-${width}-${scheme}.png` });
       await page.getByRole("button", { name: "Close the workspace panel" }).click();
 
+      // Mid-stream: thinking collapsed, text arriving.
+      await scriptReplies(key, [
+        {
+          reasoning: ["Checking the file again. ", "It looks fine."],
+          text: Array.from({ length: 40 }, (_, i) => `token${i} `),
+          delayMs: 60,
+        },
+      ]);
+      await send(page, "Check it once more, slowly.");
+      await expect(page.getByTestId("live-text")).toContainText("token3");
+      await expect(page.getByTestId("live-message").locator("details summary")).toContainText("Thinking");
+      await page.screenshot({ path: `${OUT}/streaming-${width}-${scheme}.png` });
+      await waitIdle(page);
+
       await page.getByRole("button", { name: "Settings" }).click();
       const dlg = page.locator('dialog[data-dialog="settings"]');
       await expect(dlg.getByTestId("api-key-display")).toBeVisible();
