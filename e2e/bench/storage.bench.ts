@@ -57,9 +57,10 @@ async function importByDrop(
         }
         const count = document.querySelector('[data-testid="path-count"]')?.textContent;
         const row = document.querySelector('[data-testid="timeline"] li');
-        if (stored !== undefined && count === expected && row)
-          resolve({ stored, visible: performance.now() - t0 });
-        else requestAnimationFrame(tick);
+        if (row && firstRows === undefined) firstRows = performance.now() - t0;
+        if (stored !== undefined && firstRows !== undefined && count === expected) {
+          resolve({ stored, firstRows, full: performance.now() - t0 });
+        } else requestAnimationFrame(tick);
       };
       tick();
     });
