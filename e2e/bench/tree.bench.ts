@@ -140,7 +140,21 @@ export default async function bench(): Promise<void> {
     await page.locator(".session-item .session-open").first().click({ timeout: 120_000 });
     await page.getByTestId("timeline").waitFor({ timeout: 120_000 });
     await page.getByRole("button", { name: "Tree", exact: true }).waitFor();
-    await page.waitForTimeout(500);
+    // Let the app settle (loading, other panels' work) before measuring: wait for quick frames.
+    const settle = async () => {
+      for (let quiet = 0, k = 0; quiet < 5 && k < 200; k++) {
+        const ms = await page.evaluate(() => {
+          const t = performance.now();
+          return new Promise<number>((r) => requestAnimationFrame(() => r(performance.now() - t)));
+        });
+        quiet = ms < 50 ? quiet + 1 : 0;
+      }
+    };
+    await page.waitForFunction(() => {
+      const b = [...document.querySelectorAll("button")].find((x) => x.textContent === "Tree");
+      return b !== undefined && !b.disabled;
+    });
+    await settle();
     console.log("imported and opened");
 
     // Tree view first paint: from the click to the first frame after the rows exist.
@@ -162,7 +176,7 @@ export default async function bench(): Promise<void> {
       console.log(`  tree first paint: ${ms.toFixed(0)} ms`);
       paints.push(ms);
       await page.getByRole("button", { name: "Close the tree" }).click();
-      await page.waitForTimeout(200);
+      await settle();
     }
 
     // Navigation between leaves: tips of other branches, through the tree (Skip = leaf entry).
@@ -210,6 +224,7 @@ export default async function bench(): Promise<void> {
         await frame();
         return { preview, move: performance.now() - t0 };
       }, tip);
+      await settle();
       console.log(`  tip ${tip}: preview ${r.preview.toFixed(0)} ms, move ${r.move.toFixed(0)} ms`);
       previews.push(r.preview);
       moves.push(r.move);

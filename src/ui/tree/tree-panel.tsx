@@ -14,8 +14,8 @@ import { buildTreeRows, type TreeData, type TreeRow } from "./tree-model.ts";
 import { useTreeActions } from "./use-tree-actions.ts";
 
 const ROW_HEIGHT = 30;
-const INDENT = 14;
-const MAX_INDENT_LEVELS = 16;
+const INDENT = 10;
+const MAX_INDENT_LEVELS = 12;
 
 function rowId(sessionId: string, key: string): string {
   return `tree-${sessionId}-${key}`.replace(/[^a-zA-Z0-9_-]/g, "_");
