@@ -208,6 +208,6 @@ export default async function compactionBench(): Promise<void> {
   const { PI_ESTIMATOR } = await import("../../src/core/compaction/tokens.ts");
   for (const m of messages) piTokens += PI_ESTIMATOR.estimateMessage(m);
   console.log(
-    `    chars/4 on the same messages: ${piTokens} tokens (${((piTokens / tokens - 1) * 100).toFixed(0)} % over the tokenizer)`,
+    `    chars/4 on the same messages: ${piTokens} tokens (chars/4 vs tokenizer: ${((piTokens / tokens - 1) * 100).toFixed(0)} %)`,
   );
 }
