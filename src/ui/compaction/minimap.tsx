@@ -29,44 +29,60 @@ const VAR: Record<Band, string> = {
   context: "--cp-context",
 };
 
+/** Token mass per pixel row (depends only on the path and the height): cached across cut moves. */
+function masses(m: CompactionModel, height: number): { mass: Float64Array; max: number } {
+  const n = m.path.length;
+  const run = (i: number) => (i < 0 ? 0 : m.planner.runningTokens(i));
+  const mass = new Float64Array(height);
+  let max = 1;
+  for (let y = 0; y < height; y++) {
+    const a = Math.floor((y * n) / height);
+    const b = Math.max(a + 1, Math.floor(((y + 1) * n) / height));
+    mass[y] = run(b - 1) - run(a - 1);
+    if (mass[y]! > max) max = mass[y]!;
+  }
+  return { mass, max };
+}
+
 export function Minimap({ model, onJump }: { model: CompactionModel; onJump: (index: number) => void }) {
   const ref = useRef<HTMLCanvasElement>(null);
+  const cache = useRef<{ key: string; mass: Float64Array; max: number } | null>(null);
   const n = model.path.length;
   useEffect(() => {
-    const canvas = ref.current;
-    if (!canvas || n === 0) return;
-    const height = canvas.clientHeight || 300;
-    const dpr = window.devicePixelRatio || 1;
-    canvas.width = WIDTH * dpr;
-    canvas.height = height * dpr;
-    const ctx = canvas.getContext("2d");
-    if (!ctx) return;
-    ctx.scale(dpr, dpr);
-    ctx.clearRect(0, 0, WIDTH, height);
-    const style = getComputedStyle(canvas);
-    const colours = {} as Record<Band, string>;
-    for (const b of Object.keys(VAR) as Band[]) colours[b] = style.getPropertyValue(VAR[b]).trim() || "#888";
-    const run = (i: number) => (i < 0 ? 0 : model.planner.runningTokens(i));
-    const masses: number[] = [];
-    let max = 1;
-    for (let y = 0; y < height; y++) {
-      const a = Math.floor((y * n) / height);
-      const b = Math.max(a + 1, Math.floor(((y + 1) * n) / height));
-      const mass = run(b - 1) - run(a - 1);
-      masses.push(mass);
-      if (mass > max) max = mass;
-    }
-    for (let y = 0; y < height; y++) {
-      const a = Math.floor((y * n) / height);
-      const w = Math.max(1, (masses[y]! / max) * (WIDTH - 4));
-      ctx.fillStyle = colours[bandAt(Math.min(a, n - 1), model)];
-      ctx.fillRect(2, y, w, 1);
-    }
-    const cut = model.plan.plan?.firstKeptIndex;
-    if (cut !== undefined) {
-      ctx.fillStyle = style.getPropertyValue("--fg").trim() || "#000";
-      ctx.fillRect(0, Math.floor((cut / n) * height), WIDTH, 2);
-    }
+    // Drawn after the frame that moved the cut, so moving the cut never waits for the minimap.
+    const draw = () => {
+      const canvas = ref.current;
+      if (!canvas || n === 0) return;
+      const height = Math.max(50, Math.round(canvas.getBoundingClientRect().height) || 300);
+      const dpr = window.devicePixelRatio || 1;
+      if (canvas.width !== WIDTH * dpr || canvas.height !== height * dpr) {
+        canvas.width = WIDTH * dpr;
+        canvas.height = height * dpr;
+      }
+      const ctx = canvas.getContext("2d");
+      if (!ctx) return;
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.clearRect(0, 0, WIDTH, height);
+      const key = `${model.version}:${height}`;
+      if (cache.current?.key !== key) cache.current = { key, ...masses(model, height) };
+      const { mass, max } = cache.current;
+      const style = getComputedStyle(canvas);
+      const colours = {} as Record<Band, string>;
+      for (const b of Object.keys(VAR) as Band[])
+        colours[b] = style.getPropertyValue(VAR[b]).trim() || "#888";
+      for (let y = 0; y < height; y++) {
+        const a = Math.floor((y * n) / height);
+        ctx.fillStyle = colours[bandAt(Math.min(a, n - 1), model)];
+        ctx.fillRect(2, y, Math.max(1, (mass[y]! / max) * (WIDTH - 4)), 1);
+      }
+      const cut = model.plan.plan?.firstKeptIndex;
+      if (cut !== undefined) {
+        ctx.fillStyle = style.getPropertyValue("--fg").trim() || "#000";
+        ctx.fillRect(0, Math.floor((cut / n) * height), WIDTH, 2);
+      }
+    };
+    const t = window.setTimeout(draw, 30);
+    return () => window.clearTimeout(t);
   }, [model, n]);
   return (
     <canvas

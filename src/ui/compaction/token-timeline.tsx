@@ -171,6 +171,12 @@ function TimelineRows({ model }: { model: CompactionModel }) {
   const contextTotal = run(n - 1) - base;
   const axis = Math.max(contextTotal, model.contextWindow, 1);
 
+  // Warm the plan's lazy file lists while idle, so opening the preview does not compute them.
+  useEffect(() => {
+    const t = window.setTimeout(() => void p?.fileOps, 300);
+    return () => window.clearTimeout(t);
+  }, [p]);
+
   // Open at the cut (or the end).
   const opened = useRef(false);
   useEffect(() => {
@@ -180,16 +186,20 @@ function TimelineRows({ model }: { model: CompactionModel }) {
   }, [n, cutIndex, virtualizer]);
 
   /** Scrolls the row into view only when it is not visible (scrolling forces layout). */
-  const reveal = useCallback(
-    (index: number, align: "center" | "auto") => {
-      const el = scrollRef.current;
-      if (!el) return;
-      const top = index * ROW_HEIGHT;
-      if (top >= el.scrollTop + ROW_HEIGHT && top <= el.scrollTop + el.clientHeight - 2 * ROW_HEIGHT) return;
-      virtualizer.scrollToIndex(index, { align });
-    },
-    [virtualizer],
-  );
+  const reveal = useCallback((index: number, align: "center" | "auto") => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const top = index * ROW_HEIGHT;
+    const view = el.clientHeight;
+    if (top >= el.scrollTop + ROW_HEIGHT && top <= el.scrollTop + view - 2 * ROW_HEIGHT) return;
+    // Rows have a fixed height: set the offset directly (no measuring loop).
+    el.scrollTop =
+      align === "center"
+        ? Math.max(0, top - view / 2)
+        : top < el.scrollTop
+          ? top - ROW_HEIGHT
+          : top - view + 2 * ROW_HEIGHT;
+  }, []);
 
   // Keep the cut in view when it moves (slider, a new plan) or the preview opens.
   const previewOpen = useCompactionStore((s) => s.previewOpen);
@@ -205,9 +215,10 @@ function TimelineRows({ model }: { model: CompactionModel }) {
     (c: CutPointInfo | undefined, focus: boolean) => {
       if (!c) return;
       setCut(c.entryId);
+      reveal(c.firstKeptIndex, "auto");
       if (focus) requestAnimationFrame(() => handleRef.current?.focus({ preventScroll: true }));
     },
-    [setCut],
+    [setCut, reveal],
   );
 
   const onKeyDown = (e: React.KeyboardEvent) => {
