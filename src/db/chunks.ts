@@ -1,16 +1,26 @@
 /**
- * Entry storage layout: a session's entries live in `chunks` rows, each holding the v3 JSONL
- * text of N consecutive entries (one JSON object per line, each line ending in "\n").
+ * Entry storage layout: a session's entries live in `chunks` rows, each holding a Blob of the
+ * v3 JSONL of N consecutive entries (one JSON object per line, each ending in "\n"); ~512 KB
+ * per chunk at import, one small chunk per `appendEntries` call afterwards (never rewritten,
+ * so a reader that has loaded up to seq N only needs seq > N).
  *
- * Why chunks (measured in headless Chromium 156 on this machine, 100 MB / 91k entries, see
- * e2e/bench/storage.bench.ts and the numbers in ./README-storage.md):
- * - one IndexedDB row per entry is bound by per-row overhead (~10k rows/s written): ~9 s;
- * - rows of ~512 KB of JSONL text: a 100 MB import writes ~200 rows, bound by bytes, well under
- *   a second; reading them back is a few hundred ms and JSON.parse runs at ~500 MB/s;
- * - export is a plain concatenation of the header line and the chunk texts, so the bytes are
- *   exactly what the serializer wrote at import (or append) time.
- * Entries appended later by the agent arrive as small chunks (one per `appendEntries` call);
- * they are never rewritten, so a reader that has loaded up to seq N only needs seq > N.
+ * Why (e2e/bench/storage.bench.ts, 100 MB / 91,634 entries, headless Chromium 156; measured
+ * while several engineers shared the 2-core machine, load average 16-19, so absolute times
+ * are inflated ~8-10x; compare the rows with each other):
+ *
+ *   layout (raw IndexedDB, one tx)   rows    write      read (getAll + JSON.parse)
+ *   one row per entry (object)      91634   30-42 s     38-59 s
+ *   JSONL text chunks of 64 KB       1581   52-54 s     30-46 s
+ *   JSONL text chunks of 512 KB       200   41-47 s     21 s
+ *   JSONL text chunks of 4 MB          25   26-28 s     15-18 s
+ *
+ * Per-row overhead dominates with one row per entry (architecture.md: ~10k rows/s written on
+ * an idle machine, ~9 s for this session); chunks cut reads 2-3x. 512 KB keeps the preview of
+ * the newest entries and append-side rows small; 4 MB reads a bit faster but makes the first
+ * rows wait for a bigger tail. Chunks are Blobs rather than strings: export is a Blob of the
+ * header line and the stored Blobs (nothing is read or re-serialized, the bytes are exactly
+ * what the serializer wrote), and reads are asynchronous `blob.text()` instead of a large
+ * synchronous structured-clone deserialization on the main thread.
  */
 import { withCurrentVersion } from "../core/session/migrate.ts";
 import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
