@@ -70,7 +70,8 @@ function extend(prev: TreeData, entries: readonly SessionEntry[]): TreeData | un
     if (list) list.push(entry);
     else children.set(parent, [entry]);
   }
-  rootsCache.delete(prev.index);
+  // Roots change only when an added entry is a root or an orphan.
+  if (added.some((e) => e.parentId === null || !byId.has(e.parentId))) rootsCache.delete(prev.index);
   const labels = new Map(prev.labels);
   for (const e of added) {
     if (e.type !== "label" || typeof (e as { targetId?: unknown }).targetId !== "string") continue;
@@ -182,7 +183,7 @@ export function buildTreeRows(
   const stack: [SessionEntry, number, number, number][] = [];
   const roots = rootsOf(index);
   for (let i = roots.length - 1; i >= 0; i--) stack.push([roots[i]!, 0, i + 1, roots.length]);
-  let run: SessionEntry[] = [];
+  const run: SessionEntry[] = [];
   let runDepth = 0;
 
   const flushRun = () => {
@@ -217,7 +218,7 @@ export function buildTreeRows(
         onPath: data.pathIds.has(last.id),
       });
     }
-    run = [];
+    run.length = 0;
   };
 
   const entryRow = (
@@ -237,23 +238,35 @@ export function buildTreeRows(
     label: data.labels.get(e.id),
   });
 
-  const seen = new Set<string>();
+  // Duplicate ids (possible in damaged files) would be visited twice: dedupe only then.
+  const seen = index.byId.size !== data.entries.length ? new Set<string>() : undefined;
   while (stack.length > 0) {
-    const [e, depth, sIndex, sTotal] = stack.pop()!;
-    if (seen.has(e.id)) continue; // duplicate ids: show the first occurrence only
-    seen.add(e.id);
-    const kids = visibleChildren(index, e.id);
-    const root = e.parentId === null || !index.byId.has(e.parentId);
-    if (isInteresting(e, kids.length, sTotal, data, root)) {
+    let [e, depth, sIndex, sTotal] = stack.pop()!;
+    // Follow single-child chains in place (no stack traffic on the long linear parts).
+    for (;;) {
+      if (seen) {
+        if (seen.has(e.id)) break;
+        seen.add(e.id);
+      }
+      const kids = visibleChildren(index, e.id);
+      const root = e.parentId === null || !index.byId.has(e.parentId);
+      if (isInteresting(e, kids.length, sTotal, data, root)) {
+        flushRun();
+        rows.push(entryRow(e, depth, kids.length, sTotal > 1 ? { index: sIndex, total: sTotal } : undefined));
+      } else {
+        if (run.length === 0) runDepth = depth;
+        run.push(e);
+      }
+      if (kids.length === 1) {
+        e = kids[0]!;
+        sIndex = 1;
+        sTotal = 1;
+        continue;
+      }
+      for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i]!, depth + 1, i + 1, kids.length]);
       flushRun();
-      rows.push(entryRow(e, depth, kids.length, sTotal > 1 ? { index: sIndex, total: sTotal } : undefined));
-    } else {
-      if (run.length === 0) runDepth = depth;
-      run.push(e);
+      break;
     }
-    if (kids.length === 1) stack.push([kids[0]!, depth, 1, 1]);
-    else for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i]!, depth + 1, i + 1, kids.length]);
-    if (kids.length !== 1) flushRun();
   }
   flushRun();
   return rows;
