@@ -12,10 +12,14 @@
  *   one row per entry (object)      91634   30-42 s     38-59 s
  *   JSONL text chunks of 64 KB       1581   52-54 s     30-46 s
  *   JSONL text chunks of 512 KB       200   41-47 s     21 s
- *   JSONL text chunks of 4 MB          25   26-28 s     15-18 s
+ *   JSONL text chunks of 4 MB          25   24-28 s     14-18 s
+ *   JSONL Blobs of ~1 MB               92   0.45 s      4.2 s (blob.text + parse)
+ *
+ * (three runs; the Blob row is from the third, same load.) In the app under the same load:
+ * export of the Blob layout 1.1 s (was 43 s with string rows), reopen to first rows 1.1 s.
  *
  * Per-row overhead dominates with one row per entry (architecture.md: ~10k rows/s written on
- * an idle machine, ~9 s for this session); chunks cut reads 2-3x. 512 KB keeps the preview of
+ * an idle machine, ~9 s for this session); text chunks cut reads 2-3x. 512 KB keeps the preview of
  * the newest entries and append-side rows small; 4 MB reads a bit faster but makes the first
  * rows wait for a bigger tail. Chunks are Blobs rather than strings: export is a Blob of the
  * header line and the stored Blobs (nothing is read or re-serialized, the bytes are exactly
