@@ -87,8 +87,6 @@ test("meter, timeline with a plan, keyboard and drag cut, offline summary edited
     .toBeVisible({ timeout: 5000 })
     .catch(() => {});
 
-  // Screenshot of the plan on the real fixture (light, 1280).
-  await page.screenshot({ path: `${SHOTS}/timeline-1280-light.png` });
 
   // Offline summary (no key set), edited, confirmed.
   await page.getByTestId("offline").click();
@@ -153,9 +151,13 @@ for (const scheme of ["light", "dark"] as const) {
       await importFixture(page);
       if (width <= 900) await page.keyboard.press("Escape");
       await page.getByTestId("context-meter").click();
-      await page.getByRole("button", { name: "Compact…" }).click();
       await expect(page.getByTestId("cut-handle")).toBeVisible();
+      await expect(page.locator(".cp-row.band-summarized").first()).toBeVisible();
+      await page.mouse.move(5, 790); // no hover tooltip in the picture
       await page.screenshot({ path: `${SHOTS}/timeline-${width}-${scheme}.png` });
+      await page.getByRole("button", { name: "Compact…" }).click();
+      await expect(page.getByTestId("preview-numbers")).toBeVisible();
+      await page.screenshot({ path: `${SHOTS}/preview-${width}-${scheme}.png` });
     });
   }
 }
