@@ -83,10 +83,8 @@ test("meter, timeline with a plan, keyboard and drag cut, offline summary edited
   await expect(preview).toBeVisible();
   await expect(page.getByTestId("preview-numbers")).toContainText(/[\d,]+ → ≈ [\d,]+ tokens \(−\d+ %\)/);
   await expect(page.getByTestId("split-turn")).toContainText(/Split turn: (yes|no)/);
-  await expect(page.locator(".cp-row.band-summarized").first())
-    .toBeVisible({ timeout: 5000 })
-    .catch(() => {});
-
+  // The plan's bands: some rows are marked as summarized.
+  await expect(page.locator(".cp-row.band-summarized").first()).toBeAttached();
 
   // Offline summary (no key set), edited, confirmed.
   await page.getByTestId("offline").click();
