@@ -3,7 +3,7 @@
  * person expanded, a pending navigation (the branch-summary preview) and text handed to the
  * composer ("Edit and resend", navigating to a user message).
  *
- * Composer contract: the composer reads `composerDraft` (narrow selector) and, when its `seq`
+ * Composer contract: the composer (src/ui/agent/composer.tsx) reads `composerDraft` (narrow selector) and, when its `seq`
  * changes and its `sessionId` is the open session, replaces its text with `text` and focuses
  * itself, then calls `takeComposerDraft(seq)`.
  */

@@ -9,6 +9,7 @@ import { THINKING_LEVELS } from "../../core/agent/settings.ts";
 import { pathOf } from "../../services/agent-session.ts";
 import { useAgentUiStore } from "../../store/agent-ui-store.ts";
 import { openCompactionPreview, parseCompactCommand } from "../../store/compaction-store.ts";
+import { useTreeStore } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import type { SessionSlotProps } from "../shell/slots.ts";
@@ -30,6 +31,19 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
   const [promptOpen, setPromptOpen] = useState(false);
   const [modelDraft, setModelDraft] = useState<string | null>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
+
+  // "Edit and resend" / navigating to a user message hands its text to this composer.
+  const draft = useTreeStore((s) => s.composerDraft);
+  useEffect(() => {
+    if (!draft || draft.sessionId !== sessionId) return;
+    setText(draft.text);
+    useTreeStore.getState().takeComposerDraft(draft.seq);
+    const input = inputRef.current;
+    if (input) {
+      input.focus();
+      requestAnimationFrame(() => input.setSelectionRange(draft.text.length, draft.text.length));
+    }
+  }, [draft, sessionId]);
 
   const path = useMemo(() => (loaded ? pathOf(loaded.entries) : []), [loaded]);
   // Memoized: the composer re-renders on every streamed delta; this walks the whole path.

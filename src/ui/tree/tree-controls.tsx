@@ -7,7 +7,6 @@ import { createPortal } from "react-dom";
 import { useTreeStore } from "../../store/tree-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import type { SessionSlotProps } from "../shell/slots.ts";
-import { useComposerBridge } from "./composer-bridge.ts";
 import { LabelDialog } from "./label-dialog.tsx";
 import { NavigateDialog } from "./navigate-dialog.tsx";
 import { treeData } from "./tree-model.ts";
@@ -18,7 +17,6 @@ export function TreeControls({ sessionId }: SessionSlotProps) {
   const open = useTreeStore((s) => s.treeOpen);
   const setOpen = useTreeStore((s) => s.setTreeOpen);
   const data = loaded ? treeData(loaded.entries) : undefined;
-  useComposerBridge(sessionId);
 
   // Keyboard: Alt+T toggles the tree.
   useEffect(() => {
