@@ -222,3 +222,48 @@ test("overflow: compact and retry once; a second overflow stops with advice", as
   chats = await getChatRequests(key);
   expect(chats).toHaveLength(7);
 });
+
+test("ask mode: a prompt sent while the preview is open waits, visibly queued, until Skip and send", async ({
+  page,
+}) => {
+  const key = uniqueKey("queue");
+  await page.goto("/");
+  await setUpProvider(page, key);
+  await compactionSettings(page, { mode: "ask", window: 8000, reserve: 2000, keep: 1000 });
+  await newSession(page);
+  await scriptReplies(key, [
+    ...GROW,
+    ...Array.from({ length: 2 }, () => ({ text: "## Goal\nQUEUE-SUMMARY", delayMs: 50 })),
+    { text: "ANSWER-TO-THE-QUEUED-PROMPT", usage: { prompt_tokens: 7000, completion_tokens: 10 } },
+  ]);
+  await grow(page);
+  const preview = page.getByTestId("compaction-preview");
+  await expect(preview).toBeVisible();
+  await expect(page.getByTestId("summary-editor")).toHaveValue(/QUEUE-SUMMARY/);
+  const chatsBefore = (await getChatRequests(key)).filter((c) =>
+    JSON.stringify(c.body).includes("QUEUED-QUESTION"),
+  ).length;
+  expect(chatsBefore).toBe(0);
+
+  await send(page, "QUEUED-QUESTION please");
+  const note = page.getByTestId("queued-note");
+  await expect(note).toContainText("Your message waits until you confirm or skip this compaction.");
+  // Nothing was sent while it waits.
+  const waiting = await getChatRequests(key);
+  expect(waiting.some((c) => JSON.stringify(c.body).includes("QUEUED-QUESTION"))).toBe(false);
+
+  await note.getByRole("button", { name: "Skip and send" }).click();
+  await expect(preview).toHaveCount(0);
+  await expect
+    .poll(async () =>
+      (await getChatRequests(key)).some((c) => JSON.stringify(c.body).includes("QUEUED-QUESTION")),
+    )
+    .toBe(true);
+  await waitIdle(page);
+  // Skipped: the request carried the whole uncompacted conversation, and no compaction was written.
+  const sent = (await getChatRequests(key)).find((c) => JSON.stringify(c.body).includes("QUEUED-QUESTION"))!;
+  expect(JSON.stringify(sent.body)).toContain("first question");
+  expect(JSON.stringify(sent.body)).not.toContain("<summary>");
+  const entries = parseJsonl((await exportOpen(page)).text);
+  expect(entries.some((e) => e.type === "compaction")).toBe(false);
+});
