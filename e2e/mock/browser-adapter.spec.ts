@@ -2,32 +2,14 @@
  * The model adapter (src/llm) inside Chromium against the mock: the real openai SDK in a page of
  * the app's origin (CORS preflight, SSE), error mapping of a network failure, and abort.
  */
-import { resolve } from "node:path";
 import { expect, test } from "@playwright/test";
-import { build } from "vite";
+import { bundleModule } from "../lib/bundle.ts";
 import { getChatRequests, MOCK_BASE_URL, scriptReplies, uniqueKey } from "./client.ts";
 
 let bundle = "";
 
 test.beforeAll(async () => {
-  const out = await build({
-    configFile: false,
-    logLevel: "silent",
-    build: {
-      write: false,
-      minify: false,
-      lib: {
-        entry: resolve(import.meta.dirname, "../../src/llm/index.ts"),
-        formats: ["iife"],
-        name: "CutpointLlm",
-      },
-    },
-  });
-  const first = Array.isArray(out) ? out[0] : out;
-  const chunk = (first as { output: { type: string; code?: string }[] }).output.find(
-    (o) => o.type === "chunk",
-  );
-  bundle = chunk?.code ?? "";
+  bundle = await bundleModule("src/llm/index.ts", "CutpointLlm");
   expect(bundle.length).toBeGreaterThan(1000);
 });
 

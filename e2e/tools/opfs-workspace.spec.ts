@@ -2,31 +2,13 @@
  * The workspace tools over the real origin-private file system (OPFS) of Chromium: the same
  * code as src/tools, bundled on the fly with Vite and loaded into a page of the app's origin.
  */
-import { resolve } from "node:path";
 import { expect, test } from "@playwright/test";
-import { build } from "vite";
+import { bundleModule } from "../lib/bundle.ts";
 
 let bundle = "";
 
 test.beforeAll(async () => {
-  const out = await build({
-    configFile: false,
-    logLevel: "silent",
-    build: {
-      write: false,
-      minify: false,
-      lib: {
-        entry: resolve(import.meta.dirname, "../../src/tools/index.ts"),
-        formats: ["iife"],
-        name: "CutpointTools",
-      },
-    },
-  });
-  const first = Array.isArray(out) ? out[0] : out;
-  const chunk = (first as { output: { type: string; code?: string }[] }).output.find(
-    (o) => o.type === "chunk",
-  );
-  bundle = chunk?.code ?? "";
+  bundle = await bundleModule("src/tools/index.ts", "CutpointTools");
   expect(bundle.length).toBeGreaterThan(1000);
 });
 
