@@ -187,51 +187,88 @@ export default async function bench(): Promise<void> {
     await page.getByRole("button", { name: "Tree", exact: true }).click();
     const previews: number[] = [];
     const moves: number[] = [];
+    // TREE_BENCH_PROFILE=1: CPU profile of the moves, top self-time functions printed.
+    const cdp = process.env.TREE_BENCH_PROFILE ? await page.context().newCDPSession(page) : undefined;
+    if (cdp) {
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
+    }
+    const profiles: {
+      nodes: {
+        id: number;
+        callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+      }[];
+      samples?: number[];
+      timeDeltas?: number[];
+    }[] = [];
+    cdp?.on("Profiler.consoleProfileFinished", (e) => profiles.push(e.profile));
     const picks = [tips[500]!, tips[10]!, tips[999 % tips.length]!, tips[250]!, tips[1]!];
     for (const tip of picks) {
-      const r = await page.evaluate(async (tipId) => {
-        const frame = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
-        // Bring the tip's row into view through the store-free path: the labels list is empty, so
-        // scroll the virtual list until the row is rendered.
-        const scroll = document.querySelector(".tree-scroll") as HTMLElement;
-        const find = () =>
-          document.querySelector(
-            `[data-testid="tree-list"] [data-entry-id="${tipId}"]`,
-          ) as HTMLElement | null;
-        for (let y = 0; y <= scroll.scrollHeight && !find(); y += scroll.clientHeight * 0.8) {
-          scroll.scrollTop = y;
+      const r = await page.evaluate(
+        async ([tipId, profile]) => {
+          const frame = () => new Promise((res) => requestAnimationFrame(() => setTimeout(res, 0)));
+          // Bring the tip's row into view through the store-free path: the labels list is empty, so
+          // scroll the virtual list until the row is rendered.
+          const scroll = document.querySelector(".tree-scroll") as HTMLElement;
+          const find = () =>
+            document.querySelector(
+              `[data-testid="tree-list"] [data-entry-id="${tipId}"]`,
+            ) as HTMLElement | null;
+          for (let y = 0; y <= scroll.scrollHeight && !find(); y += scroll.clientHeight * 0.8) {
+            scroll.scrollTop = y;
+            await frame();
+          }
+          const row = find();
+          if (!row) return { preview: -1, move: -1 };
+          let t0 = performance.now();
+          row.click();
+          const end = t0 + 30_000;
+          while (!document.querySelector('dialog[data-dialog="navigate"]') && performance.now() < end)
+            await new Promise((res) => requestAnimationFrame(res));
           await frame();
-        }
-        const row = find();
-        if (!row) return { preview: -1, move: -1 };
-        let t0 = performance.now();
-        row.click();
-        const end = t0 + 30_000;
-        while (!document.querySelector('dialog[data-dialog="navigate"]') && performance.now() < end)
-          await new Promise((res) => requestAnimationFrame(res));
-        await frame();
-        const preview = performance.now() - t0;
-        const skip = [...document.querySelectorAll('dialog[data-dialog="navigate"] button')].find((b) =>
-          /Skip summary|Move/.test(b.textContent ?? ""),
-        ) as HTMLButtonElement;
-        t0 = performance.now();
-        skip.click();
-        for (const stop = t0 + 30_000; performance.now() < stop; ) {
-          const current = document.querySelector('[data-testid="tree-list"] [aria-current="location"]');
-          if (
-            current?.getAttribute("data-entry-id") === tipId &&
-            !document.querySelector('dialog[data-dialog="navigate"]')
-          )
-            break;
-          await new Promise((res) => requestAnimationFrame(res));
-        }
-        await frame();
-        return { preview, move: performance.now() - t0 };
-      }, tip);
+          const preview = performance.now() - t0;
+          const skip = [...document.querySelectorAll('dialog[data-dialog="navigate"] button')].find((b) =>
+            /Skip summary|Move/.test(b.textContent ?? ""),
+          ) as HTMLButtonElement;
+          t0 = performance.now();
+          if (profile) console.profile("move");
+          skip.click();
+          for (const stop = t0 + 30_000; performance.now() < stop; ) {
+            const current = document.querySelector('[data-testid="tree-list"] [aria-current="location"]');
+            if (
+              current?.getAttribute("data-entry-id") === tipId &&
+              !document.querySelector('dialog[data-dialog="navigate"]')
+            )
+              break;
+            await new Promise((res) => requestAnimationFrame(res));
+          }
+          await frame();
+          if (profile) console.profileEnd("move");
+          return { preview, move: performance.now() - t0 };
+        },
+        [tip, cdp !== undefined] as const,
+      );
       await settle();
       console.log(`  tip ${tip}: preview ${r.preview.toFixed(0)} ms, move ${r.move.toFixed(0)} ms`);
       previews.push(r.preview);
       moves.push(r.move);
+    }
+    if (cdp) {
+      writeFileSync("/tmp/tree-bench/moves.cpuprofile.json", JSON.stringify(profiles));
+      const self = new Map<string, number>();
+      for (const profile of profiles) {
+        const dt = new Map<number, number>();
+        profile.samples?.forEach((id, i) => {
+          dt.set(id, (dt.get(id) ?? 0) + (profile.timeDeltas?.[i] ?? 0));
+        });
+        for (const n of profile.nodes) {
+          const f = n.callFrame;
+          const key = `${f.functionName || "(anon)"} ${f.url.split("/").pop()}:${f.lineNumber}:${f.columnNumber}`;
+          self.set(key, (self.get(key) ?? 0) + (dt.get(n.id) ?? 0));
+        }
+      }
+      for (const [k, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25))
+        console.log(`  ${(us / 1000).toFixed(1).padStart(8)} ms  ${k}`);
     }
     const fmt = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(", ");
     const report = (name: string, xs: number[], target: number) => {

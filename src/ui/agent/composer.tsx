@@ -6,13 +6,13 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { THINKING_LEVELS } from "../../core/agent/settings.ts";
-import { pathOf } from "../../services/agent-session.ts";
 import { useAgentUiStore } from "../../store/agent-ui-store.ts";
 import { openCompactionPreview, parseCompactCommand } from "../../store/compaction-store.ts";
 import { useTreeStore } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import type { SessionSlotProps } from "../shell/slots.ts";
+import { sessionPath } from "../tree/tree-model.ts";
 import { LiveRun } from "./live-run.tsx";
 import { SystemPromptDialog } from "./system-prompt-dialog.tsx";
 import { useProviderSettings, useSessionAgent } from "./use-agent.ts";
@@ -45,7 +45,7 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
     }
   }, [draft, sessionId]);
 
-  const path = useMemo(() => (loaded ? pathOf(loaded.entries) : []), [loaded]);
+  const path = useMemo(() => (loaded ? sessionPath(loaded.entries) : []), [loaded]);
   // Memoized: the composer re-renders on every streamed delta; this walks the whole path.
   const effective = useMemo(
     () => (settings ? controller.effective(path, settings) : undefined),

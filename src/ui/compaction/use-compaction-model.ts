@@ -17,7 +17,6 @@ import {
   PROVIDER_SETTINGS_KEY,
   type ProviderSettings,
 } from "../../services/agent-settings.ts";
-import { currentPath } from "../../services/compaction-runner.ts";
 import {
   COMPACTION_SETTINGS_KEY,
   type CompactionUserSettings,
@@ -25,6 +24,7 @@ import {
 } from "../../services/compaction-settings.ts";
 import { useCompactionStore } from "../../store/compaction-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
+import { sessionPath } from "../tree/tree-model.ts";
 
 export interface PlanState {
   ok: boolean;
@@ -81,7 +81,7 @@ let version = 0;
 function sharedPath(loaded: { entries: SessionEntry[] }): SessionEntry[] {
   let p = paths.get(loaded);
   if (!p) {
-    p = currentPath(loaded.entries);
+    p = sessionPath(loaded.entries);
     paths.set(loaded, p);
   }
   return p;

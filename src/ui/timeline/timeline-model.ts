@@ -5,8 +5,8 @@
  */
 import { entryMessage } from "../../core/compaction/entry-messages.ts";
 import { estimateMessageTokensPi } from "../../core/compaction/tokens.ts";
-import { buildTreeIndex, getPath, resolveLabels, resolveLeafId } from "../../core/session/tree.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
+import { sessionPath, treeData } from "../tree/tree-model.ts";
 
 export interface TimelineModel {
   path: SessionEntry[];
@@ -31,9 +31,10 @@ export function entryTokens(entry: SessionEntry): number {
 }
 
 export function buildTimelineModel(entries: readonly SessionEntry[]): TimelineModel {
-  const index = buildTreeIndex(entries);
-  const leafId = resolveLeafId(entries) ?? null;
-  const path = getPath(index.byId, leafId);
+  // Shared, incrementally maintained index and path (a leaf move appends one entry).
+  const data = treeData(entries);
+  const leafId = data.leafId;
+  const path = sessionPath(entries);
   const n = path.length;
   const tokens = new Float64Array(n);
   const totals = new Float64Array(n);
@@ -61,7 +62,7 @@ export function buildTimelineModel(entries: readonly SessionEntry[]): TimelineMo
     tokens,
     totals,
     indexById,
-    labels: resolveLabels(entries),
+    labels: data.labels,
     lastCompaction,
     firstInContext,
     leafId,

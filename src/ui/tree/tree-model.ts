@@ -300,3 +300,19 @@ export function siblingsOf(data: TreeData, entry: SessionEntry): SessionEntry[] 
   if (entry.parentId === null || !data.index.byId.has(entry.parentId)) return rootsOf(data.index);
   return visibleChildren(data.index, entry.parentId);
 }
+
+/**
+ * The current path (root first) of a session's entries, derived once per entries array from the
+ * incrementally extended index of `treeData` (no O(n) index rebuild after a leaf move). Shared by
+ * the timeline, the composer and the compaction model. Do not mutate the result.
+ */
+const pathCache = new WeakMap<TreeData, SessionEntry[]>();
+export function sessionPath(entries: readonly SessionEntry[]): SessionEntry[] {
+  const data = treeData(entries);
+  let path = pathCache.get(data);
+  if (!path) {
+    path = getPath(data.index.byId, data.leafId);
+    pathCache.set(data, path);
+  }
+  return path;
+}
