@@ -13,7 +13,14 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { generateBigSession } from "./lib/big-session.ts";
-import { fmtMb, fmtMs, launchChromium, REPO_ROOT, serveStatic } from "./lib/browser.ts";
+import {
+  domRowsWhileScrolling,
+  fmtMb,
+  fmtMs,
+  launchChromium,
+  REPO_ROOT,
+  serveStatic,
+} from "./lib/browser.ts";
 
 const TARGETS = { preview: 200, cutMove: 16 };
 
@@ -155,20 +162,7 @@ export default async function bench(): Promise<void> {
     line("move the cut: to next frame (median)", q(moves.frame, 0.5));
     line("move the cut: to next frame (p90)", q(moves.frame, 0.9));
 
-    const rows = await page.evaluate(async () => {
-      const el = document.querySelector<HTMLElement>('[data-testid="token-timeline"]')!;
-      const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-      let max = 0;
-      let min = Number.POSITIVE_INFINITY;
-      for (let i = 0; i <= 40; i++) {
-        el.scrollTop = (i / 40) * (el.scrollHeight - el.clientHeight);
-        await frame();
-        const n = el.querySelectorAll(".cp-row").length;
-        max = Math.max(max, n);
-        min = Math.min(min, n);
-      }
-      return { max, min };
-    });
+    const rows = await domRowsWhileScrolling(page, '[data-testid="token-timeline"]', ".cp-row");
     console.log(
       `token timeline DOM rows while scrolling ${big.entryCount.toLocaleString("en-US")} entries: min ${rows.min}, max ${rows.max} (bounded, independent of the entry count: ${rows.max <= 60 ? "yes" : "NO"})`,
     );

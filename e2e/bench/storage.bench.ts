@@ -14,6 +14,7 @@ import type { Page } from "@playwright/test";
 import { generateBigSession } from "./lib/big-session.ts";
 import {
   DIST,
+  domRowsWhileScrolling,
   ensureBuilt,
   fmtMb,
   fmtMs,
@@ -65,23 +66,6 @@ async function importByDrop(
       tick();
     });
   }, expected);
-}
-
-async function domRowsWhileScrolling(page: Page): Promise<{ max: number; min: number; atEnd: number }> {
-  return page.evaluate(async () => {
-    const el = document.querySelector<HTMLElement>('[data-testid="timeline"]')!;
-    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    let max = 0;
-    let min = Number.POSITIVE_INFINITY;
-    for (let i = 0; i <= 40; i++) {
-      el.scrollTop = (i / 40) * (el.scrollHeight - el.clientHeight);
-      await frame();
-      const n = el.querySelectorAll("li").length;
-      max = Math.max(max, n);
-      min = Math.min(min, n);
-    }
-    return { max, min, atEnd: el.querySelectorAll("li").length };
-  });
 }
 
 interface AltResult {
@@ -250,7 +234,7 @@ export default async function bench(): Promise<void> {
     );
     console.log(`longest main-thread task during import: ${fmtMs(longestImport)}`);
     const heapAfterImport = await usedHeapAfterGc(page);
-    const rows = await domRowsWhileScrolling(page);
+    const rows = await domRowsWhileScrolling(page, '[data-testid="timeline"]', "li");
     console.log(`JS heap after import: ${fmtMb(heapAfterImport)}`);
     console.log(
       `DOM rows while scrolling to the end: min ${rows.min}, max ${rows.max}, at end ${rows.atEnd}`,

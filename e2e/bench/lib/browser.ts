@@ -84,3 +84,31 @@ export async function usedHeapAfterGc(page: Page): Promise<number> {
 export const MB = 1024 * 1024;
 export const fmtMs = (ms: number) => `${ms.toFixed(0)} ms`;
 export const fmtMb = (bytes: number) => `${(bytes / MB).toFixed(1)} MB`;
+
+/**
+ * Scrolls the element matching `scrollSelector` from top to bottom in 40 steps and counts the
+ * rows (`rowSelector`, inside it) rendered at each step: a virtualized list keeps this bounded.
+ */
+export async function domRowsWhileScrolling(
+  page: Page,
+  scrollSelector: string,
+  rowSelector: string,
+): Promise<{ max: number; min: number; atEnd: number }> {
+  return page.evaluate(
+    async ([scroll, row]) => {
+      const el = document.querySelector<HTMLElement>(scroll)!;
+      const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      let max = 0;
+      let min = Number.POSITIVE_INFINITY;
+      for (let i = 0; i <= 40; i++) {
+        el.scrollTop = (i / 40) * (el.scrollHeight - el.clientHeight);
+        await frame();
+        const n = el.querySelectorAll(row).length;
+        max = Math.max(max, n);
+        min = Math.min(min, n);
+      }
+      return { max, min, atEnd: el.querySelectorAll(row).length };
+    },
+    [scrollSelector, rowSelector] as const,
+  );
+}
