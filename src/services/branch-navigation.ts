@@ -9,7 +9,7 @@ import {
   branchNewLeaf,
   prepareBranchSummary,
 } from "../core/compaction/branch.ts";
-import { entryMessage } from "../core/compaction/entry-messages.ts";
+import { entryMessage, isContextEntry } from "../core/compaction/entry-messages.ts";
 import { formatFileBlocks } from "../core/compaction/file-ops.ts";
 import { BRANCH_SUMMARY_PREAMBLE, EMPTY_BRANCH_SUMMARY } from "../core/compaction/prompts.ts";
 import type { TreeIndex } from "../core/session/tree.ts";
@@ -25,6 +25,11 @@ export interface NavigationPlan {
   commonAncestor: SessionEntry | null;
   /** Entries of the branch being left (old leaf back to the common ancestor, exclusive), oldest first. */
   left: SessionEntry[];
+  /**
+   * Whether the branch left holds something the model saw (a message, custom message, summary or
+   * compaction); labels, model / thinking changes and `leaf` entries alone are not worth a summary.
+   */
+  leavesContent: boolean;
   prep: BranchPreparation;
   /** Nothing moves (the new leaf is the current one). */
   noMove: boolean;
@@ -35,15 +40,24 @@ export interface PlanOptions {
   reserveTokens: number;
 }
 
+/**
+ * Where the leaf lands: "rule" applies pi's new-leaf rule (a user or custom message target puts
+ * the leaf at its parent and its text into the composer: the tree panel, "Edit and resend");
+ * "exact" puts the leaf on the target itself ("Continue from here", the branch switcher).
+ */
+export type Landing = "rule" | "exact";
+
 export function planNavigation(
   index: TreeIndex,
   oldLeafId: string | null,
   targetId: string | null,
   options: PlanOptions,
+  landing: Landing = "rule",
 ): NavigationPlan | undefined {
   const target = targetId === null ? null : index.byId.get(targetId);
   if (target === undefined) return undefined;
-  const { leafId: newLeafId, editorText } = branchNewLeaf(target);
+  const { leafId: newLeafId, editorText } =
+    landing === "exact" ? { leafId: targetId, editorText: undefined } : branchNewLeaf(target);
   const move = branchEntries(index.byId, oldLeafId, newLeafId);
   // `leaf` bookkeeping entries are not part of what was said.
   const left = move.entries.filter((e) => e.type !== "leaf");
@@ -57,9 +71,32 @@ export function planNavigation(
     editorText,
     commonAncestor: move.commonAncestorId === null ? null : (index.byId.get(move.commonAncestorId) ?? null),
     left,
+    leavesContent: left.some(isContextEntry),
     prep,
     noMove: newLeafId === oldLeafId,
   };
+}
+
+/**
+ * What a request to move the leaf does (one rule for the tree panel, the branch switcher, "Edit
+ * and resend" and "Continue from here"):
+ * - "missing": the target is not in the session (any more);
+ * - "stay": the leaf is already there (nothing is written);
+ * - "ask": open the preview with the branch-summary offer: always when `preview` is "always"
+ *   (the tree panel, where picking a row is a light gesture), else when the move leaves
+ *   something the model saw behind;
+ * - "move": just move (a `leaf` entry), nothing worth summarizing is left behind.
+ */
+export type LeafMoveDecision = "missing" | "stay" | "ask" | "move";
+
+export function decideLeafMove(
+  plan: NavigationPlan | undefined,
+  preview: "always" | "when-leaving",
+): LeafMoveDecision {
+  if (!plan) return "missing";
+  if (preview === "always") return "ask";
+  if (plan.noMove) return "stay";
+  return plan.leavesContent ? "ask" : "move";
 }
 
 function text(content: unknown): string {
@@ -131,6 +168,10 @@ export function entryExcerpt(entry: SessionEntry | null, max = 80): string {
   if (m) {
     const line = messageLine(m);
     if (line) return oneLine(line.slice(2), max);
+  }
+  if (entry.type === "label") {
+    const label = (entry as { label?: unknown }).label;
+    return typeof label === "string" && label !== "" ? oneLine(`Label “${label}”`, max) : "Label removed";
   }
   return `${entry.type} ${entry.id}`;
 }

@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { assistant, msg, TS, user } from "../core/session/test-builders.ts";
+import { buildTreeIndex } from "../core/session/tree.ts";
+import type { SessionEntry } from "../core/session/types.ts";
+import { decideLeafMove, planNavigation } from "./branch-navigation.ts";
+
+// u1 -> a1 -> u2 -> a2            (branch 1)
+//          \-> u3 -> a3 -> lab    (branch 2; lab labels u1, and is the leaf)
+const tree: SessionEntry[] = [
+  msg("u1", null, user("build the parser")),
+  msg("a1", "u1", assistant("done")),
+  msg("u2", "a1", user("now add tests")),
+  msg("a2", "u2", assistant("tests added")),
+  msg("u3", "a1", user("write docs instead")),
+  msg("a3", "u3", assistant("docs written")),
+  { type: "label", id: "lab", parentId: "a3", timestamp: TS, targetId: "u1", label: "start" } as SessionEntry,
+];
+const index = buildTreeIndex(tree);
+const opts = { reserveTokens: 16384 };
+
+describe("planning a leaf move: where it lands", () => {
+  it("the new-leaf rule puts the leaf before a user message and hands its text back", () => {
+    const plan = planNavigation(index, "lab", "u2", opts)!;
+    expect(plan.newLeafId).toBe("a1");
+    expect(plan.editorText).toBe("now add tests");
+    expect(plan.left.map((e) => e.id)).toEqual(["u3", "a3", "lab"]);
+  });
+
+  it("an exact landing puts the leaf on the target itself, even a user message, with no text back", () => {
+    const plan = planNavigation(index, "lab", "u2", opts, "exact")!;
+    expect(plan.newLeafId).toBe("u2");
+    expect(plan.editorText).toBeUndefined();
+    expect(plan.commonAncestor?.id).toBe("a1");
+    expect(plan.left.map((e) => e.id)).toEqual(["u3", "a3", "lab"]);
+    expect(plan.leavesContent).toBe(true);
+    // Switching to the other branch's tip.
+    const tip = planNavigation(index, "lab", "a2", opts, "exact")!;
+    expect(tip.newLeafId).toBe("a2");
+    expect(tip.prep.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+  });
+});
+
+describe("deciding whether to offer the branch summary", () => {
+  it("asks when the move leaves messages behind (switcher, edit and resend, continue from here)", () => {
+    expect(decideLeafMove(planNavigation(index, "lab", "a2", opts, "exact"), "when-leaving")).toBe("ask");
+    expect(decideLeafMove(planNavigation(index, "lab", "u3", opts, "rule"), "when-leaving")).toBe("ask");
+    expect(decideLeafMove(planNavigation(index, "lab", "a1", opts, "exact"), "when-leaving")).toBe("ask");
+  });
+
+  it("just moves when only bookkeeping is left behind (a label), or nothing at all", () => {
+    // Back from the label to the reply it follows: only the label entry is left.
+    const fromLabel = planNavigation(index, "lab", "a3", opts, "exact")!;
+    expect(fromLabel.left.map((e) => e.id)).toEqual(["lab"]);
+    expect(fromLabel.leavesContent).toBe(false);
+    expect(decideLeafMove(fromLabel, "when-leaving")).toBe("move");
+    // Forward along the path (a2 is a descendant of a1): nothing is left.
+    const forward = planNavigation(index, "a1", "a2", opts, "exact")!;
+    expect(forward.left).toEqual([]);
+    expect(decideLeafMove(forward, "when-leaving")).toBe("move");
+  });
+
+  it("stays when the leaf is already there, and reports a missing target", () => {
+    expect(decideLeafMove(planNavigation(index, "a2", "a2", opts, "exact"), "when-leaving")).toBe("stay");
+    expect(decideLeafMove(planNavigation(index, "a2", "gone", opts, "exact"), "when-leaving")).toBe(
+      "missing",
+    );
+  });
+
+  it("the tree panel always previews, even when nothing is left", () => {
+    expect(decideLeafMove(planNavigation(index, "a1", "a2", opts, "exact"), "always")).toBe("ask");
+    expect(decideLeafMove(planNavigation(index, "a2", "a2", opts), "always")).toBe("ask");
+  });
+
+  it("a model change alone is not worth a summary; a compaction or branch summary is", () => {
+    const more: SessionEntry[] = [
+      ...tree.slice(0, 4),
+      {
+        type: "model_change",
+        id: "m1",
+        parentId: "a2",
+        timestamp: TS,
+        provider: "p",
+        modelId: "x",
+      } as SessionEntry,
+      {
+        type: "branch_summary",
+        id: "b1",
+        parentId: "a2",
+        timestamp: TS,
+        fromId: "a2",
+        summary: "s",
+      } as SessionEntry,
+    ];
+    const idx = buildTreeIndex(more);
+    const fromModel = planNavigation(idx, "m1", "a2", opts, "exact")!;
+    expect(fromModel.left.map((e) => e.id)).toEqual(["m1"]);
+    expect(decideLeafMove(fromModel, "when-leaving")).toBe("move");
+    const fromSummary = planNavigation(idx, "b1", "a2", opts, "exact")!;
+    expect(fromSummary.left.map((e) => e.id)).toEqual(["b1"]);
+    expect(decideLeafMove(fromSummary, "when-leaving")).toBe("ask");
+  });
+});
