@@ -39,10 +39,15 @@ test("edit and resend makes a branch; switch branches; navigate with an edited b
   await waitIdle(page);
   await expect(timelineRow(page, "Answer two")).toBeVisible();
 
-  // Edit and resend the second question: its text goes back into the composer.
+  // Edit and resend the second question: the branch left is offered a summary (skipped here; see
+  // tree-moves.spec.ts), then its text goes back into the composer.
+  const dlg = page.locator('dialog[data-dialog="navigate"]');
   const second = timelineRow(page, "second question");
   await second.hover();
   await second.getByRole("button", { name: "Edit and resend" }).click();
+  await expect(dlg.getByTestId("nav-left")).toContainText("2 entries");
+  await dlg.getByRole("button", { name: "Skip summary" }).click();
+  await expect(dlg).toBeHidden();
   await expect(composerInput(page)).toHaveValue("second question");
   await expect(timelineRow(page, "Answer two")).toHaveCount(0);
   await composerInput(page).fill("second question, edited");
@@ -54,10 +59,12 @@ test("edit and resend makes a branch; switch branches; navigate with an edited b
   const edited = timelineRow(page, "second question, edited");
   await expect(edited.getByTestId("branch-position")).toHaveText("2 / 2");
   await edited.getByRole("button", { name: "Previous branch" }).click();
+  await dlg.getByRole("button", { name: "Skip summary" }).click();
   await expect(timelineRow(page, "Answer two").first()).toBeVisible();
   await expect(timelineRow(page, "Answer two-b")).toHaveCount(0);
   await expect(timelineRow(page, "second question").getByTestId("branch-position")).toHaveText("1 / 2");
   await timelineRow(page, "second question").getByRole("button", { name: "Next branch" }).click();
+  await dlg.getByRole("button", { name: "Skip summary" }).click();
   await expect(timelineRow(page, "Answer two-b")).toBeVisible();
 
   // Tree view: both branches, the current leaf highlighted; go to the other branch's reply.
@@ -69,7 +76,6 @@ test("edit and resend makes a branch; switch branches; navigate with an edited b
     .getByRole("option")
     .filter({ hasText: /^.*Answer two$/ })
     .click();
-  const dlg = page.locator('dialog[data-dialog="navigate"]');
   await expect(dlg).toBeVisible();
   await expect(dlg.getByTestId("nav-target")).toContainText("Answer two");
   await expect(dlg.getByTestId("nav-ancestor")).toContainText("Answer one");

@@ -1,7 +1,8 @@
 /**
  * Transient state of the session tree (zustand): whether the tree panel is open, the runs the
- * person expanded, a pending navigation (the branch-summary preview) and text handed to the
- * composer ("Edit and resend", navigating to a user message).
+ * person expanded, a pending navigation (the branch-summary preview, opened by `requestLeafMove` in
+ * src/ui/tree/leaf-move.ts for the tree panel, the switcher, "Edit and resend" and "Continue from
+ * here") and text handed to the composer ("Edit and resend", navigating to a user message).
  *
  * Composer contract: the composer (src/ui/agent/composer.tsx) reads `composerDraft` (narrow selector) and, when its `seq`
  * changes and its `sessionId` is the open session, replaces its text with `text` and focuses
@@ -16,10 +17,28 @@ export interface ComposerDraft {
   seq: number;
 }
 
-export interface PendingNavigation {
-  sessionId: string;
-  /** The entry the person picked (null = before the first entry). */
+/** Which control asked to move the leaf (the dialog's title, the toast, where focus goes after). */
+export type LeafMoveVia = "tree" | "switch" | "edit" | "continue";
+
+/** A request to move the leaf (see `requestLeafMove` in src/ui/tree/leaf-move.ts). */
+export interface LeafMoveRequest {
+  /** The entry picked (null = before the first entry). */
   targetId: string | null;
+  /** "rule" (default): pi's new-leaf rule (a user message target: its parent, text to the composer); "exact": the target. */
+  landing?: "rule" | "exact";
+  via: LeafMoveVia;
+  /** Where focus goes after the move (the control's timeline row may be replaced by the move). */
+  focus?: FocusAfterMove;
+}
+
+/** A timeline row's head, or a button of the branch switcher on that row. */
+export interface FocusAfterMove {
+  entryId: string;
+  control: "row" | "prev" | "next";
+}
+
+export interface PendingNavigation extends LeafMoveRequest {
+  sessionId: string;
 }
 
 export interface TreeState {
@@ -33,7 +52,8 @@ export interface TreeState {
 
   setTreeOpen(open: boolean): void;
   toggleRun(key: string): void;
-  startNavigation(sessionId: string, targetId: string | null): void;
+  /** Opens the navigation preview (use `requestLeafMove`, which decides whether to ask). */
+  startNavigation(sessionId: string, request: LeafMoveRequest): void;
   endNavigation(): void;
   /** Puts text into the composer of `sessionId` (replacing what is there). */
   putInComposer(sessionId: string, text: string): void;
@@ -60,7 +80,7 @@ export const useTreeStore = create<TreeState>()((set) => ({
       else next.add(key);
       return { expandedRuns: next };
     }),
-  startNavigation: (sessionId, targetId) => set({ navigation: { sessionId, targetId } }),
+  startNavigation: (sessionId, request) => set({ navigation: { ...request, sessionId } }),
   endNavigation: () => set({ navigation: null }),
   putInComposer: (sessionId, text) => set({ composerDraft: { sessionId, text, seq: ++draftSeq } }),
   takeComposerDraft: (seq) => set((s) => (s.composerDraft?.seq === seq ? { composerDraft: null } : {})),

@@ -1,6 +1,7 @@
 /**
  * Modal dialog on the native <dialog>: showModal() makes the rest of the page inert (focus
- * stays inside), Esc closes (calls onClose), focus returns to the opener afterwards.
+ * stays inside), Esc closes (calls onClose), focus returns to the opener afterwards. Focus starts
+ * on the first element marked `data-autofocus` (else the browser's choice: the first focusable).
  */
 import { type ReactNode, useEffect, useRef } from "react";
 
@@ -25,6 +26,7 @@ export function Dialog({ open, title, onClose, children, actions, name }: Dialog
     if (open && !el.open) {
       const opener = document.activeElement as HTMLElement | null;
       el.showModal();
+      el.querySelector<HTMLElement>("[data-autofocus]")?.focus();
       return () => {
         if (el.open) el.close();
         opener?.focus?.();

@@ -18,10 +18,10 @@ import {
   summarizerAvailable,
 } from "../../services/branch-service.ts";
 import { loadCompactionSettings } from "../../services/compaction-settings.ts";
-import { useTreeStore } from "../../store/tree-store.ts";
-import { useUiStore } from "../../store/ui-store.ts";
+import { type LeafMoveRequest, type LeafMoveVia, useTreeStore } from "../../store/tree-store.ts";
 import { Dialog } from "../common/dialog.tsx";
 import { formatCount, formatTokens } from "../format.ts";
+import { completeLeafMove } from "./leaf-move.ts";
 import type { TreeData } from "./tree-model.ts";
 
 interface Limits {
@@ -38,23 +38,31 @@ export function NavigateDialog({ sessionId, data }: { sessionId: string; data: T
   // Keyed by the target: a new navigation starts from a clean state.
   return (
     <NavigateBody
-      key={String(navigation.targetId)}
+      key={`${navigation.via}:${String(navigation.targetId)}`}
       sessionId={sessionId}
       data={data}
-      targetId={navigation.targetId}
+      request={navigation}
     />
   );
 }
 
+const TITLES: Record<LeafMoveVia, string> = {
+  tree: "Go to another point of the tree",
+  switch: "Switch to another branch",
+  edit: "Edit and resend",
+  continue: "Continue from here",
+};
+
 function NavigateBody({
   sessionId,
   data,
-  targetId,
+  request,
 }: {
   sessionId: string;
   data: TreeData;
-  targetId: string | null;
+  request: LeafMoveRequest;
 }) {
+  const { targetId } = request;
   const end = useTreeStore((s) => s.endNavigation);
   // The leaf and entries as they were when the dialog opened (a live append must not change the plan).
   const [d] = useState(data);
@@ -86,11 +94,17 @@ function NavigateBody({
 
   const plan = useMemo(
     () =>
-      planNavigation(d.index, d.leafId, targetId, {
-        reserveTokens: limits?.reserveTokens ?? 16384,
-        ...(limits?.contextWindow ? { contextWindow: limits.contextWindow } : {}),
-      }),
-    [d, targetId, limits],
+      planNavigation(
+        d.index,
+        d.leafId,
+        targetId,
+        {
+          reserveTokens: limits?.reserveTokens ?? 16384,
+          ...(limits?.contextWindow ? { contextWindow: limits.contextWindow } : {}),
+        },
+        request.landing ?? "rule",
+      ),
+    [d, targetId, limits, request.landing],
   );
 
   const [summary, setSummary] = useState("");
@@ -154,10 +168,9 @@ function NavigateBody({
     setPhase("ready");
   };
 
-  const finish = (message: string) => {
-    if (plan.editorText !== undefined) useTreeStore.getState().putInComposer(sessionId, plan.editorText);
-    useUiStore.getState().pushToast({ kind: "success", message });
+  const finish = (summary: "written" | "skipped" | "none") => {
     end();
+    completeLeafMove(sessionId, request, plan, summary);
   };
 
   const skip = async () => {
@@ -168,7 +181,7 @@ function NavigateBody({
       setError(r.error.message);
       return;
     }
-    finish("Moved without a summary. The branch you left is kept.");
+    finish(leaving ? "skipped" : "none");
   };
 
   const confirm = async () => {
@@ -184,10 +197,10 @@ function NavigateBody({
       setError(r.error.message);
       return;
     }
-    finish("Moved with a branch summary. The branch you left is kept.");
+    finish("written");
   };
 
-  const leaving = plan.left.length > 0;
+  const leaving = plan.leavesContent;
   const { prep } = plan;
   const files = prep.fileOps;
   const busy = phase === "generating" || phase === "saving";
@@ -201,7 +214,13 @@ function NavigateBody({
           Stop
         </button>
       )}
-      <button type="button" className="btn" onClick={() => void skip()} disabled={busy}>
+      <button
+        type="button"
+        className="btn"
+        onClick={() => void skip()}
+        disabled={busy}
+        data-autofocus={leaving ? undefined : true}
+      >
         {leaving ? "Skip summary" : "Move"}
       </button>
       {leaving && (
@@ -218,7 +237,7 @@ function NavigateBody({
   );
 
   return (
-    <Dialog open title="Go to another point of the tree" name="navigate" onClose={close} actions={actions}>
+    <Dialog open title={TITLES[request.via]} name="navigate" onClose={close} actions={actions}>
       <dl className="nav-facts">
         <dt>Target</dt>
         <dd data-testid="nav-target">{entryExcerpt(plan.target)}</dd>
@@ -234,7 +253,9 @@ function NavigateBody({
         <dd data-testid="nav-left">
           {leaving
             ? `${formatCount(plan.left.length)} entries; the summary covers ${formatCount(prep.messages.length)} messages ≈ ${formatTokens(prep.totalTokens)} tokens (budget ${formatTokens(prep.budget)})`
-            : "nothing: this move leaves no branch behind"}
+            : plan.left.length > 0
+              ? `${formatCount(plan.left.length)} entries without messages (labels, settings): nothing to summarize`
+              : "nothing: this move leaves no branch behind"}
         </dd>
       </dl>
       {leaving && (
@@ -263,7 +284,13 @@ function NavigateBody({
             />
           </label>
           <div className="nav-generate">
-            <button type="button" className="btn" onClick={() => void generate()} disabled={busy}>
+            <button
+              type="button"
+              className="btn"
+              onClick={() => void generate()}
+              disabled={busy}
+              data-autofocus
+            >
               {phase === "idle"
                 ? limits?.online
                   ? "Generate summary"

@@ -29,12 +29,12 @@ export const TreeRowActions = memo(function TreeRowActions({ entry }: { entry: S
     <>
       <div className="tree-row-actions" data-testid="row-actions">
         {isUser(entry) && (
-          <button type="button" className="btn small" onClick={() => void actions.editAndResend(entry)}>
+          <button type="button" className="btn small" onClick={() => actions.editAndResend(entry)}>
             Edit and resend
           </button>
         )}
         {!isLeaf && (
-          <button type="button" className="btn small" onClick={() => void actions.continueFrom(entry.id)}>
+          <button type="button" className="btn small" onClick={() => actions.continueFrom(entry.id)}>
             Continue from here
           </button>
         )}
@@ -43,13 +43,18 @@ export const TreeRowActions = memo(function TreeRowActions({ entry }: { entry: S
         </button>
       </div>
       {siblings.length > 1 && (
-        <nav className="tree-siblings" aria-label="Branches here" data-testid="branch-switcher">
+        <nav
+          className="tree-siblings"
+          aria-label="Branches here"
+          data-testid="branch-switcher"
+          data-entry-id={entry.id}
+        >
           <button
             type="button"
             className="btn ghost small"
             aria-label="Previous branch"
             disabled={!prev}
-            onClick={() => prev && void actions.switchTo(prev)}
+            onClick={() => prev && actions.switchTo(prev, "prev")}
           >
             ‹
           </button>
@@ -61,7 +66,7 @@ export const TreeRowActions = memo(function TreeRowActions({ entry }: { entry: S
             className="btn ghost small"
             aria-label="Next branch"
             disabled={!next}
-            onClick={() => next && void actions.switchTo(next)}
+            onClick={() => next && actions.switchTo(next, "next")}
           >
             ›
           </button>

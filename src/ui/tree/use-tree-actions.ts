@@ -1,16 +1,16 @@
 /**
- * Tree actions wired to the services, the stores and toasts: navigate (opens the branch-summary
- * preview), edit and resend, continue from here, switch branch, label, fork, export a branch.
+ * Tree actions wired to the services, the stores and toasts: navigate, edit and resend, continue
+ * from here and switch branch (all through `requestLeafMove`, which offers the branch summary),
+ * label, fork, export a branch.
  */
 import { useMemo } from "react";
-import { branchNewLeaf } from "../../core/compaction/branch.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
-import { moveLeaf } from "../../services/branch-service.ts";
 import { exportBranchFile, forkToNewSession } from "../../services/fork-service.ts";
-import { useTreeStore } from "../../store/tree-store.ts";
+import { type LeafMoveRequest, useTreeStore } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
+import { requestLeafMove } from "./leaf-move.ts";
 import { latestTip, treeData } from "./tree-model.ts";
 
 function download(blob: Blob, fileName: string): void {
@@ -30,43 +30,37 @@ export function useTreeActions(sessionId: string) {
   const { loaded } = useCurrentSession();
   return useMemo(() => {
     const data = () => (loaded ? treeData(loaded.entries) : undefined);
-    const taken = () => data()?.index.byId;
-
-    const move = async (targetId: string | null): Promise<boolean> => {
-      const ids = taken();
-      const r = await moveLeaf(db, sessionId, targetId, ids ? { taken: ids } : {});
-      if (!r.ok) toastError(r.error.message);
-      return r.ok;
+    const request = (r: LeafMoveRequest) => {
+      const d = data();
+      if (d) void requestLeafMove(sessionId, d, r);
     };
 
     return {
-      /** Opens the navigation preview (branch summary offer) for a target entry. */
+      /** Tree panel: opens the navigation preview (branch summary offer) for a target entry. */
       navigate(entryId: string | null) {
-        useTreeStore.getState().startNavigation(sessionId, entryId);
+        request({ targetId: entryId, via: "tree" });
       },
-      /** Moves the leaf to the parent of a user message and puts its text in the composer. */
-      async editAndResend(entry: SessionEntry) {
-        const { leafId, editorText } = branchNewLeaf(entry);
-        if (await move(leafId)) {
-          useTreeStore.getState().putInComposer(sessionId, editorText ?? "");
-          useUiStore.getState().pushToast({
-            kind: "info",
-            message: "Edit the message and send it: the reply starts a new branch. The old branch is kept.",
-          });
-        }
+      /**
+       * The leaf goes to the parent of a user message, its text into the composer (after Confirm or
+       * Skip when the preview is offered; not on Cancel).
+       */
+      editAndResend(entry: SessionEntry) {
+        request({ targetId: entry.id, landing: "rule", via: "edit" });
       },
       /** Moves the leaf to this entry: what is sent next branches from here. */
-      async continueFrom(entryId: string) {
-        if (await move(entryId))
-          useUiStore
-            .getState()
-            .pushToast({ kind: "info", message: "Continuing from here; the other branch is kept." });
+      continueFrom(entryId: string) {
+        request({ targetId: entryId, landing: "exact", via: "continue", focus: { entryId, control: "row" } });
       },
       /** Switches to the branch of `sibling`: the leaf goes to its latest tip. */
-      async switchTo(sibling: SessionEntry) {
+      switchTo(sibling: SessionEntry, control: "prev" | "next") {
         const d = data();
         if (!d) return;
-        await move(latestTip(d, sibling).id);
+        request({
+          targetId: latestTip(d, sibling).id,
+          landing: "exact",
+          via: "switch",
+          focus: { entryId: sibling.id, control },
+        });
       },
       label(entryId: string) {
         useTreeStore.getState().startLabel(sessionId, entryId);

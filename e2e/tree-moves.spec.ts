@@ -1,0 +1,266 @@
+/**
+ * Every way of moving the leaf from the timeline offers the branch summary like the tree panel
+ * does (issue #6): the branch switcher "‹ 2 / 3 ›", "Edit and resend" and "Continue from here"
+ * open the same preview when the move leaves messages behind. Cancel (button or Escape) moves
+ * nothing and writes nothing, Skip only moves (a `leaf` entry), Confirm writes a `branch_summary`
+ * that the next model request carries. A move that leaves only bookkeeping behind just moves.
+ * Focus: back on the control after Cancel, on the new row's switcher after a switch, in the
+ * composer after "Edit and resend".
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { expect, type Page, test } from "@playwright/test";
+import { composerInput, newSession, parseJsonl, send, setUpProvider, waitIdle } from "./agent-helpers.ts";
+import { getChatRequests, scriptReplies, uniqueKey } from "./mock/client.ts";
+import { AppPage } from "./pages/app-page.ts";
+
+const SHOTS = "/tmp/tree-shots";
+const TS = "2026-03-01T10:00:00.000Z";
+
+function msg(id: string, parentId: string | null, message: Record<string, unknown>) {
+  return { type: "message", id, parentId, timestamp: TS, message };
+}
+const user = (text: string) => ({ role: "user", content: text, timestamp: 1 });
+const reply = (text: string) => ({
+  role: "assistant",
+  content: [{ type: "text", text }],
+  api: "openai-completions",
+  provider: "custom",
+  model: "mock-model",
+  usage: {
+    input: 10,
+    output: 5,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: 15,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  },
+  stopReason: "stop",
+  timestamp: 2,
+});
+
+/** u1 → a1 → (u2 → a2 → u4 → a5) | (u3 → a4); the leaf is a5 (no API key: offline drafts). */
+function writeSession(name: string): { path: string; text: string } {
+  mkdirSync("/tmp/tree-e2e", { recursive: true });
+  const id = `moves-${name}-${Math.random().toString(36).slice(2, 8)}`;
+  const lines = [
+    { type: "session", version: 3, id, timestamp: TS, cwd: "/work" },
+    msg("u1", null, user("plan the parser")),
+    msg("a1", "u1", reply("Sure, a plan.")),
+    msg("u2", "a1", user("write tests")),
+    msg("a2", "u2", reply("tests written")),
+    msg("u3", "a1", user("write docs instead")),
+    msg("a4", "u3", reply("docs written")),
+    msg("u4", "a2", user("and run them")),
+    msg("a5", "u4", reply("all green")),
+  ];
+  const text = `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;
+  const path = `/tmp/tree-e2e/${id}.jsonl`;
+  writeFileSync(path, text);
+  return { path, text };
+}
+
+const row = (page: Page, text: string) =>
+  page.getByTestId("timeline").locator("li").filter({ hasText: text });
+const navDialog = (page: Page) => page.locator('dialog[data-dialog="navigate"]');
+
+async function exported(page: Page): Promise<Record<string, unknown>[]> {
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export", exact: true }).click();
+  return parseJsonl(readFileSync(await (await download).path(), "utf8"));
+}
+
+async function openImported(page: Page, name: string): Promise<void> {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.importByPicker(writeSession(name).path);
+  await app.open("plan the parser");
+  await expect(row(page, "all green")).toBeVisible();
+}
+
+test("branch switcher: Escape cancels, Skip switches, Confirm writes the summary; keyboard and focus", async ({
+  page,
+}) => {
+  await openImported(page, "switch");
+  const nav = navDialog(page);
+  const next = row(page, "write tests").getByRole("button", { name: "Next branch" });
+  await expect(row(page, "write tests").getByTestId("branch-position")).toHaveText("1 / 2");
+
+  // Keyboard: focus the switcher, Enter opens the preview of the branch being left.
+  await next.focus();
+  await page.keyboard.press("Enter");
+  await expect(nav).toBeVisible();
+  await expect(nav.getByRole("heading")).toHaveText("Switch to another branch");
+  await expect(nav.getByTestId("nav-target")).toContainText("docs written");
+  await expect(nav.getByTestId("nav-ancestor")).toContainText("Sure, a plan.");
+  await expect(nav.getByTestId("nav-left")).toContainText("4 entries");
+  // Focus starts on the offer itself (the summary), Skip and Cancel are a Tab or Escape away.
+  await expect(nav.getByRole("button", { name: "Write offline draft" })).toBeFocused();
+
+  // Screenshots of the dialog opened from the switcher, at 1280 and 800 px.
+  for (const width of [1280, 800]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.screenshot({ path: `${SHOTS}/switch-dialog-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Escape cancels: nothing moved, nothing written, focus back on the switcher button.
+  await page.keyboard.press("Escape");
+  await expect(nav).toBeHidden();
+  await expect(next).toBeFocused();
+  await expect(row(page, "all green")).toBeVisible();
+  await expect(row(page, "docs written")).toHaveCount(0);
+  expect((await exported(page)).length).toBe(9);
+
+  // Skip: the leaf goes to the other branch's tip with a `leaf` entry only.
+  await next.click();
+  await nav.getByRole("button", { name: "Skip summary" }).click();
+  await expect(nav).toBeHidden();
+  await expect(row(page, "docs written")).toBeVisible();
+  await expect(row(page, "all green")).toHaveCount(0);
+  const docsRow = row(page, "write docs instead");
+  await expect(docsRow.getByTestId("branch-position")).toHaveText("2 / 2");
+  // "Next" is disabled on the last branch: focus lands on the enabled "Previous" of the new row.
+  await expect(docsRow.getByRole("button", { name: "Previous branch" })).toBeFocused();
+  // Back with Enter on the focused button, an offline draft (no key), edited and confirmed.
+  await page.keyboard.press("Enter");
+  await expect(nav.getByTestId("nav-left")).toContainText("2 entries");
+  await nav.getByRole("button", { name: "Write offline draft" }).click();
+  const summary = nav.getByTestId("nav-summary");
+  await expect(summary).toHaveValue(/Asked: write docs instead/);
+  await summary.fill(`${await summary.inputValue()}\nSWITCH-NOTE`);
+  await nav.getByRole("button", { name: "Confirm" }).click();
+  await expect(nav).toBeHidden();
+  await expect(row(page, "all green")).toBeVisible();
+  await expect(row(page, "Branch summary")).toBeVisible();
+  await expect(row(page, "write tests").getByRole("button", { name: "Next branch" })).toBeFocused();
+  // The file: Skip wrote a `leaf` entry only, Confirm the summary as pi does.
+  const lines = await exported(page);
+  expect(lines.length).toBe(11);
+  expect(lines.at(-2)).toMatchObject({ type: "leaf", parentId: "a5", targetId: "a4" });
+  const bs = lines.at(-1)!;
+  expect(bs).toMatchObject({ type: "branch_summary", parentId: "a5", fromId: "a5" });
+  expect(String(bs.summary)).toContain("SWITCH-NOTE");
+  expect(String(bs.summary)).toContain("write docs instead");
+});
+
+test("edit and resend: Cancel keeps the leaf and the composer empty; Confirm then the text to edit", async ({
+  page,
+}) => {
+  await openImported(page, "edit");
+  const nav = navDialog(page);
+  const tests = row(page, "write tests");
+
+  await tests.hover();
+  await tests.getByRole("button", { name: "Edit and resend" }).click();
+  await expect(nav.getByRole("heading")).toHaveText("Edit and resend");
+  await expect(nav).toContainText("Before that message");
+  await expect(nav.getByTestId("nav-left")).toContainText("4 entries");
+  await nav.getByRole("button", { name: "Cancel" }).click();
+  await expect(nav).toBeHidden();
+  await expect(tests.getByRole("button", { name: "Edit and resend" })).toBeFocused();
+  await expect(composerInput(page)).toHaveValue("");
+  await expect(row(page, "all green")).toBeVisible();
+  expect((await exported(page)).length).toBe(9);
+
+  await tests.hover();
+  await tests.getByRole("button", { name: "Edit and resend" }).click();
+  await nav.getByRole("button", { name: "Write offline draft" }).click();
+  await expect(nav.getByTestId("nav-summary")).toHaveValue(/Asked: and run them/);
+  await nav.getByRole("button", { name: "Confirm" }).click();
+  await expect(nav).toBeHidden();
+  await expect(composerInput(page)).toHaveValue("write tests");
+  await expect(composerInput(page)).toBeFocused();
+  await expect(page.getByTestId("path-count")).toHaveText("3 entries on the path");
+  await expect(row(page, "Branch summary")).toBeVisible();
+  const bs = (await exported(page)).at(-1)!;
+  expect(bs).toMatchObject({ type: "branch_summary", parentId: "a1", fromId: "a1" });
+});
+
+test("continue from here: Skip moves without a summary; only a label left behind just moves", async ({
+  page,
+}) => {
+  await openImported(page, "continue");
+  const nav = navDialog(page);
+
+  // Label the leaf's reply: the label entry becomes the leaf.
+  const green = row(page, "all green");
+  await green.hover();
+  await green.getByRole("button", { name: "Label" }).click();
+  const labelDlg = page.locator('dialog[data-dialog="label"]');
+  await labelDlg.getByLabel("Label").fill("done");
+  await labelDlg.getByRole("button", { name: "Save" }).click();
+  await expect(labelDlg).toBeHidden();
+
+  // Continuing from that reply leaves only the label behind: no preview, a `leaf` entry.
+  await green.hover();
+  await green.getByRole("button", { name: "Continue from here" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "Continuing from here" })).toBeVisible();
+  await expect(nav).toBeHidden();
+  let lines = await exported(page);
+  expect(lines.at(-1)).toMatchObject({ type: "leaf", targetId: "a5" });
+
+  // Continue from an earlier reply: preview; Escape moves nothing, focus back on the button.
+  const plan = row(page, "Sure, a plan.");
+  await plan.hover();
+  const cont = plan.getByRole("button", { name: "Continue from here" });
+  await cont.click();
+  await expect(nav.getByRole("heading")).toHaveText("Continue from here");
+  await expect(nav).toContainText("At that entry");
+  await expect(nav.getByTestId("nav-left")).toContainText("4 entries");
+  await page.keyboard.press("Escape");
+  await expect(nav).toBeHidden();
+  await expect(cont).toBeFocused();
+  expect((await exported(page)).length).toBe(lines.length);
+
+  // Skip: the leaf is the reply, a `leaf` entry and no summary; focus on the row.
+  await plan.hover();
+  await cont.click();
+  await nav.getByRole("button", { name: "Skip summary" }).click();
+  await expect(nav).toBeHidden();
+  await expect(page.getByTestId("path-count")).toHaveText("2 entries on the path");
+  await expect(page.locator('button.row-head[data-entry-id="a1"]')).toBeFocused();
+  lines = await exported(page);
+  expect(lines.at(-1)).toMatchObject({ type: "leaf", targetId: "a1" });
+  expect(lines.some((l) => l.type === "branch_summary")).toBe(false);
+});
+
+test("continue from here with a streamed summary: the next model request carries it", async ({ page }) => {
+  const key = uniqueKey("tree-moves");
+  await page.goto("/");
+  await setUpProvider(page, key);
+  await newSession(page);
+  await scriptReplies(key, [
+    { text: "Answer one" },
+    { text: "Answer two" },
+    { text: ["CONTINUE-", "SUMMARY"] },
+    { text: "Answer three" },
+  ]);
+  await send(page, "first question");
+  await waitIdle(page);
+  await send(page, "second question");
+  await waitIdle(page);
+
+  const one = row(page, "Answer one");
+  await one.hover();
+  await one.getByRole("button", { name: "Continue from here" }).click();
+  const nav = navDialog(page);
+  await expect(nav.getByTestId("nav-left")).toContainText("2 entries");
+  await nav.getByRole("button", { name: "Generate summary" }).click();
+  await expect(nav.getByTestId("nav-summary")).toHaveValue(/CONTINUE-SUMMARY/);
+  await nav.getByRole("button", { name: "Confirm" }).click();
+  await expect(nav).toBeHidden();
+  await expect(row(page, "Answer two")).toHaveCount(0);
+
+  await send(page, "third question");
+  await waitIdle(page);
+  await expect(row(page, "Answer three")).toBeVisible();
+  const requests = await getChatRequests(key);
+  // The summary request saw the branch being left; the next turn sees the summary instead.
+  expect(JSON.stringify(requests.at(-2)?.body)).toContain("second question");
+  const last = JSON.stringify(requests.at(-1)?.body);
+  expect(last).toContain("CONTINUE-SUMMARY");
+  expect(last).toContain("Answer one");
+  expect(last).not.toContain("Answer two");
+  const bs = (await exported(page)).find((l) => l.type === "branch_summary")!;
+  expect(String(bs.summary)).toContain("CONTINUE-SUMMARY");
+});
