@@ -75,6 +75,37 @@ test("import by drag and drop; the same session again asks, and imports as a cop
   await expect(app.sessionItems).toHaveCount(2);
 });
 
+test("a v3 file is stored as its own bytes: export equals the CLI's migrate, CRLF and a bad line included", async ({
+  page,
+}) => {
+  // The fixture as pi writes v3 (the CLI's migrate), then edited by hand: a line with spaces,
+  // a CRLF line, a bad line, no final newline.
+  const lines = cliMigrate(FIXTURE).toString("utf8").replace(/\n$/, "").split("\n");
+  lines[5] = lines[5]!.replace(/^\{"type":"message",/, '{ "type": "message", ');
+  lines[8] = `${lines[8]}\r`;
+  lines.splice(12, 0, "{not json");
+  const edited = tempFile("edited-v3.jsonl", lines.join("\n"));
+  const app = new AppPage(page);
+  await app.goto();
+  await app.importByPicker(edited);
+  await expect(app.importDialog.getByTestId("problem-summary")).toContainText("1 line could not be read", {
+    timeout: IMPORT_TIMEOUT,
+  });
+  await app.importDialog.getByRole("button", { name: "Import the 1,002 valid entries" }).click();
+  await expect.poll(() => app.entryCountOf(FIRST_USER), { timeout: IMPORT_TIMEOUT }).toBe("1,002");
+  await page.reload();
+  await expect(page.getByTestId("path-count")).toHaveText("1,002 entries on the path", {
+    timeout: IMPORT_TIMEOUT,
+  });
+  const exported = readFileSync(await (await app.exportOpen()).path());
+  expect(exported.equals(cliMigrate(edited))).toBe(true);
+  const out = exported.toString("utf8").split("\n");
+  expect(out[5]).toBe(lines[5]); // the spaced line, byte for byte
+  expect(out[8]).toBe(lines[8]!.slice(0, -1)); // the CRLF line, with "\n" alone
+  expect(out).not.toContain("{not json");
+  expect(exported.at(-1)).toBe(0x0a);
+});
+
 test("a damaged file: the report names the lines; cancel writes nothing, import-valid keeps the rest", async ({
   page,
 }) => {

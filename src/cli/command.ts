@@ -4,7 +4,7 @@
  * `CliCommand`, then one import and one row in main.ts's COMMANDS table.
  */
 import { readFile } from "node:fs/promises";
-import { type ParsedSession, parseSessionJsonl } from "../core/session/index.ts";
+import { type ParsedSession, parseSessionBytes } from "../core/session/index.ts";
 
 /** Where a command writes. Tests pass collectors; main passes process streams. */
 export interface CliIo {
@@ -75,20 +75,20 @@ export function checkOptions(parsed: ParsedArgs, known: readonly string[]): Resu
 }
 
 /** Reads and parses a session file; errors are messages naming the file (and line). */
-export async function readSessionFile(path: string): Promise<Result<ParsedSession>> {
-  let text: string;
+export async function readSessionFile(path: string): Promise<Result<ParsedSession & { bytes: Uint8Array }>> {
+  let bytes: Uint8Array;
   try {
-    text = await readFile(path, "utf8");
+    bytes = await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =
       code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (code ?? String(error));
     return { ok: false, error: `${path}: cannot read (${why})` };
   }
-  const result = parseSessionJsonl(text);
+  const result = parseSessionBytes(bytes);
   if (!result.ok) {
     const where = result.error.line === undefined ? "" : `:${result.error.line}`;
     return { ok: false, error: `${path}${where}: ${result.error.message}` };
   }
-  return { ok: true, value: result.value };
+  return { ok: true, value: { ...result.value, bytes } };
 }

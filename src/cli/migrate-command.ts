@@ -1,10 +1,11 @@
 /**
  * `migrate <in> -o <out>`: reads a session of any version and writes it as v3 JSONL, exactly
- * as the app's export does (serializeSession). v1 ids are deterministic, so the app's import
- * and this command give byte-identical output for the same file.
+ * as the app's export does (serializeParsedSession: a v3 file's entry lines are kept byte for
+ * byte, migrated entries are written with JSON.stringify). v1 ids are deterministic, so the
+ * app's import and this command give byte-identical output for the same file.
  */
 import { writeFile } from "node:fs/promises";
-import { serializeSession } from "../core/session/index.ts";
+import { serializeParsedSession } from "../core/session/index.ts";
 import {
   type CliCommand,
   type CliIo,
@@ -42,9 +43,9 @@ export const migrateCommand: CliCommand = {
       io.err(`${session.error}\n`);
       return EXIT_FAILURE;
     }
-    const { header, entries, problems, originalVersion } = session.value;
+    const { entries, problems, originalVersion } = session.value;
     try {
-      await writeFile(out, serializeSession(header, entries), "utf8");
+      await writeFile(out, serializeParsedSession(session.value, session.value.bytes));
     } catch (error) {
       io.err(`${out}: cannot write (${(error as NodeJS.ErrnoException).code ?? String(error)})\n`);
       return EXIT_FAILURE;

@@ -1,7 +1,18 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { serializeParsedSession } from "../core/session/export.ts";
+import { parseSessionBytes } from "../core/session/parse.ts";
 import type { SessionEntry } from "../core/session/types.ts";
-import { buildChunks, parseChunkText, sessionFileName, utf8Length } from "./chunks.ts";
+import {
+  buildChunks,
+  buildSourceChunks,
+  createChunkReader,
+  parseChunkBytes,
+  parseChunkText,
+  serializeEntryLine,
+  sessionFileName,
+  utf8Length,
+} from "./chunks.ts";
 
 const entryArb = fc.record({
   type: fc.constantFrom("message", "label", "custom", "whatever"),
@@ -56,5 +67,90 @@ describe("chunks", () => {
     expect(sessionFileName({ id: "abc-123", timestamp: "2026-03-01T10:20:30.123Z" })).toBe(
       "2026-03-01T10-20-30-123Z_abc-123.jsonl",
     );
+  });
+});
+
+describe("chunks made of the imported file's bytes", () => {
+  const enc = new TextEncoder();
+  const HEADER = '{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/"}';
+  const line = (i: number, text: string, spaced: boolean) => {
+    const json = JSON.stringify({
+      type: "custom",
+      id: `c${i}`,
+      parentId: null,
+      timestamp: "t",
+      customType: text,
+    });
+    return spaced ? json.replace(/,/g, ", ") : json;
+  };
+
+  it("hold exactly the bytes the CLI's migrate writes, for any file and chunk size", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.tuple(fc.string({ unit: "grapheme", maxLength: 30 }), fc.boolean(), fc.boolean(), fc.boolean()),
+          {
+            maxLength: 30,
+          },
+        ),
+        fc.integer({ min: 1, max: 400 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.boolean(),
+        async (rows, target, maxEntries, finalNewline) => {
+          // Each row: an entry (spaced JSON or not), with a CRLF ending or not, preceded by a bad line or not.
+          let text = `${HEADER}\n`;
+          rows.forEach(([t, spaced, crlf, bad], i) => {
+            if (bad) text += "{bad line\n";
+            text += line(i, t, spaced) + (crlf ? "\r\n" : "\n");
+          });
+          if (!finalNewline) text = text.replace(/\r?\n$/, "");
+          const bytes = enc.encode(text);
+          const parsed = parseSessionBytes(bytes);
+          if (!parsed.ok) throw new Error(parsed.error.message);
+          const { entryCount, verbatimSpans } = parsed.value;
+          const chunks = buildSourceChunks(
+            entryCount,
+            verbatimSpans,
+            new Blob([bytes]),
+            (i) => serializeEntryLine(parsed.value.entries[i]!),
+            target,
+            maxEntries,
+          );
+          const stored = Buffer.concat(
+            await Promise.all(chunks.map(async (c) => Buffer.from(await c.data.arrayBuffer()))),
+          );
+          const cli = Buffer.concat(serializeParsedSession(parsed.value, bytes).map((p) => Buffer.from(p)));
+          const headerLength = Buffer.byteLength(`${HEADER}\n`);
+          expect(stored.equals(cli.subarray(headerLength))).toBe(true);
+          expect(chunks.reduce((n, c) => n + c.count, 0)).toBe(entryCount);
+          for (const c of chunks) {
+            expect(c.bytes).toBe(c.data.size);
+            expect(c.count).toBeLessThanOrEqual(maxEntries);
+            const back = parseChunkBytes(new Uint8Array(await c.data.arrayBuffer()));
+            expect(back).toHaveLength(c.count);
+          }
+          const all = (
+            await Promise.all(
+              chunks.map(async (c) => parseChunkBytes(new Uint8Array(await c.data.arrayBuffer()))),
+            )
+          ).flat();
+          expect(all).toEqual(parsed.value.entries);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("a chunk reader hands out the entries a few at a time", () => {
+    const entries = [0, 1, 2, 3, 4].map((i) => JSON.parse(line(i, `é${i}`, false)) as SessionEntry);
+    const bytes = enc.encode(`${entries.map((e) => JSON.stringify(e)).join("\n")}\n`);
+    const reader = createChunkReader(bytes);
+    const out: SessionEntry[] = [];
+    reader.read(out, 2);
+    expect(out).toHaveLength(2);
+    expect(reader.done()).toBe(false);
+    reader.read(out, 10);
+    expect(reader.done()).toBe(true);
+    expect(out).toEqual(entries);
   });
 });

@@ -1,8 +1,10 @@
 /**
  * Entry storage layout: a session's entries live in `chunks` rows, each holding a Blob of the
- * v3 JSONL of N consecutive entries (one JSON object per line, each ending in "\n"); ~512 KB
- * per chunk at import, one small chunk per `appendEntries` call afterwards (never rewritten,
- * so a reader that has loaded up to seq N only needs seq > N).
+ * v3 JSONL of N consecutive entries (one JSON object per line, each ending in "\n"); ~2 MB per
+ * chunk at import (slices of the imported File itself: a v3 file's lines are stored as their
+ * own bytes, see `buildSourceChunks`), ~512 KB when built from entries (fork, tests), and one
+ * small chunk per `appendEntries` call afterwards (never rewritten, so a reader that has
+ * loaded up to seq N only needs seq > N).
  *
  * Why (e2e/bench/storage.bench.ts, 100 MB / 91,634 entries, headless Chromium 156; measured
  * while several engineers shared the 2-core machine, load average 16-19, so absolute times
@@ -26,11 +28,19 @@
  * what the serializer wrote), and reads are asynchronous `blob.text()` instead of a large
  * synchronous structured-clone deserialization on the main thread.
  */
+import { lineRuns } from "../core/session/export.ts";
 import { withCurrentVersion } from "../core/session/migrate.ts";
+import { createLineDecoder } from "../core/session/parse.ts";
 import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
 
 /** Target size of one chunk's text (UTF-16 code units, close to bytes for JSONL). */
 export const CHUNK_TARGET_CHARS = 512 * 1024;
+/**
+ * Target size of an imported file's chunk. Bigger than CHUNK_TARGET_CHARS because each chunk is
+ * a `File.slice`, which costs ~1.5 ms in a Chromium worker whatever its size (200 slices of
+ * 512 KB took 300 ms for 100 MB; e2e/bench/storage.bench.ts).
+ */
+export const SOURCE_CHUNK_TARGET_BYTES = 2 * 1024 * 1024;
 /** Upper bound of entries per chunk, so that many tiny entries still make few rows. */
 export const CHUNK_MAX_ENTRIES = 4096;
 
@@ -41,6 +51,69 @@ export interface ChunkData {
   count: number;
   /** UTF-8 byte length of `text`. */
   bytes: number;
+}
+
+/** A chunk whose JSONL is already a Blob (parts of the imported file, see `buildSourceChunks`). */
+export interface BlobChunk {
+  data: Blob;
+  count: number;
+  /** = data.size */
+  bytes: number;
+}
+
+export type ChunkSource = ChunkData | BlobChunk;
+
+export const JSONL_TYPE = "application/x-ndjson";
+
+/** The Blob stored for a chunk. */
+export function chunkBlob(chunk: ChunkSource): Blob {
+  return "data" in chunk ? chunk.data : new Blob([chunk.text], { type: JSONL_TYPE });
+}
+
+/**
+ * Chunks of an imported file made of the file's own bytes: each chunk is a Blob of slices of
+ * `source` (the File: nothing is copied or re-encoded in JS, IndexedDB reads the bytes) for the
+ * entries whose line is kept verbatim (`spans`, from `parseSessionBytes`), and of
+ * `JSON.stringify` text for the others (a CRLF line). Without spans (a migrated file) every
+ * line is serialized, as `buildChunks` does. Same grouping as `buildChunks`, by bytes.
+ */
+export function buildSourceChunks(
+  count: number,
+  spans: Float64Array | undefined,
+  source: Blob,
+  /** The JSONL line (without "\n") of entry i, for entries without a span. */
+  lineOf: (i: number) => string,
+  targetBytes = SOURCE_CHUNK_TARGET_BYTES,
+  maxEntries = CHUNK_MAX_ENTRIES,
+): BlobChunk[] {
+  const chunks: BlobChunk[] = [];
+  let from = 0;
+  let size = 0;
+  const flush = (to: number) => {
+    if (to === from) return;
+    const parts: (Blob | string)[] = [];
+    for (const run of lineRuns(spans, from, to, source.size)) {
+      if (run.kind === "json") {
+        const lines: string[] = [];
+        for (let i = run.from; i < run.to; i++) lines.push(lineOf(i));
+        parts.push(`${lines.join("\n")}\n`);
+      } else {
+        parts.push(source.slice(run.start, run.end));
+        if (!run.newline) parts.push("\n");
+      }
+    }
+    const data = new Blob(parts, { type: JSONL_TYPE });
+    chunks.push({ data, count: to - from, bytes: data.size });
+    from = to;
+    size = 0;
+  };
+  for (let i = 0; i < count; i++) {
+    const start = spans ? spans[2 * i]! : -1;
+    size += start >= 0 ? spans![2 * i + 1]! - start + 1 : lineOf(i).length + 1;
+    if (size >= targetBytes || i + 1 - from >= maxEntries) flush(i + 1);
+  }
+  flush(count);
+  return chunks;
 }
 
 /** One entry as one JSONL line (without the newline). */
@@ -95,6 +168,46 @@ export function buildChunks(
   }
   flush();
   return chunks;
+}
+
+/**
+ * Reads the entries of one chunk's bytes (UTF-8 JSONL) a few lines at a time, so that a caller
+ * on the main thread can yield between calls. Lines are decoded with the parser's fast line
+ * decoder (several times cheaper than `blob.text()`'s whole-chunk UTF-8 decoding).
+ */
+export function createChunkReader(bytes: Uint8Array) {
+  const decode = lineDecoder();
+  let at = 0;
+  return {
+    done: (): boolean => at >= bytes.length,
+    /** Appends up to `maxLines` entries to `into`. */
+    read(into: SessionEntry[], maxLines = Number.POSITIVE_INFINITY): void {
+      for (let n = 0; n < maxLines && at < bytes.length; n++) {
+        let end = bytes.indexOf(10, at);
+        if (end === -1) end = bytes.length;
+        if (end > at) into.push(JSON.parse(decode(bytes.subarray(at, end))) as SessionEntry);
+        at = end + 1;
+      }
+    },
+  };
+}
+
+let sharedDecoder: ((bytes: Uint8Array) => string) | undefined;
+function lineDecoder(): (bytes: Uint8Array) => string {
+  sharedDecoder ??= createLineDecoder();
+  return sharedDecoder;
+}
+
+/** All entries of one chunk's bytes. */
+export function parseChunkBytes(bytes: Uint8Array): SessionEntry[] {
+  const out: SessionEntry[] = [];
+  createChunkReader(bytes).read(out);
+  return out;
+}
+
+/** The bytes of a stored chunk. */
+export async function chunkBytes(data: Blob): Promise<Uint8Array> {
+  return new Uint8Array(await data.arrayBuffer());
 }
 
 /** Parses one chunk's text back into entries (the text was written by `buildChunks`). */

@@ -44,22 +44,38 @@ function entryTime(entry: SessionEntry | undefined): number | undefined {
   return Number.isFinite(t) ? t : undefined;
 }
 
-export function deriveMeta(entries: readonly SessionEntry[]): EntriesMeta {
+/** Metadata built one entry at a time (the import worker does not keep the entries). */
+export function createMetaAccumulator() {
+  let entryCount = 0;
+  let name: string | undefined;
   let first = "";
-  for (const entry of entries) {
-    const text = userText(entry);
-    if (text !== undefined && text.trim() !== "") {
-      first = oneLine(text, FIRST_MESSAGE_MAX);
-      break;
-    }
-  }
+  let last: SessionEntry | undefined;
   return {
-    entryCount: entries.length,
-    name: getSessionName(entries),
-    firstUserMessage: first,
-    leafId: resolveLeafId(entries) ?? null,
-    lastTimestamp: entryTime(entries[entries.length - 1]),
+    add(entry: SessionEntry): void {
+      entryCount++;
+      last = entry;
+      if (isSessionInfoEntry(entry)) name = getSessionName([entry]);
+      if (first === "") {
+        const text = userText(entry);
+        if (text !== undefined && text.trim() !== "") first = oneLine(text, FIRST_MESSAGE_MAX);
+      }
+    },
+    result(): EntriesMeta {
+      return {
+        entryCount,
+        name,
+        firstUserMessage: first,
+        leafId: resolveLeafId(last ? [last] : []) ?? null,
+        lastTimestamp: entryTime(last),
+      };
+    },
   };
+}
+
+export function deriveMeta(entries: readonly SessionEntry[]): EntriesMeta {
+  const meta = createMetaAccumulator();
+  for (const entry of entries) meta.add(entry);
+  return meta.result();
 }
 
 /** Metadata after appending `added` to a session whose metadata was `prev`. */

@@ -6,7 +6,9 @@ import { Dexie } from "dexie";
 import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
 import {
   buildChunks,
-  type ChunkData,
+  type ChunkSource,
+  chunkBlob,
+  JSONL_TYPE,
   parseChunkText,
   serializeHeaderLine,
   sessionFileName,
@@ -19,12 +21,12 @@ import { appendMeta, deriveMeta, type EntriesMeta, headerTime } from "./session-
 /** A session ready to store: made by the import worker (or `prepareSession`). */
 export interface PreparedSession {
   header: SessionHeader;
-  chunks: ChunkData[];
+  chunks: ChunkSource[];
   meta: EntriesMeta;
   originalVersion: number;
 }
 
-/** Builds the stored form of a parsed session (the import worker runs this off the main thread). */
+/** Builds the stored form of a session from its entries (fork, new session, tests). */
 export function prepareSession(
   header: SessionHeader,
   entries: readonly SessionEntry[],
@@ -87,9 +89,8 @@ export async function saveSession(
   }
 }
 
-function chunkRow(sessionId: string, seq: number, generation: number, chunk: ChunkData): ChunkRow {
-  const data = new Blob([chunk.text], { type: "application/x-ndjson" });
-  return { sessionId, seq, generation, data, count: chunk.count, bytes: chunk.bytes };
+function chunkRow(sessionId: string, seq: number, generation: number, chunk: ChunkSource): ChunkRow {
+  return { sessionId, seq, generation, data: chunkBlob(chunk), count: chunk.count, bytes: chunk.bytes };
 }
 
 /** The JSONL text of a stored chunk. */
@@ -219,7 +220,7 @@ export async function exportSessionBlob(
     const got = await exportRows(db, sessionId);
     if (!got) return fail("not-found", `No session ${sessionId}.`);
     const blob = new Blob([`${serializeHeaderLine(got.row.header)}\n`, ...got.chunks.map((c) => c.data)], {
-      type: "application/x-ndjson",
+      type: JSONL_TYPE,
     });
     return ok({ fileName: sessionFileName(got.row.header), blob, byteSize: got.row.byteSize });
   } catch (e) {

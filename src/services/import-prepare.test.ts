@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { describe, expect, it } from "vitest";
-import { serializeSession } from "../core/session/export.ts";
-import { parseSessionJsonl } from "../core/session/parse.ts";
+import { serializeParsedSession } from "../core/session/export.ts";
+import { parseSessionBytes } from "../core/session/parse.ts";
 import { createDb } from "../db/schema.ts";
 import { exportSession, saveSession } from "../db/sessions-repo.ts";
 import { describeProblems, prepareImport } from "./import-prepare.ts";
@@ -19,17 +19,19 @@ async function roundTrip(text: string): Promise<{ exported: string; expected: st
   expect(saved.ok).toBe(true);
   const out = await exportSession(db, prepared.value.prepared.header.id);
   if (!out.ok) throw new Error(out.error.message);
-  const parsed = parseSessionJsonl(text);
+  const bytes = new TextEncoder().encode(text);
+  const parsed = parseSessionBytes(bytes);
   if (!parsed.ok) throw new Error(parsed.error.message);
   db.close();
+  const expected = serializeParsedSession(parsed.value, bytes);
   return {
     exported: out.value.parts.join(""),
-    expected: serializeSession(parsed.value.header, parsed.value.entries),
+    expected: new TextDecoder().decode(Buffer.concat(expected.map((p) => Buffer.from(p)))),
   };
 }
 
 describe("import preparation", () => {
-  it("the real pi fixture: stored then exported bytes equal serializeSession (the CLI's migrate)", async () => {
+  it("the real pi fixture: stored then exported bytes equal the CLI's migrate (serializeParsedSession)", async () => {
     const text = readFileSync(FIXTURE, "utf8");
     const prepared = prepareImport("before-compaction.jsonl", text);
     expect(prepared.ok).toBe(true);

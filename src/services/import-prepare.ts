@@ -1,9 +1,11 @@
 /**
- * Turning a file's text into a session ready to store: parse + migrate (core), then chunks and
+ * Turning a file into a session ready to store: parse + migrate (core), then chunks and
  * metadata (db). Runs in the import Web Worker; pure, so tests call it directly.
  */
-import { type LineProblem, parseSessionJsonl } from "../core/session/parse.ts";
-import { type PreparedSession, prepareSession } from "../db/sessions-repo.ts";
+import { createSessionByteParser, EMPTY_FILE_MESSAGE, type LineProblem } from "../core/session/parse.ts";
+import { buildSourceChunks, serializeEntryLine } from "../db/chunks.ts";
+import { createMetaAccumulator } from "../db/session-meta.ts";
+import type { PreparedSession } from "../db/sessions-repo.ts";
 
 export interface ImportCandidate {
   fileName: string;
@@ -19,27 +21,53 @@ export interface ImportRejection {
 
 export type PrepareResult = { ok: true; value: ImportCandidate } | { ok: false; error: ImportRejection };
 
-export function prepareImport(
-  fileName: string,
-  text: string,
-  onProgress?: (fraction: number) => void,
-): PrepareResult {
-  if (text.trim() === "") {
-    return { ok: false, error: { fileName, message: "The file is empty: it is not a pi session." } };
-  }
-  const parsed = parseSessionJsonl(text, onProgress ? { onProgress } : {});
-  if (!parsed.ok) {
-    const where = parsed.error.line ? ` (line ${parsed.error.line})` : "";
-    return {
-      ok: false,
-      error: { fileName, message: `Not a pi session${where}: ${parsed.error.message}` },
-    };
-  }
-  const { header, entries, problems, originalVersion } = parsed.value;
+/**
+ * Builds an import candidate from a file's bytes, piece by piece (the import worker pushes each
+ * piece as it is read). Entries are not kept: each one feeds the metadata as it is parsed, and a
+ * v3 file's lines are stored as slices of the file itself (`buildSourceChunks`); only the lines
+ * that must be written anew (migrated entries, CRLF lines) are kept, as text.
+ */
+export function createImportBuilder(fileName: string) {
+  const meta = createMetaAccumulator();
+  const rewritten = new Map<number, string>();
+  const parser = createSessionByteParser({
+    retainEntries: false,
+    onEntry: (entry, index, verbatim) => {
+      meta.add(entry);
+      if (!verbatim) rewritten.set(index, serializeEntryLine(entry));
+    },
+  });
   return {
-    ok: true,
-    value: { fileName, prepared: prepareSession(header, entries, originalVersion), problems },
+    push(bytes: Uint8Array): void {
+      parser.push(bytes);
+    },
+    /** `source`: the whole file (its slices become the stored chunks). */
+    finish(source: Blob): PrepareResult {
+      const parsed = parser.finish();
+      if (!parsed.ok) {
+        if (parsed.error.message === EMPTY_FILE_MESSAGE) return emptyFile(fileName);
+        const where = parsed.error.line ? ` (line ${parsed.error.line})` : "";
+        const why = parsed.error.message.replace(/^Not a pi session: /, "");
+        return { ok: false, error: { fileName, message: `Not a pi session${where}: ${why}` } };
+      }
+      const { header, entryCount, problems, originalVersion, verbatimSpans } = parsed.value;
+      const chunks = buildSourceChunks(entryCount, verbatimSpans, source, (i) => rewritten.get(i) ?? "");
+      const prepared: PreparedSession = { header, chunks, meta: meta.result(), originalVersion };
+      return { ok: true, value: { fileName, prepared, problems } };
+    },
   };
+}
+
+/** The candidate for a whole file at once (tests; the worker streams with `createImportBuilder`). */
+export function prepareImport(fileName: string, content: string | Uint8Array): PrepareResult {
+  const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
+  const builder = createImportBuilder(fileName);
+  builder.push(bytes);
+  return builder.finish(new Blob([bytes as Uint8Array<ArrayBuffer>]));
+}
+
+function emptyFile(fileName: string): PrepareResult {
+  return { ok: false, error: { fileName, message: "The file is empty: it is not a pi session." } };
 }
 
 /** A one-paragraph description of the bad lines: how many, the first line numbers, why. */

@@ -12,8 +12,11 @@ export interface ParsedSummary {
   meta: EntriesMeta;
   problems: LineProblem[];
   originalVersion: number;
-  /** Worker-side timings (ms): read, parse + prepare. */
-  timings: { read: number; parse: number };
+  /**
+   * Worker-side timings (ms): read = waiting for the file's bytes, parse = decoding and parsing
+   * (overlapping the reads), prepare = chunks and metadata.
+   */
+  timings: { read: number; parse: number; prepare: number };
 }
 
 export type ImportRequest =

@@ -1,13 +1,16 @@
 /// <reference lib="webworker" />
 /**
- * Import Web Worker: reads a File, parses and migrates it, builds the stored chunks, and keeps
+ * Import Web Worker: reads a File in pieces (parsing each piece while the next is read), parses
+ * and migrates it, builds the stored chunks (a v3 file's lines are slices of the File itself,
+ * see db/chunks.ts `buildSourceChunks`), and keeps
  * them until the page answers: "commit" stores the session in ONE transaction from here (the
  * 100 MB never cross to the page, and the page never blocks on serializing them), "discard"
  * drops it. Progress is posted while reading and parsing.
  */
+
 import { createDb } from "../db/schema.ts";
 import { saveSession, withNewId } from "../db/sessions-repo.ts";
-import { type ImportCandidate, prepareImport } from "./import-prepare.ts";
+import { createImportBuilder, type ImportCandidate } from "./import-prepare.ts";
 import type { ImportRequest, ImportWorkerMessage } from "./import-protocol.ts";
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -18,27 +21,26 @@ function post(message: ImportWorkerMessage): void {
   scope.postMessage(message);
 }
 
-async function readText(jobId: number, file: Blob): Promise<string> {
-  const step = 16 * 1024 * 1024;
-  const decoder = new TextDecoder("utf-8");
-  const parts: string[] = [];
-  for (let at = 0; at < file.size; at += step) {
-    const buf = await file.slice(at, at + step).arrayBuffer();
-    parts.push(decoder.decode(buf, { stream: true }));
-    post({ jobId, type: "progress", phase: "read", fraction: Math.min(1, (at + step) / file.size) });
-  }
-  parts.push(decoder.decode());
-  return parts.join("");
-}
+/** Bytes read per request; the next piece is requested before the current one is parsed. */
+const READ_STEP = 8 * 1024 * 1024;
 
 async function parse(jobId: number, file: Blob, fileName: string): Promise<void> {
   try {
     const t0 = performance.now();
-    const text = await readText(jobId, file);
+    const builder = createImportBuilder(fileName);
+    let waitMs = 0;
+    let next = file.size > 0 ? file.slice(0, READ_STEP).arrayBuffer() : undefined;
+    for (let at = 0; next !== undefined; at += READ_STEP) {
+      const w0 = performance.now();
+      const buffer = await next;
+      waitMs += performance.now() - w0;
+      next =
+        at + READ_STEP < file.size ? file.slice(at + READ_STEP, at + 2 * READ_STEP).arrayBuffer() : undefined;
+      builder.push(new Uint8Array(buffer));
+      post({ jobId, type: "progress", phase: "parse", fraction: Math.min(1, (at + READ_STEP) / file.size) });
+    }
     const t1 = performance.now();
-    const result = prepareImport(fileName, text, (fraction) =>
-      post({ jobId, type: "progress", phase: "parse", fraction }),
-    );
+    const result = builder.finish(file);
     const t2 = performance.now();
     if (!result.ok) {
       post({ jobId, type: "parsed", ok: false, error: result.error });
@@ -56,7 +58,8 @@ async function parse(jobId: number, file: Blob, fileName: string): Promise<void>
         meta: prepared.meta,
         problems,
         originalVersion: prepared.originalVersion,
-        timings: { read: t1 - t0, parse: t2 - t1 },
+        // read: waiting for bytes; parse: decoding and parsing while reading; prepare: chunks, metadata.
+        timings: { read: waitMs, parse: t1 - t0 - waitMs, prepare: t2 - t1 },
       },
     });
   } catch (e) {

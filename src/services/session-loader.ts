@@ -9,7 +9,7 @@
  * - Later, only the chunks appended since (entries are append-only): `loadNewEntries`.
  */
 import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
-import { type CutpointDb, chunkText, parseChunkText } from "../db/index.ts";
+import { type CutpointDb, chunkBytes, createChunkReader, parseChunkBytes } from "../db/index.ts";
 import type { ChunkRow } from "../db/schema.ts";
 
 export interface LoadedSession {
@@ -27,7 +27,17 @@ const BATCH = 8;
 const PREVIEW_ENTRIES = 300;
 const SLICE_MS = 30;
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/** Lines parsed between two looks at the clock. */
+const LINES_PER_CHECK = 64;
+
+type SchedulerLike = { yield?: () => Promise<void> };
+
+/** Lets the page paint and handle input: `scheduler.yield()` where there is one (no 4 ms clamp). */
+const yieldToEventLoop = (): Promise<void> => {
+  const scheduler = (globalThis as { scheduler?: SchedulerLike }).scheduler;
+  if (scheduler?.yield) return scheduler.yield();
+  return new Promise<void>((resolve) => setTimeout(resolve, 0));
+};
 
 function rangeOf(db: CutpointDb, id: string, from: number, to: number) {
   return db.chunks.where("[sessionId+seq]").between([id, from], [id, to], true, true);
@@ -62,9 +72,9 @@ export async function loadSession(
     }
     if (signal?.aborted) return undefined;
     if (tail.length < lastSeq && tail.every((c) => c.generation === generation)) {
-      const texts = await Promise.all(tail.map(chunkText));
+      const bytes = await Promise.all(tail.map((c) => chunkBytes(c.data)));
       if (signal?.aborted) return undefined;
-      onPreview({ ...base, entries: texts.flatMap((t) => parseChunkText(t)) });
+      onPreview({ ...base, entries: bytes.flatMap(parseChunkBytes) });
     }
   }
 
@@ -74,17 +84,18 @@ export async function loadSession(
     const chunks = await rangeOf(db, sessionId, from, Math.min(lastSeq, from + BATCH - 1)).toArray();
     // Replaced meanwhile (re-import): the caller reloads on the new generation.
     if (chunks.some((c) => c.generation !== generation)) return undefined;
-    const texts = await Promise.all(chunks.map(chunkText));
+    const bytes = await Promise.all(chunks.map((c) => chunkBytes(c.data)));
     if (signal?.aborted) return undefined;
     for (let k = 0; k < chunks.length; k++) {
-      const chunk = chunks[k]!;
-      const parsed = parseChunkText(texts[k]!);
-      for (let i = 0; i < parsed.length; i++) entries.push(parsed[i]!);
-      if (performance.now() - sliceStart > SLICE_MS) {
-        onProgress?.(chunk.seq / lastSeq);
-        await yieldToEventLoop();
-        if (signal?.aborted) return undefined;
-        sliceStart = performance.now();
+      const reader = createChunkReader(bytes[k]!);
+      while (!reader.done()) {
+        reader.read(entries, LINES_PER_CHECK);
+        if (performance.now() - sliceStart > SLICE_MS) {
+          onProgress?.((chunks[k]!.seq - 1) / lastSeq);
+          await yieldToEventLoop();
+          if (signal?.aborted) return undefined;
+          sliceStart = performance.now();
+        }
       }
     }
   }
@@ -96,7 +107,7 @@ export async function loadNewEntries(db: CutpointDb, loaded: LoadedSession): Pro
   const chunks = await rangeOf(db, loaded.id, loaded.lastSeq + 1, Number.MAX_SAFE_INTEGER).toArray();
   const fresh = chunks.filter((c) => c.generation === loaded.generation);
   if (fresh.length === 0) return loaded;
-  const texts = await Promise.all(fresh.map(chunkText));
-  const added = texts.flatMap((t) => parseChunkText(t));
+  const bytes = await Promise.all(fresh.map((c) => chunkBytes(c.data)));
+  const added = bytes.flatMap(parseChunkBytes);
   return { ...loaded, entries: loaded.entries.concat(added), lastSeq: fresh.at(-1)!.seq };
 }
