@@ -264,3 +264,41 @@ test("continue from here with a streamed summary: the next model request carries
   const bs = (await exported(page)).find((l) => l.type === "branch_summary")!;
   expect(String(bs.summary)).toContain("CONTINUE-SUMMARY");
 });
+
+test("don't ask again: later moves just move until Settings → Compaction turns the offer back on", async ({
+  page,
+}) => {
+  await openImported(page, "dont-ask");
+  const nav = navDialog(page);
+  await row(page, "write tests").getByRole("button", { name: "Next branch" }).click();
+  await nav.getByLabel("Don’t ask again").check();
+  await nav.getByRole("button", { name: "Skip summary" }).click();
+  await expect(nav).toBeHidden();
+  await expect(page.getByTestId("toast").filter({ hasText: "no longer offers a summary" })).toBeVisible();
+  await expect(row(page, "docs written")).toBeVisible();
+
+  // The switcher now just switches back: a `leaf` entry, no preview.
+  await row(page, "write docs instead").getByRole("button", { name: "Previous branch" }).click();
+  await expect(row(page, "all green")).toBeVisible();
+  await expect(nav).toBeHidden();
+  const lines = await exported(page);
+  expect(lines.slice(-2).map((l) => [l.type, l.targetId])).toEqual([
+    ["leaf", "a4"],
+    ["leaf", "a5"],
+  ]);
+
+  // Settings → Compaction shows it and turns it back on.
+  await page.getByRole("button", { name: "Settings" }).click();
+  const settings = page.locator('dialog[data-dialog="settings"]');
+  const form = settings.getByTestId("compaction-settings");
+  await expect(form.locator("input[type=radio][value=branch-never]")).toBeChecked();
+  await form.locator("input[type=radio][value=branch-never]").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/settings-branch-summary.png` });
+  await form.locator("input[type=radio][value=branch-ask]").check();
+  await expect(form.locator("input[type=radio][value=branch-ask]")).toBeChecked();
+  await settings.getByRole("button", { name: "Done" }).click();
+  await row(page, "write tests").getByRole("button", { name: "Next branch" }).click();
+  await expect(nav.getByTestId("nav-left")).toContainText("4 entries");
+  await page.keyboard.press("Escape");
+  await expect(nav).toBeHidden();
+});

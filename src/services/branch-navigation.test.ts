@@ -66,6 +66,12 @@ describe("deciding whether to offer the branch summary", () => {
     );
   });
 
+  it("with the offer turned off, every move just moves", () => {
+    expect(decideLeafMove(planNavigation(index, "lab", "a2", opts, "exact"), "never")).toBe("move");
+    expect(decideLeafMove(planNavigation(index, "lab", "u3", opts, "rule"), "never")).toBe("move");
+    expect(decideLeafMove(planNavigation(index, "a2", "a2", opts, "exact"), "never")).toBe("stay");
+  });
+
   it("the tree panel always previews, even when nothing is left", () => {
     expect(decideLeafMove(planNavigation(index, "a1", "a2", opts, "exact"), "always")).toBe("ask");
     expect(decideLeafMove(planNavigation(index, "a2", "a2", opts), "always")).toBe("ask");

@@ -84,17 +84,19 @@ export function planNavigation(
  * - "stay": the leaf is already there (nothing is written);
  * - "ask": open the preview with the branch-summary offer: always when `preview` is "always"
  *   (the tree panel, where picking a row is a light gesture), else when the move leaves
- *   something the model saw behind;
- * - "move": just move (a `leaf` entry), nothing worth summarizing is left behind.
+ *   something the model saw behind; never when `preview` is "never" (the person turned the
+ *   offer off in Settings → Compaction);
+ * - "move": just move (a `leaf` entry), nothing worth summarizing is left behind (or no offer).
  */
 export type LeafMoveDecision = "missing" | "stay" | "ask" | "move";
 
 export function decideLeafMove(
   plan: NavigationPlan | undefined,
-  preview: "always" | "when-leaving",
+  preview: "always" | "when-leaving" | "never",
 ): LeafMoveDecision {
   if (!plan) return "missing";
   if (preview === "always") return "ask";
+  if (preview === "never") return plan.noMove ? "stay" : "move";
   if (plan.noMove) return "stay";
   return plan.leavesContent ? "ask" : "move";
 }

@@ -183,11 +183,15 @@ describe("compaction runner on the real fixture", () => {
 
 describe("compaction settings", () => {
   it("normalizes bad values to the defaults and round-trips", async () => {
-    expect(normalizeSettings({ mode: "sometimes", reserveTokens: -1, contextWindow: 5 })).toMatchObject({
+    expect(
+      normalizeSettings({ mode: "sometimes", reserveTokens: -1, contextWindow: 5, branchSummary: "maybe" }),
+    ).toMatchObject({
       mode: "ask",
       reserveTokens: 16384,
       contextWindow: null,
+      branchSummary: "ask",
     });
+    expect(normalizeSettings({ branchSummary: "never" }).branchSummary).toBe("never");
     const saved = await saveCompactionSettings(db, { mode: "auto", contextWindow: 8000 });
     expect(saved.ok).toBe(true);
     expect(await loadCompactionSettings(db)).toMatchObject({ mode: "auto", contextWindow: 8000 });

@@ -1,7 +1,7 @@
 /**
  * Compaction settings (persisted under the settings key "compaction"): when to compact
  * (ask / auto / off), reserve and keep-recent tokens, an optional context-window override, the
- * estimator and the summarizer model. Read loose, write strict: unknown or bad values fall back
+ * estimator, the summarizer model and whether leaving a branch offers a branch summary. Read loose, write strict: unknown or bad values fall back
  * to the defaults.
  */
 import { DEFAULT_COMPACTION_SETTINGS } from "../core/compaction/tokens.ts";
@@ -12,6 +12,8 @@ export const COMPACTION_SETTINGS_KEY = "compaction";
 
 export type CompactionMode = "ask" | "auto" | "off";
 export type EstimatorChoice = "pi" | "tokenizer";
+/** When the leaf moves off a branch with messages: "ask" (the preview with the summary offer) or "never" (just move). */
+export type BranchSummaryMode = "ask" | "never";
 
 export interface CompactionUserSettings {
   mode: CompactionMode;
@@ -22,6 +24,8 @@ export interface CompactionUserSettings {
   estimator: EstimatorChoice;
   /** Model used for summaries; "" means the session's model. */
   summarizerModel: string;
+  /** Whether moving the leaf off a branch offers a branch summary (pi-session-format.md §10). */
+  branchSummary: BranchSummaryMode;
 }
 
 export const DEFAULT_USER_SETTINGS: Readonly<CompactionUserSettings> = {
@@ -31,6 +35,7 @@ export const DEFAULT_USER_SETTINGS: Readonly<CompactionUserSettings> = {
   contextWindow: null,
   estimator: "pi",
   summarizerModel: "",
+  branchSummary: "ask",
 };
 
 const posInt = (v: unknown, min = 0): number | undefined =>
@@ -49,6 +54,7 @@ export function normalizeSettings(raw: unknown): CompactionUserSettings {
     contextWindow: windowValue ?? null,
     estimator: r.estimator === "tokenizer" ? "tokenizer" : "pi",
     summarizerModel: typeof r.summarizerModel === "string" ? r.summarizerModel.trim() : d.summarizerModel,
+    branchSummary: r.branchSummary === "never" ? "never" : d.branchSummary,
   };
 }
 

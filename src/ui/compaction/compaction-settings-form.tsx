@@ -1,4 +1,4 @@
-/** Compaction settings inside the Settings dialog: when (ask / auto / off), window, reserve, keep-recent, estimator, summarizer. */
+/** Compaction settings inside the Settings dialog: when (ask / auto / off), branch summaries on leaving a branch (ask / never), window, reserve, keep-recent, estimator, summarizer. */
 import { useLiveQuery } from "dexie-react-hooks";
 import { useId } from "react";
 import { db } from "../../db/instance.ts";
@@ -37,6 +37,25 @@ export function CompactionSettingsForm() {
               value={mode}
               checked={s.mode === mode}
               onChange={() => void save({ mode })}
+            />
+            {text}
+          </label>
+        ))}
+      </div>
+      <div role="radiogroup" aria-label="When you move off a branch">
+        {(
+          [
+            ["ask", "Leaving a branch: offer a branch summary (default)"],
+            ["never", "Leaving a branch: just move, no summary"],
+          ] as const
+        ).map(([mode, text]) => (
+          <label key={mode} className="cp-radio">
+            <input
+              type="radio"
+              name={`${id}-branch`}
+              value={`branch-${mode}`}
+              checked={s.branchSummary === mode}
+              onChange={() => void save({ branchSummary: mode })}
             />
             {text}
           </label>

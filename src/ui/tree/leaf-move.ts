@@ -9,6 +9,7 @@
 import { db } from "../../db/instance.ts";
 import { decideLeafMove, type NavigationPlan, planNavigation } from "../../services/branch-navigation.ts";
 import { moveLeaf } from "../../services/branch-service.ts";
+import { loadCompactionSettings } from "../../services/compaction-settings.ts";
 import {
   type FocusAfterMove,
   type LeafMoveRequest,
@@ -25,13 +26,15 @@ export type LeafMoveOutcome = "asked" | "moved" | "stayed" | "failed";
 
 /**
  * Moves the leaf for `request`, asking first (the branch-summary preview) when the tree panel asks
- * or when the move leaves messages behind. Resolves once the move is written or the dialog is open.
+ * or when the move leaves messages behind, unless the offer is turned off (Settings → Compaction,
+ * or "Don't ask again" in the preview). Resolves once the move is written or the dialog is open.
  */
 export async function requestLeafMove(
   sessionId: string,
   data: TreeData,
   request: LeafMoveRequest,
 ): Promise<LeafMoveOutcome> {
+  const { branchSummary } = await loadCompactionSettings(db);
   const plan = planNavigation(
     data.index,
     data.leafId,
@@ -39,7 +42,10 @@ export async function requestLeafMove(
     { reserveTokens: DECIDE_RESERVE },
     request.landing ?? "rule",
   );
-  const decision = decideLeafMove(plan, request.via === "tree" ? "always" : "when-leaving");
+  const decision = decideLeafMove(
+    plan,
+    branchSummary === "never" ? "never" : request.via === "tree" ? "always" : "when-leaving",
+  );
   if (decision === "missing" || !plan) {
     useUiStore
       .getState()

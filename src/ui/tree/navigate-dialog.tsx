@@ -17,8 +17,9 @@ import {
   moveLeaf,
   summarizerAvailable,
 } from "../../services/branch-service.ts";
-import { loadCompactionSettings } from "../../services/compaction-settings.ts";
+import { loadCompactionSettings, saveCompactionSettings } from "../../services/compaction-settings.ts";
 import { type LeafMoveRequest, type LeafMoveVia, useTreeStore } from "../../store/tree-store.ts";
+import { useUiStore } from "../../store/ui-store.ts";
 import { Dialog } from "../common/dialog.tsx";
 import { formatCount, formatTokens } from "../format.ts";
 import { completeLeafMove } from "./leaf-move.ts";
@@ -31,6 +32,19 @@ interface Limits {
 }
 
 type Phase = "idle" | "generating" | "ready" | "failed" | "saving";
+
+/** "Don't ask again": leaf moves stop offering a summary (Settings → Compaction turns it back on). */
+async function turnOffOffer(): Promise<void> {
+  const r = await saveCompactionSettings(db, { branchSummary: "never" });
+  useUiStore.getState().pushToast(
+    r.ok
+      ? {
+          kind: "info",
+          message: "Leaving a branch no longer offers a summary. Settings → Compaction turns it back on.",
+        }
+      : { kind: "error", message: r.error.message },
+  );
+}
 
 export function NavigateDialog({ sessionId, data }: { sessionId: string; data: TreeData }) {
   const navigation = useTreeStore((s) => s.navigation);
@@ -113,6 +127,7 @@ function NavigateBody({
   const [error, setError] = useState("");
   const [focus, setFocus] = useState("");
   const [offline, setOffline] = useState(false);
+  const [dontAsk, setDontAsk] = useState(false);
   const controller = useRef<AbortController | null>(null);
 
   useEffect(() => () => controller.current?.abort(), []);
@@ -171,6 +186,7 @@ function NavigateBody({
   const finish = (summary: "written" | "skipped" | "none") => {
     end();
     completeLeafMove(sessionId, request, plan, summary);
+    if (dontAsk) void turnOffOffer();
   };
 
   const skip = async () => {
@@ -206,6 +222,20 @@ function NavigateBody({
   const busy = phase === "generating" || phase === "saving";
   const actions = (
     <>
+      {leaving && (
+        <label
+          className="nav-dont-ask"
+          title="Moves that leave a branch will just move; Settings → Compaction turns the offer back on"
+        >
+          <input
+            type="checkbox"
+            checked={dontAsk}
+            onChange={(e) => setDontAsk(e.target.checked)}
+            disabled={phase === "saving"}
+          />
+          Don’t ask again
+        </label>
+      )}
       <button type="button" className="btn" onClick={close}>
         Cancel
       </button>
