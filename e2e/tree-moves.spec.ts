@@ -234,6 +234,7 @@ test("continue from here with a streamed summary: the next model request carries
     { text: "Answer two" },
     { text: ["CONTINUE-", "SUMMARY"] },
     { text: "Answer three" },
+    { text: Array.from({ length: 40 }, (_, i) => `slow${i} `), delayMs: 100 },
   ]);
   await send(page, "first question");
   await waitIdle(page);
@@ -263,6 +264,18 @@ test("continue from here with a streamed summary: the next model request carries
   expect(last).not.toContain("Answer two");
   const bs = (await exported(page)).find((l) => l.type === "branch_summary")!;
   expect(String(bs.summary)).toContain("CONTINUE-SUMMARY");
+
+  // During a run the leaf does not move (the run would put it back): a plain message, no preview.
+  await send(page, "fourth question");
+  await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+  await one.hover();
+  await one.getByRole("button", { name: "Continue from here" }).click();
+  await expect(page.getByTestId("toast").filter({ hasText: "Wait for the run to finish" })).toBeVisible();
+  await expect(nav).toBeHidden();
+  await waitIdle(page);
+  await expect(row(page, "slow0")).toBeVisible();
+  const after = await exported(page);
+  expect(after.filter((l) => l.type === "leaf")).toEqual([]);
 });
 
 test("don't ask again: later moves just move until Settings → Compaction turns the offer back on", async ({

@@ -7,6 +7,7 @@
  * (the message text to the composer, a toast, focus back where the person was).
  */
 import { db } from "../../db/instance.ts";
+import { agentService } from "../../services/agent-instance.ts";
 import { decideLeafMove, type NavigationPlan, planNavigation } from "../../services/branch-navigation.ts";
 import { moveLeaf } from "../../services/branch-service.ts";
 import { loadCompactionSettings } from "../../services/compaction-settings.ts";
@@ -34,6 +35,14 @@ export async function requestLeafMove(
   data: TreeData,
   request: LeafMoveRequest,
 ): Promise<LeafMoveOutcome> {
+  // A run appends to the branch it started on: moving the leaf under it would be undone by its
+  // next message (the same rule as changing the model during a run).
+  if (agentService.session(sessionId).getState().running) {
+    useUiStore
+      .getState()
+      .pushToast({ kind: "error", message: "Wait for the run to finish (or stop it) before moving." });
+    return "failed";
+  }
   const { branchSummary } = await loadCompactionSettings(db);
   const plan = planNavigation(
     data.index,
