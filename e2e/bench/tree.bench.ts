@@ -102,6 +102,48 @@ export function generateTreeSession(entries: number, branches: number): { text: 
   return { text: `${lines.join("\n")}\n`, tips };
 }
 
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tid: number;
+  pid: number;
+  args?: { name?: string };
+}
+
+/** Self time per event name on the renderer's main thread (nested complete events). */
+function printTraceSummary(buffer: Buffer): void {
+  writeFileSync("/tmp/tree-bench/moves.trace.json", buffer);
+  const { traceEvents } = JSON.parse(buffer.toString("utf8")) as { traceEvents: TraceEvent[] };
+  const main = traceEvents.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain");
+  if (!main) return;
+  // Only what happens between the marks around each move (the scrolling to find tips is left out).
+  const marks = traceEvents.filter((e) => e.name === "bench-move-start" || e.name === "bench-move-end");
+  const windows: [number, number][] = [];
+  for (const m of marks.sort((a, b) => a.ts - b.ts)) {
+    if (m.name === "bench-move-start") windows.push([m.ts, Number.POSITIVE_INFINITY]);
+    else if (windows.length > 0) windows[windows.length - 1]![1] = m.ts;
+  }
+  const inMove = (e: TraceEvent) => windows.some(([a, b]) => e.ts >= a && e.ts < b);
+  const events = traceEvents
+    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === "X" && (e.dur ?? 0) > 0 && inMove(e))
+    .sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
+  const self = new Map<string, number>();
+  const stack: { end: number; name: string }[] = [];
+  for (const e of events) {
+    while (stack.length > 0 && stack[stack.length - 1]!.end <= e.ts) stack.pop();
+    const parent = stack[stack.length - 1];
+    if (parent) self.set(parent.name, (self.get(parent.name) ?? 0) - (e.dur ?? 0));
+    self.set(e.name, (self.get(e.name) ?? 0) + (e.dur ?? 0));
+    stack.push({ end: e.ts + (e.dur ?? 0), name: e.name });
+  }
+  const total = windows.reduce((n, [a, b]) => n + (b - a), 0);
+  console.log(`  main thread during the ${windows.length} moves (${(total / 1000).toFixed(0)} ms; self time, trace):`);
+  for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15))
+    console.log(`  ${(us / 1000).toFixed(1).padStart(8)} ms  ${name}`);
+}
+
 /** Median of the runs that measured something (-1 = the tip's row was not reached). */
 const median = (xs: number[]) => {
   const ok = xs.filter((x) => x >= 0).sort((a, b) => a - b);
@@ -203,6 +245,12 @@ export default async function bench(): Promise<void> {
     }[] = [];
     cdp?.on("Profiler.consoleProfileFinished", (e) => profiles.push(e.profile));
     const picks = [tips[500]!, tips[10]!, tips[999 % tips.length]!, tips[250]!, tips[1]!];
+    // TREE_BENCH_TRACE=1: a Chromium trace of the moves; the main thread's top events are printed.
+    const tracing = process.env.TREE_BENCH_TRACE !== undefined;
+    if (tracing)
+      await browser.startTracing(page, {
+        categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "blink", "blink.user_timing"],
+      });
     for (const tip of picks) {
       const r = await page.evaluate(
         async ([tipId, profile]) => {
@@ -232,6 +280,7 @@ export default async function bench(): Promise<void> {
           ) as HTMLButtonElement;
           t0 = performance.now();
           if (profile) console.profile("move");
+          performance.mark("bench-move-start");
           skip.click();
           for (const stop = t0 + 30_000; performance.now() < stop; ) {
             const current = document.querySelector('[data-testid="tree-list"] [aria-current="location"]');
@@ -243,6 +292,7 @@ export default async function bench(): Promise<void> {
             await new Promise((res) => requestAnimationFrame(res));
           }
           await frame();
+          performance.mark("bench-move-end");
           if (profile) console.profileEnd("move");
           return { preview, move: performance.now() - t0 };
         },
@@ -253,6 +303,7 @@ export default async function bench(): Promise<void> {
       previews.push(r.preview);
       moves.push(r.move);
     }
+    if (tracing) printTraceSummary(await browser.stopTracing());
     if (cdp) {
       writeFileSync("/tmp/tree-bench/moves.cpuprofile.json", JSON.stringify(profiles));
       const self = new Map<string, number>();

@@ -20,8 +20,11 @@ export function formatTokens(tokens: number): string {
   return `${(tokens / 1_000_000).toFixed(2)}M`;
 }
 
+/** One formatter for all counts: `toLocaleString` builds a new one per call (slow in lists). */
+const countFmt = new Intl.NumberFormat("en-US");
+
 export function formatCount(n: number): string {
-  return n.toLocaleString("en-US");
+  return countFmt.format(n);
 }
 
 const dateFmt = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });

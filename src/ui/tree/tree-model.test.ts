@@ -5,7 +5,16 @@ import { PI_FIXTURE } from "../../core/session/fixture-path.ts";
 import { parseSessionJsonl } from "../../core/session/parse.ts";
 import { assistant, entry, msg, user } from "../../core/session/test-builders.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
-import { buildTreeRows, latestTip, siblingsOf, type TreeRow, treeData } from "./tree-model.ts";
+import {
+  buildTreeRows,
+  latestTip,
+  rowIsLeaf,
+  rowOnPath,
+  siblingsOf,
+  type TreeData,
+  type TreeRow,
+  treeData,
+} from "./tree-model.ts";
 
 const step = (text: string) => ({ ...assistant(text), stopReason: "toolUse" as const });
 
@@ -34,9 +43,11 @@ describe("buildTreeRows", () => {
     const rows = buildTreeRows(data, new Set(), 2);
     // a1, a2 collapse; a3 is a branch point; branch starts, tips and the leaf have their own rows
     expect(describeRows(rows)).toEqual(["u1", "…2", "a3", "  u2", "  a4", "  u3", "  a5", "  a6"]);
-    const leaf = rows.find((r) => r.kind === "entry" && r.isLeaf);
+    const leaf = rows.find((r) => rowIsLeaf(data, r));
     expect(leaf?.kind === "entry" && leaf.entry.id).toBe("a6");
-    const onPath = rows.filter((r) => r.onPath).map((r) => (r.kind === "entry" ? r.entry.id : r.key));
+    const onPath = rows
+      .filter((r) => rowOnPath(data, r))
+      .map((r) => (r.kind === "entry" ? r.entry.id : r.key));
     expect(onPath).toEqual(["u1", "run:a1", "a3", "u3", "a5", "a6"]);
     const u2 = rows.find((r) => r.kind === "entry" && r.entry.id === "u2");
     expect(u2?.kind === "entry" && u2.sibling).toEqual({ index: 1, total: 2 });
@@ -47,7 +58,7 @@ describe("buildTreeRows", () => {
     const data = treeData(moved);
     const rows = buildTreeRows(data, new Set(["run:a1"]), 2);
     expect(describeRows(rows)).toEqual(["u1", "a1", "a2", "a3", "  u2", "  a4", "  u3", "  a5", "  a6"]);
-    const leaf = rows.find((r) => r.kind === "entry" && r.isLeaf);
+    const leaf = rows.find((r) => rowIsLeaf(data, r));
     expect(leaf?.kind === "entry" && leaf.entry.id).toBe("a4");
     expect(rows.some((r) => r.kind === "entry" && r.entry.id === "L1")).toBe(false);
   });
@@ -143,4 +154,79 @@ describe("buildTreeRows", () => {
       { numRuns: 200 },
     );
   });
+
+  it("property: after leaf moves and appends, the rows equal a from-scratch build where the leaf has its own row", () => {
+    // Mostly linear chains (runs to collapse), some forks.
+    const arb = fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 9 }), fc.boolean()), {
+      minLength: 1,
+      maxLength: 50,
+    });
+    const stepArb = fc.tuple(fc.boolean(), fc.nat());
+    // One set for every call, as the store gives: the rows' structure is then reused.
+    const NONE = new Set<string>();
+    fc.assert(
+      fc.property(arb, fc.array(stepArb, { minLength: 1, maxLength: 8 }), (specs, steps) => {
+        let entries: SessionEntry[] = specs.map(([p, fork, isUser], i) =>
+          msg(
+            `e${i}`,
+            i === 0 ? null : `e${fork === 0 ? p % i : i - 1}`,
+            isUser ? user("u") : assistant("a"),
+          ),
+        );
+        let before = buildTreeRows(treeData(entries), NONE, 3);
+        for (const [k, [append, m]] of steps.entries()) {
+          const ids = entries.filter((e) => e.type !== "leaf").map((e) => e.id);
+          const target = ids[m % ids.length]!;
+          const data0 = treeData(entries);
+          entries = append
+            ? [...entries, msg(`n${k}`, data0.leafId, assistant("new"))]
+            : [...entries, entry("leaf", `L${k}`, entries.at(-1)!.id, { targetId: target })];
+          const data = treeData(entries);
+          const rows = buildTreeRows(data, NONE, 3);
+          expect(describeRows(rows)).toEqual(referenceRows(data, 3));
+          expect(rows.filter((r) => rowIsLeaf(data, r)).map((r) => r.key)).toEqual([data.leafId]);
+          if (!append) expect(Math.abs(rows.length - before.length)).toBeLessThanOrEqual(4);
+          before = rows;
+        }
+        return true;
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
+
+/** A plain recursive build of the rows (the leaf is one of the entries with a row of their own). */
+function referenceRows(data: TreeData, minRun: number): string[] {
+  const out: string[] = [];
+  const kids = (id: string) => (data.index.children.get(id) ?? []).filter((e) => e.type !== "leaf");
+  let run: { id: string; depth: number }[] = [];
+  const flush = () => {
+    if (run.length >= minRun) out.push(`${"  ".repeat(run[0]!.depth)}…${run.length}`);
+    else for (const r of run) out.push(`${"  ".repeat(r.depth)}${r.id}`);
+    run = [];
+  };
+  const visit = (e: SessionEntry, depth: number, siblings: number) => {
+    const children = kids(e.id);
+    const own =
+      e.parentId === null ||
+      children.length !== 1 ||
+      siblings > 1 ||
+      e.id === data.leafId ||
+      data.labels.has(e.id) ||
+      e.type === "compaction" ||
+      e.type === "branch_summary";
+    if (own) {
+      flush();
+      out.push(`${"  ".repeat(depth)}${e.id}`);
+    } else run.push({ id: e.id, depth });
+    if (children.length === 1) visit(children[0]!, depth, 1);
+    else {
+      flush();
+      for (const c of children) visit(c, depth + 1, children.length);
+    }
+  };
+  for (const root of (data.index.children.get(null) ?? []).filter((e) => e.type !== "leaf"))
+    visit(root, 0, 1);
+  flush();
+  return out;
+}

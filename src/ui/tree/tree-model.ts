@@ -21,6 +21,11 @@ export interface TreeData {
   /** Ids of the entries on the path to the leaf. */
   pathIds: Set<string>;
   labels: Map<string, string>;
+  /**
+   * Same object as long as what the tree shows is unchanged apart from the leaf: appending only
+   * `leaf` entries (a move) keeps it, so the rows' structure is reused (`buildTreeRows`).
+   */
+  shape: object;
 }
 
 /** Index, leaf, path and labels of a session (cached per entries array). */
@@ -40,7 +45,7 @@ function fresh(entries: readonly SessionEntry[]): TreeData {
   const index = buildTreeIndex(entries);
   const leafId = resolveLeafId(entries) ?? null;
   const pathIds = new Set(getPath(index.byId, leafId).map((e) => e.id));
-  return { entries, index, leafId, pathIds, labels: resolveLabels(entries) };
+  return { entries, index, leafId, pathIds, labels: resolveLabels(entries), shape: {} };
 }
 
 /**
@@ -72,7 +77,7 @@ function extend(prev: TreeData, entries: readonly SessionEntry[]): TreeData | un
   }
   // Roots change only when an added entry is a root or an orphan.
   if (added.some((e) => e.parentId === null || !byId.has(e.parentId))) rootsCache.delete(prev.index);
-  const labels = new Map(prev.labels);
+  const labels = added.some((e) => e.type === "label") ? new Map(prev.labels) : prev.labels;
   for (const e of added) {
     if (e.type !== "label" || typeof (e as { targetId?: unknown }).targetId !== "string") continue;
     const { targetId, label } = e as { targetId: string; label?: unknown };
@@ -81,7 +86,8 @@ function extend(prev: TreeData, entries: readonly SessionEntry[]): TreeData | un
   }
   const leafId = resolveLeafId(entries) ?? null;
   const pathIds = leafId === prev.leafId ? prev.pathIds : new Set(getPath(byId, leafId).map((e) => e.id));
-  return { entries, index: prev.index, leafId, pathIds, labels };
+  const shape = added.every((e) => e.type === "leaf") ? prev.shape : {};
+  return { entries, index: prev.index, leafId, pathIds, labels, shape };
 }
 
 /** Children that the tree shows (everything but `leaf` entries), in file order. */
@@ -121,8 +127,6 @@ export type TreeRow =
       key: string;
       entry: SessionEntry;
       depth: number;
-      onPath: boolean;
-      isLeaf: boolean;
       /** Number of visible children (0 = a tip; > 1 = a branch point). */
       childCount: number;
       /** 1-based position among its siblings when it has some. */
@@ -136,20 +140,31 @@ export type TreeRow =
       key: string;
       first: SessionEntry;
       last: SessionEntry;
+      /** The entries of the run, in order. */
+      entries: readonly SessionEntry[];
       /** The first user message inside the run, if any (to say what the run is about). */
       firstUser: SessionEntry | undefined;
       /** Number of user messages inside the run. */
       userCount: number;
       count: number;
       depth: number;
-      onPath: boolean;
     };
+
+/** Whether a row is on the path to the current leaf (a run: its last entry is). */
+export function rowOnPath(data: TreeData, row: TreeRow): boolean {
+  return data.pathIds.has(row.kind === "entry" ? row.entry.id : row.last.id);
+}
+
+/** Whether a row is the current leaf. */
+export function rowIsLeaf(data: TreeData, row: TreeRow): boolean {
+  return row.kind === "entry" && row.entry.id === data.leafId;
+}
 
 function isUserMessage(e: SessionEntry): boolean {
   return e.type === "message" && (e as { message?: { role?: unknown } }).message?.role === "user";
 }
 
-/** Entries always shown on their own row. */
+/** Entries always shown on their own row (the leaf too: see `buildTreeRows`). */
 function isInteresting(
   e: SessionEntry,
   childCount: number,
@@ -161,82 +176,121 @@ function isInteresting(
     root ||
     childCount !== 1 ||
     siblingCount > 1 ||
-    e.id === data.leafId ||
     data.labels.has(e.id) ||
     e.type === "compaction" ||
     e.type === "branch_summary"
   );
 }
 
+type EntryRow = Extract<TreeRow, { kind: "entry" }>;
+
+function entryRow(
+  data: TreeData,
+  e: SessionEntry,
+  depth: number,
+  childCount: number,
+  sibling: { index: number; total: number } | undefined,
+): EntryRow {
+  return { kind: "entry", key: e.id, entry: e, depth, childCount, sibling, label: data.labels.get(e.id) };
+}
+
+/** The rows of a linear run: one collapsed row, or one row per entry (short or expanded). */
+function runRows(
+  data: TreeData,
+  run: readonly SessionEntry[],
+  depth: number,
+  expandedRuns: ReadonlySet<string>,
+  minRun: number,
+  out: TreeRow[],
+): void {
+  if (run.length === 0) return;
+  const first = run[0]!;
+  const key = `run:${first.id}`;
+  if (run.length < minRun || expandedRuns.has(key)) {
+    const expanded = run.length >= minRun;
+    for (const e of run) {
+      const row = entryRow(data, e, depth, 1, undefined);
+      if (expanded) row.runKey = key;
+      out.push(row);
+    }
+    return;
+  }
+  let firstUser: SessionEntry | undefined;
+  let userCount = 0;
+  for (const e of run) {
+    if (!isUserMessage(e)) continue;
+    firstUser ??= e;
+    userCount++;
+  }
+  out.push({
+    kind: "run",
+    key,
+    first,
+    last: run[run.length - 1]!,
+    entries: run,
+    firstUser,
+    userCount,
+    count: run.length,
+    depth,
+  });
+}
+
+interface Structure {
+  data: TreeData;
+  expandedRuns: ReadonlySet<string>;
+  minRun: number;
+  rows: TreeRow[];
+  /** Entry id -> index of the collapsed run row that holds it. */
+  runAt: Map<string, number>;
+}
+
+/** The rows of the last shape built (one per shape; a leaf move reuses it). */
+const structures = new WeakMap<object, Structure>();
+
 /**
  * Rows of the tree. `expandedRuns` holds keys of runs shown entry by entry (a run's key is
  * `run:<id of its first entry>`); runs shorter than `minRun` are never collapsed.
+ *
+ * The rows do not depend on the leaf, except that the leaf always has a row of its own: the
+ * structure is built once per shape (`TreeData.shape`: unchanged by a leaf move) and, when the
+ * leaf sits inside a collapsed run, only that run is split around it. So a move between leaves
+ * of a 100k-entry tree costs no walk of the tree. On-path and leaf marks: `rowOnPath`, `rowIsLeaf`.
  */
 export function buildTreeRows(
   data: TreeData,
   expandedRuns: ReadonlySet<string> = new Set(),
   minRun = 6,
 ): TreeRow[] {
+  let s = structures.get(data.shape);
+  if (!s || s.expandedRuns !== expandedRuns || s.minRun !== minRun) {
+    s = buildStructure(data, expandedRuns, minRun);
+    structures.set(data.shape, s);
+  }
+  const at = data.leafId === null ? undefined : s.runAt.get(data.leafId);
+  if (at === undefined) return s.rows;
+  const run = s.rows[at] as Extract<TreeRow, { kind: "run" }>;
+  const k = run.entries.findIndex((e) => e.id === data.leafId);
+  const middle: TreeRow[] = [];
+  runRows(data, run.entries.slice(0, k), run.depth, expandedRuns, minRun, middle);
+  middle.push(entryRow(data, run.entries[k]!, run.depth, 1, undefined));
+  runRows(data, run.entries.slice(k + 1), run.depth, expandedRuns, minRun, middle);
+  return [...s.rows.slice(0, at), ...middle, ...s.rows.slice(at + 1)];
+}
+
+function buildStructure(data: TreeData, expandedRuns: ReadonlySet<string>, minRun: number): Structure {
   const rows: TreeRow[] = [];
   const { index } = data;
   // Explicit stack of [entry, depth, siblingIndex, siblingTotal]; pushed in reverse order.
   const stack: [SessionEntry, number, number, number][] = [];
   const roots = rootsOf(index);
   for (let i = roots.length - 1; i >= 0; i--) stack.push([roots[i]!, 0, i + 1, roots.length]);
-  const run: SessionEntry[] = [];
+  let run: SessionEntry[] = [];
   let runDepth = 0;
-
   const flushRun = () => {
     if (run.length === 0) return;
-    const first = run[0]!;
-    const key = `run:${first.id}`;
-    if (run.length < minRun || expandedRuns.has(key)) {
-      const expanded = run.length >= minRun;
-      for (const e of run) {
-        const row = entryRow(e, runDepth, 1, undefined);
-        if (expanded && row.kind === "entry") row.runKey = key;
-        rows.push(row);
-      }
-    } else {
-      const last = run[run.length - 1]!;
-      let firstUser: SessionEntry | undefined;
-      let userCount = 0;
-      for (const e of run) {
-        if (!isUserMessage(e)) continue;
-        firstUser ??= e;
-        userCount++;
-      }
-      rows.push({
-        kind: "run",
-        key,
-        first,
-        last,
-        firstUser,
-        userCount,
-        count: run.length,
-        depth: runDepth,
-        onPath: data.pathIds.has(last.id),
-      });
-    }
-    run.length = 0;
+    runRows(data, run, runDepth, expandedRuns, minRun, rows);
+    run = [];
   };
-
-  const entryRow = (
-    e: SessionEntry,
-    depth: number,
-    childCount: number,
-    sibling: { index: number; total: number } | undefined,
-  ): TreeRow => ({
-    kind: "entry",
-    key: e.id,
-    entry: e,
-    depth,
-    onPath: data.pathIds.has(e.id),
-    isLeaf: e.id === data.leafId,
-    childCount,
-    sibling,
-    label: data.labels.get(e.id),
-  });
 
   // Duplicate ids (possible in damaged files) would be visited twice: dedupe only then.
   const seen = index.byId.size !== data.entries.length ? new Set<string>() : undefined;
@@ -252,7 +306,9 @@ export function buildTreeRows(
       const root = e.parentId === null || !index.byId.has(e.parentId);
       if (isInteresting(e, kids.length, sTotal, data, root)) {
         flushRun();
-        rows.push(entryRow(e, depth, kids.length, sTotal > 1 ? { index: sIndex, total: sTotal } : undefined));
+        rows.push(
+          entryRow(data, e, depth, kids.length, sTotal > 1 ? { index: sIndex, total: sTotal } : undefined),
+        );
       } else {
         if (run.length === 0) runDepth = depth;
         run.push(e);
@@ -269,7 +325,11 @@ export function buildTreeRows(
     }
   }
   flushRun();
-  return rows;
+  const runAt = new Map<string, number>();
+  rows.forEach((row, i) => {
+    if (row.kind === "run") for (const e of row.entries) runAt.set(e.id, i);
+  });
+  return { data, expandedRuns, minRun, rows, runAt };
 }
 
 /**

@@ -10,7 +10,7 @@ import type { SessionEntry } from "../../core/session/types.ts";
 import { useTreeStore } from "../../store/tree-store.ts";
 import { formatCount } from "../format.ts";
 import { describeEntry } from "../timeline/entry-kind.ts";
-import { buildTreeRows, type TreeData, type TreeRow } from "./tree-model.ts";
+import { buildTreeRows, rowIsLeaf, rowOnPath, type TreeData, type TreeRow } from "./tree-model.ts";
 import { useTreeActions } from "./use-tree-actions.ts";
 
 const ROW_HEIGHT = 30;
@@ -21,7 +21,7 @@ function rowId(sessionId: string, key: string): string {
   return `tree-${sessionId}-${key}`.replace(/[^a-zA-Z0-9_-]/g, "_");
 }
 
-function EntryRowContent({ row }: { row: Extract<TreeRow, { kind: "entry" }> }) {
+function EntryRowContent({ row, isLeaf }: { row: Extract<TreeRow, { kind: "entry" }>; isLeaf: boolean }) {
   const d = describeEntry(row.entry);
   return (
     <>
@@ -41,7 +41,7 @@ function EntryRowContent({ row }: { row: Extract<TreeRow, { kind: "entry" }> }) 
           {row.childCount} branches
         </span>
       )}
-      {row.isLeaf && <span className="tree-here">current</span>}
+      {isLeaf && <span className="tree-here">current</span>}
     </>
   );
 }
@@ -220,11 +220,12 @@ export function TreePanel({ sessionId, data }: { sessionId: string; data: TreeDa
           {items.map((item) => {
             const row = rows[item.index]!;
             const depth = Math.min(row.depth, MAX_INDENT_LEVELS);
+            const isLeaf = rowIsLeaf(data, row);
             const cls = [
               "tree-row",
               row.kind === "run" ? "run" : `k-${describeEntry(row.entry).kind}`,
-              row.onPath ? "on-path" : "",
-              row.kind === "entry" && row.isLeaf ? "leaf" : "",
+              rowOnPath(data, row) ? "on-path" : "",
+              isLeaf ? "leaf" : "",
               item.index === clamped ? "active" : "",
             ].join(" ");
             return (
@@ -235,7 +236,7 @@ export function TreePanel({ sessionId, data }: { sessionId: string; data: TreeDa
                 id={rowId(sessionId, row.key)}
                 role="option"
                 aria-selected={item.index === clamped}
-                aria-current={row.kind === "entry" && row.isLeaf ? "location" : undefined}
+                aria-current={isLeaf ? "location" : undefined}
                 className={cls}
                 data-entry-id={row.kind === "entry" ? row.entry.id : undefined}
                 data-run={row.kind === "run" ? row.count : undefined}
@@ -264,7 +265,7 @@ export function TreePanel({ sessionId, data }: { sessionId: string; data: TreeDa
                     )}
                   </>
                 ) : (
-                  <EntryRowContent row={row} />
+                  <EntryRowContent row={row} isLeaf={isLeaf} />
                 )}
               </div>
             );
