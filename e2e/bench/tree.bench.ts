@@ -139,7 +139,9 @@ function printTraceSummary(buffer: Buffer): void {
     stack.push({ end: e.ts + (e.dur ?? 0), name: e.name });
   }
   const total = windows.reduce((n, [a, b]) => n + (b - a), 0);
-  console.log(`  main thread during the ${windows.length} moves (${(total / 1000).toFixed(0)} ms; self time, trace):`);
+  console.log(
+    `  main thread during the ${windows.length} moves (${(total / 1000).toFixed(0)} ms; self time, trace):`,
+  );
   for (const [name, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15))
     console.log(`  ${(us / 1000).toFixed(1).padStart(8)} ms  ${name}`);
 }
@@ -249,7 +251,13 @@ export default async function bench(): Promise<void> {
     const tracing = process.env.TREE_BENCH_TRACE !== undefined;
     if (tracing)
       await browser.startTracing(page, {
-        categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "blink", "blink.user_timing"],
+        categories: [
+          "devtools.timeline",
+          "disabled-by-default-devtools.timeline",
+          "v8",
+          "blink",
+          "blink.user_timing",
+        ],
       });
     for (const tip of picks) {
       const r = await page.evaluate(
