@@ -307,7 +307,7 @@ test("don't ask again: later moves just move until Settings → Compaction turns
   await expect(form.locator("input[type=radio][value=branch-never]")).toBeChecked();
   await form.locator("input[type=radio][value=branch-never]").scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/settings-branch-summary.png` });
-  await form.locator("input[type=radio][value=branch-ask]").check();
+  await form.locator("input[type=radio][value=branch-ask]").click();
   await expect(form.locator("input[type=radio][value=branch-ask]")).toBeChecked();
   await settings.getByRole("button", { name: "Done" }).click();
   await row(page, "write tests").getByRole("button", { name: "Next branch" }).click();
