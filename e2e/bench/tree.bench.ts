@@ -235,7 +235,7 @@ export default async function bench(): Promise<void> {
     const cdp = process.env.TREE_BENCH_PROFILE ? await page.context().newCDPSession(page) : undefined;
     if (cdp) {
       await cdp.send("Profiler.enable");
-      await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
+      await cdp.send("Profiler.setSamplingInterval", { interval: 250 });
     }
     const profiles: {
       nodes: {

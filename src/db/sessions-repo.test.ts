@@ -9,6 +9,7 @@ import {
   exportSessionBlob,
   getSession,
   listSessions,
+  onEntriesAppended,
   prepareSession,
   purgeDeleted,
   readChunks,
@@ -114,6 +115,27 @@ describe("sessions repository", () => {
     expect((await getSession(db, "s2"))?.leafId).toBe("a1");
     const missing = await appendEntries(db, "nope", added);
     expect(missing.ok ? "" : missing.error.kind).toBe("not-found");
+  });
+
+  it("tells listeners about appends once committed, never about an append whose transaction aborted", async () => {
+    await saveSession(db, prepareSession(header({ id: "n1" }), manyEntries(2)), "new");
+    const seen: { seq: number; ids: string[] }[] = [];
+    const stop = onEntriesAppended((a) => seen.push({ seq: a.seq, ids: a.entries.map((e) => e.id) }));
+    const added = entry("label", "lb1", "00000001", { targetId: "00000000", label: "x" });
+    await appendEntries(db, "n1", [added]);
+    expect(seen).toEqual([{ seq: 2, ids: ["lb1"] }]);
+    // Inside an outer transaction that then fails: nothing is told (and nothing is stored).
+    await expect(
+      db.transaction("rw", db.sessions, db.chunks, async () => {
+        await appendEntries(db, "n1", [entry("label", "lb2", "lb1", { targetId: "00000000" })]);
+        throw new Error("later step failed");
+      }),
+    ).rejects.toThrow("later step failed");
+    expect(seen).toHaveLength(1);
+    expect((await readEntries(db, "n1")).map((e) => e.id)).toEqual(["00000000", "00000001", "lb1"]);
+    stop();
+    await appendEntries(db, "n1", [entry("label", "lb3", "lb1", { targetId: "00000000" })]);
+    expect(seen).toHaveLength(1);
   });
 
   it("soft-deletes with undo, then purges", async () => {

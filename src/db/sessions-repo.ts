@@ -108,6 +108,27 @@ async function deleteChunks(db: CutpointDb, sessionId: string): Promise<void> {
   await chunkRange(db, sessionId).delete();
 }
 
+/** Entries appended in this page, as stored (chunk `seq`), once their transaction committed. */
+export interface AppendedEntries {
+  sessionId: string;
+  generation: number;
+  seq: number;
+  /** Parsed back from the stored JSONL: equal to what a reader of the chunk gets. */
+  entries: SessionEntry[];
+}
+
+const appendListeners = new Set<(appended: AppendedEntries) => void>();
+
+/**
+ * Tells `listener` about every append made in this page once it is committed (also when the
+ * append ran inside an outer transaction), so that an open view can extend what it holds in
+ * memory at once instead of reading the new chunk back. Returns the unsubscribe function.
+ */
+export function onEntriesAppended(listener: (appended: AppendedEntries) => void): () => void {
+  appendListeners.add(listener);
+  return () => appendListeners.delete(listener);
+}
+
 /**
  * Appends entries (children of the leaf, written by services) in one transaction and updates
  * the metadata (count, size, leaf, name, updatedAt).
@@ -151,6 +172,13 @@ export async function appendEntries(
         updatedAt: now,
       };
       await db.sessions.put(next);
+      const committed = Dexie.currentTransaction?.idbtrans;
+      if (committed && appendListeners.size > 0) {
+        const appended = { sessionId, generation: row.generation, seq, entries: parseChunkText(chunk.text) };
+        committed.addEventListener("complete", () => {
+          for (const listener of appendListeners) listener(appended);
+        });
+      }
       return ok(next);
     });
   } catch (e) {

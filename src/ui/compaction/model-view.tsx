@@ -3,7 +3,7 @@
  * kept and later messages), virtualized, each with its token estimate.
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useMemo, useRef } from "react";
+import { useCallback, useMemo, useRef } from "react";
 import { buildSessionContext } from "../../core/session/context.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { describeEntry } from "../timeline/entry-kind.ts";
@@ -15,12 +15,9 @@ const ROW = 28;
 export function ModelView({ model }: { model: CompactionModel }) {
   const messages = useMemo(() => buildSessionContext(model.path).messages, [model.path]);
   const ref = useRef<HTMLDivElement>(null);
-  const v = useVirtualizer({
-    count: messages.length,
-    getScrollElement: () => ref.current,
-    estimateSize: () => ROW,
-    overscan: 8,
-  });
+  const getScrollElement = useCallback(() => ref.current, []);
+  const estimateSize = useCallback(() => ROW, []);
+  const v = useVirtualizer({ count: messages.length, getScrollElement, estimateSize, overscan: 8 });
   const est = model.planner.estimator;
   return (
     <div className="cp-tl-body">

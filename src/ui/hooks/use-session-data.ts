@@ -6,6 +6,7 @@ import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useState } from "react";
 import { db } from "../../db/instance.ts";
 import type { SessionRow } from "../../db/schema.ts";
+import { onEntriesAppended } from "../../db/sessions-repo.ts";
 import { type LoadedSession, loadNewEntries, loadSession } from "../../services/session-loader.ts";
 
 export interface SessionData {
@@ -58,7 +59,24 @@ export function useSessionData(sessionId: string | undefined): SessionData {
     return () => controller.abort();
   }, [sessionId, generation]);
 
-  // Incremental: chunks appended after what is loaded (here or in another tab).
+  // Appended in this page (a leaf move, a message): extend what is loaded at once, without
+  // waiting for the live query and reading the new chunk back.
+  useEffect(
+    () =>
+      onEntriesAppended((appended) =>
+        setLoaded((current) =>
+          current &&
+          current.id === appended.sessionId &&
+          current.generation === appended.generation &&
+          current.lastSeq === appended.seq - 1
+            ? { ...current, entries: current.entries.concat(appended.entries), lastSeq: appended.seq }
+            : current,
+        ),
+      ),
+    [],
+  );
+
+  // Incremental: chunks appended after what is loaded (in another tab, or missed above).
   useEffect(() => {
     if (!loaded || loaded.id !== sessionId || lastSeq === undefined) return;
     if (loaded.generation !== generation || loaded.lastSeq >= lastSeq) return;

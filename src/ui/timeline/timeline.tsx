@@ -19,12 +19,16 @@ export function Timeline({ model, partial }: { model: TimelineModel; partial?: n
   const { path } = model;
   const atEnd = useRef(true);
 
+  // Stable callbacks: the virtualizer recomputes every row's offset when they change.
+  const getScrollElement = useCallback(() => scrollRef.current, []);
+  const estimateSize = useCallback(() => 40, []);
+  const getItemKey = useCallback((i: number) => path[i]?.id ?? i, [path]);
   const virtualizer = useVirtualizer({
     count: path.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => 40,
+    getScrollElement,
+    estimateSize,
     overscan: 6,
-    getItemKey: (i) => path[i]?.id ?? i,
+    getItemKey,
   });
 
   // Open at the end (the latest entries), and stay there while entries arrive.

@@ -64,12 +64,16 @@ export function TreePanel({ sessionId, data }: { sessionId: string; data: TreeDa
   const scrollRef = useRef<HTMLDivElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
 
+  // Stable callbacks: the virtualizer recomputes every row's offset when they change.
+  const getScrollElement = useCallback(() => scrollRef.current, []);
+  const estimateSize = useCallback(() => ROW_HEIGHT, []);
+  const getItemKey = useCallback((i: number) => rows[i]?.key ?? i, [rows]);
   const virtualizer = useVirtualizer({
     count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    getScrollElement,
+    estimateSize,
     overscan: 10,
-    getItemKey: (i) => rows[i]?.key ?? i,
+    getItemKey,
   });
 
   // Open at the current leaf.
