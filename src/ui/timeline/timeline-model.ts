@@ -6,7 +6,7 @@
 import { entryMessage } from "../../core/compaction/entry-messages.ts";
 import { estimateMessageTokensPi } from "../../core/compaction/tokens.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
-import { sessionPath, treeData } from "../tree/tree-model.ts";
+import { sessionPath, siblingsOf, treeData } from "../tree/tree-model.ts";
 
 export interface TimelineModel {
   path: SessionEntry[];
@@ -17,6 +17,8 @@ export interface TimelineModel {
   /** Index on the path of each entry id. */
   indexById: Map<string, number>;
   labels: Map<string, string>;
+  /** Path entries that have siblings (their row shows the branch switcher). */
+  forks: Set<string>;
   /** Path index of the last compaction, or -1. */
   lastCompaction: number;
   /** Path entries before this index are not in the model's context (0 when all are). */
@@ -39,11 +41,13 @@ export function buildTimelineModel(entries: readonly SessionEntry[]): TimelineMo
   const tokens = new Float64Array(n);
   const totals = new Float64Array(n);
   const indexById = new Map<string, number>();
+  const forks = new Set<string>();
   let sum = 0;
   let lastCompaction = -1;
   for (let i = 0; i < n; i++) {
     const entry = path[i]!;
     indexById.set(entry.id, i);
+    if (siblingsOf(data, entry).length > 1) forks.add(entry.id);
     const t = entryTokens(entry);
     tokens[i] = t;
     sum += t;
@@ -63,6 +67,7 @@ export function buildTimelineModel(entries: readonly SessionEntry[]): TimelineMo
     totals,
     indexById,
     labels: data.labels,
+    forks,
     lastCompaction,
     firstInContext,
     leafId,

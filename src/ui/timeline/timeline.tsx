@@ -2,13 +2,23 @@
  * The virtualized timeline of the current path: a constant number of DOM rows whatever the
  * session size; rows keyed by entry id and measured; follows the end when entries arrive.
  */
-import { useVirtualizer } from "@tanstack/react-virtual";
+import { useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import type { SessionEntry } from "../../core/session/types.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { formatCount, formatTokens } from "../format.ts";
 import { describeEntry } from "./entry-kind.ts";
 import type { TimelineModel } from "./timeline-model.ts";
 import { TimelineRow } from "./timeline-row.tsx";
+
+/** First guess of a one-line row's height (px); the first measured plain row corrects it. */
+const PLAIN_ROW_GUESS = 38;
+
+/** A row whose height is that of every other one-line row. */
+function isPlainRow(entry: SessionEntry, expanded: ReadonlySet<string>, model: TimelineModel): boolean {
+  if (entry.type === "compaction" || expanded.has(entry.id) || model.labels.has(entry.id)) return false;
+  return !model.forks.has(entry.id);
+}
 
 /** `partial`: the model holds only the newest entries while the rest loads (0..1 loaded). */
 export function Timeline({ model, partial }: { model: TimelineModel; partial?: number | undefined }) {
@@ -19,16 +29,41 @@ export function Timeline({ model, partial }: { model: TimelineModel; partial?: n
   const { path } = model;
   const atEnd = useRef(true);
 
-  // Stable callbacks: the virtualizer recomputes every row's offset when they change.
+  // Row heights: a plain row (one line: not expanded, no compaction note, no label, no branch
+  // switcher) has the height last measured for one; others are estimated, then measured. Rows
+  // are measured by the ResizeObserver only (after the browser's own layout): with the right
+  // estimate a new row needs no second layout pass, and no commit forces a synchronous layout
+  // (that cost ~13 ms per branch switch on a 100k-entry tree, e2e/bench/tree.bench.ts).
+  const plainHeight = useRef(PLAIN_ROW_GUESS);
+  const plainRef = useRef<(i: number) => boolean>(() => false);
+  plainRef.current = (i: number) => {
+    const e = path[i];
+    return e !== undefined && isPlainRow(e, expanded, model);
+  };
   const getScrollElement = useCallback(() => scrollRef.current, []);
-  const estimateSize = useCallback(() => 40, []);
+  const estimateSize = useCallback((i: number) => (plainRef.current(i) ? plainHeight.current : 44), []);
   const getItemKey = useCallback((i: number) => path[i]?.id ?? i, [path]);
+  const measureElement = useCallback(
+    (el: Element, entry: ResizeObserverEntry | undefined, instance: Virtualizer<HTMLDivElement, Element>) => {
+      const index = instance.indexFromElement(el);
+      if (!entry) {
+        const key = instance.options.getItemKey(index);
+        return instance.itemSizeCache.get(key) ?? instance.options.estimateSize(index);
+      }
+      const box = entry.borderBoxSize?.[0];
+      const size = Math.round(box ? box.blockSize : el.getBoundingClientRect().height);
+      if (plainRef.current(index)) plainHeight.current = size;
+      return size;
+    },
+    [],
+  );
   const virtualizer = useVirtualizer({
     count: path.length,
     getScrollElement,
     estimateSize,
     overscan: 6,
     getItemKey,
+    measureElement,
   });
 
   // Open at the end (the latest entries), and stay there while entries arrive.

@@ -94,6 +94,12 @@ export function TreePanel({ sessionId, data }: { sessionId: string; data: TreeDa
     lastLeaf.current = data.leafId;
     if (leafIndex < 0) return;
     setActive(leafIndex);
+    // Scroll only when the row is out of view (a move picked in the tree is already in view):
+    // a scroll command makes the virtualizer read the layout on every update until it settles.
+    const shown = virtualizer.getVirtualItems().some((item) => item.index === leafIndex);
+    const el = scrollRef.current;
+    const row = shown ? virtualizer.measurementsCache[leafIndex] : undefined;
+    if (row && el && row.start >= el.scrollTop && row.end <= el.scrollTop + el.clientHeight) return;
     virtualizer.scrollToIndex(leafIndex, { align: "auto" });
   }, [data.leafId, leafIndex, virtualizer]);
 
