@@ -6,32 +6,13 @@
  *   next frame): target <= 16 ms;
  * - DOM rows of the token timeline while scrolling through the whole path: constant.
  * `COMPACTION_BENCH_MB=20 npm run bench -- compaction-ui` for another size. The app is built into
- * CUTPOINT_DIST (default /tmp/dist-compaction-ui-bench), never into dist/.
+ * CUTPOINT_DIST as given, or /tmp/dist-compaction-ui-bench rebuilt when stale; never dist/.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { generateBigSession } from "./lib/big-session.ts";
-import {
-  domRowsWhileScrolling,
-  fmtMb,
-  fmtMs,
-  launchChromium,
-  REPO_ROOT,
-  serveStatic,
-} from "./lib/browser.ts";
+import { builtApp, domRowsWhileScrolling, fmtMb, fmtMs, launchChromium, serveStatic } from "./lib/browser.ts";
 
 const TARGETS = { preview: 200, cutMove: 16 };
-
-function build(dist: string): void {
-  if (existsSync(join(dist, "index.html")) && process.env.COMPACTION_BENCH_REBUILD !== "1") return;
-  console.log(`building the app into ${dist}…`);
-  execFileSync("npx", ["vite", "build", "--emptyOutDir", "--outDir", dist], {
-    cwd: REPO_ROOT,
-    stdio: "inherit",
-  });
-}
 
 const line = (name: string, ms: number, target?: number) =>
   console.log(
@@ -56,8 +37,7 @@ async function timeUntil(page: Page, act: string, selector: string): Promise<num
 }
 
 export default async function bench(): Promise<void> {
-  const dist = process.env.CUTPOINT_DIST ?? "/tmp/dist-compaction-ui-bench";
-  build(dist);
+  const dist = builtApp("/tmp/dist-compaction-ui-bench");
   const megabytes = Number(process.env.COMPACTION_BENCH_MB ?? 100);
   const big = generateBigSession(megabytes * 1024 * 1024);
   console.log(`session: ${fmtMb(big.bytes)}, ${big.entryCount.toLocaleString("en-US")} entries`);

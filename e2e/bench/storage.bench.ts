@@ -13,9 +13,8 @@ import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { generateBigSession } from "./lib/big-session.ts";
 import {
-  DIST,
+  builtApp,
   domRowsWhileScrolling,
-  ensureBuilt,
   fmtMb,
   fmtMs,
   launchChromium,
@@ -185,11 +184,11 @@ async function layoutAlternatives(page: Page): Promise<AltResult[]> {
 }
 
 export default async function bench(): Promise<void> {
-  ensureBuilt();
+  const dist = builtApp();
   const megabytes = Number(process.env.STORAGE_BENCH_MB ?? 100);
   const big = generateBigSession(megabytes * 1024 * 1024);
   console.log(`session: ${fmtMb(big.bytes)}, ${big.entryCount.toLocaleString("en-US")} entries`);
-  const server = await serveStatic(DIST, { "/__bench/big.jsonl": big.text });
+  const server = await serveStatic(dist, { "/__bench/big.jsonl": big.text });
   const browser = await launchChromium();
   try {
     const context = await browser.newContext({

@@ -6,13 +6,11 @@
  *   "Skip summary" → the tip is the highlighted current leaf in the tree and the timeline shows
  *   it, one frame later (target <= 50 ms), end to end (a `leaf` entry is written to IndexedDB,
  *   tree and timeline rebuilt).
- * Serves CUTPOINT_DIST (default /tmp/dist-tree-bench, built when missing; never dist/).
+ * Serves CUTPOINT_DIST as given, or /tmp/dist-tree-bench rebuilt when stale (never dist/).
  * TREE_BENCH_ENTRIES / TREE_BENCH_BRANCHES change the size.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { launchChromium, REPO_ROOT, serveStatic } from "./lib/browser.ts";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { builtApp, launchChromium, serveStatic } from "./lib/browser.ts";
 
 const TS = "2026-03-01T10:00:00.000Z";
 
@@ -165,14 +163,7 @@ const median = (xs: number[]) => {
 export default async function bench(): Promise<void> {
   const entryCount = Number(process.env.TREE_BENCH_ENTRIES ?? 100_000);
   const branchCount = Number(process.env.TREE_BENCH_BRANCHES ?? 1_000);
-  const dist = process.env.CUTPOINT_DIST ?? "/tmp/dist-tree-bench";
-  if (!existsSync(join(dist, "index.html"))) {
-    console.log(`building the app into ${dist}…`);
-    execFileSync("npx", ["vite", "build", "--emptyOutDir", "--outDir", dist], {
-      cwd: REPO_ROOT,
-      stdio: "inherit",
-    });
-  }
+  const dist = builtApp("/tmp/dist-tree-bench");
   const { text, tips } = generateTreeSession(entryCount, branchCount);
   mkdirSync("/tmp/tree-bench", { recursive: true });
   const file = "/tmp/tree-bench/tree-bench.jsonl";

@@ -4,7 +4,7 @@
  * with the same flags as the e2e tests, read the JS heap through CDP.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize, resolve } from "node:path";
@@ -14,11 +14,41 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../../playwright.config.ts";
 export const REPO_ROOT = resolve(import.meta.dirname, "../../..");
 export const DIST = join(REPO_ROOT, "dist");
 
-/** Builds the app (vite build) when dist/index.html is missing. */
-export function ensureBuilt(): void {
-  if (existsSync(join(DIST, "index.html"))) return;
-  console.log("dist/ missing: building the app…");
-  execFileSync("npx", ["vite", "build"], { cwd: REPO_ROOT, stdio: "inherit" });
+/** Newest modification time (ms) of the app's sources. */
+function newestSource(): number {
+  let newest = 0;
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, name.name);
+      if (name.isDirectory()) walk(path);
+      else newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+  };
+  walk(join(REPO_ROOT, "src"));
+  walk(join(REPO_ROOT, "public"));
+  for (const f of ["index.html", "vite.config.ts", "package.json"])
+    newest = Math.max(newest, statSync(join(REPO_ROOT, f)).mtimeMs);
+  return newest;
+}
+
+/**
+ * The built app to serve. CUTPOINT_DIST is used as given (built only when missing: a folder
+ * built on purpose, e.g. to compare two versions); otherwise `fallback` is (re)built when it is
+ * missing or older than the sources, so a benchmark never measures a stale build.
+ */
+export function builtApp(fallback = DIST): string {
+  const given = process.env.CUTPOINT_DIST;
+  const dist = given ?? fallback;
+  const index = join(dist, "index.html");
+  const stale = !existsSync(index) || (given === undefined && statSync(index).mtimeMs < newestSource());
+  if (stale) {
+    console.log(`building the app into ${dist}…`);
+    execFileSync("npx", ["vite", "build", "--emptyOutDir", "--outDir", dist], {
+      cwd: REPO_ROOT,
+      stdio: "inherit",
+    });
+  }
+  return dist;
 }
 
 const TYPES: Record<string, string> = {
