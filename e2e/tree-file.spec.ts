@@ -139,13 +139,7 @@ test("label and jump, skip the summary, offline draft, fork, export one branch; 
   await app.open("plan the parser");
 
   // Label an entry from its timeline row.
-  const tests = row(page, "write tests");
-  await tests.hover();
-  await tests.getByRole("button", { name: "Label" }).click();
-  const labelDlg = page.locator('dialog[data-dialog="label"]');
-  await labelDlg.getByLabel("Label").fill("tests-start");
-  await labelDlg.getByRole("button", { name: "Save" }).click();
-  await expect(labelDlg).toBeHidden();
+  await app.labelRow("write tests", "tests-start");
   await expect(row(page, "write tests")).toContainText("tests-start");
 
   // Export only this branch.

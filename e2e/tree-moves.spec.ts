@@ -184,12 +184,7 @@ test("continue from here: Skip moves without a summary; only a label left behind
 
   // Label the leaf's reply: the label entry becomes the leaf.
   const green = row(page, "all green");
-  await green.hover();
-  await green.getByRole("button", { name: "Label" }).click();
-  const labelDlg = page.locator('dialog[data-dialog="label"]');
-  await labelDlg.getByLabel("Label").fill("done");
-  await labelDlg.getByRole("button", { name: "Save" }).click();
-  await expect(labelDlg).toBeHidden();
+  await new AppPage(page).labelRow("all green", "done");
 
   // Continuing from that reply leaves only the label behind: no preview, a `leaf` entry.
   await green.hover();

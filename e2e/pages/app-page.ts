@@ -94,4 +94,20 @@ export class AppPage {
   toast(text: string | RegExp): Locator {
     return this.toasts.filter({ hasText: text });
   }
+
+  /** The timeline row whose text contains `text`. */
+  timelineRow(text: string | RegExp): Locator {
+    return this.timeline.locator("li").filter({ hasText: text });
+  }
+
+  /** Labels an entry from its timeline row's "Label" action. */
+  async labelRow(text: string | RegExp, label: string): Promise<void> {
+    const row = this.timelineRow(text);
+    await row.hover();
+    await row.getByRole("button", { name: "Label" }).click();
+    const dialog = this.page.locator('dialog[data-dialog="label"]');
+    await dialog.getByLabel("Label").fill(label);
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await expect(dialog).toBeHidden();
+  }
 }
