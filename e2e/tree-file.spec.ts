@@ -4,41 +4,20 @@
  * with Skip and with an offline draft, fork into a new session, export of one branch, and
  * screenshots at 1280 / 800 px in light and dark.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
+import { assistant, entry, msg, toolResult, user } from "../src/core/session/test-builders.ts";
+import type { AssistantMessage } from "../src/core/session/types.ts";
 import { composerInput, parseJsonl } from "./agent-helpers.ts";
+import { writeSessionFile } from "./lib/session-file.ts";
 import { AppPage } from "./pages/app-page.ts";
 
 const SHOTS = "/tmp/tree-shots";
-const TS = "2026-03-01T10:00:00.000Z";
-
-function msg(id: string, parentId: string | null, message: Record<string, unknown>) {
-  return { type: "message", id, parentId, timestamp: TS, message };
-}
-const user = (text: string) => ({ role: "user", content: text, timestamp: 1 });
-const usage = {
-  input: 10,
-  output: 5,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 15,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
-const reply = (content: unknown[]) => ({
-  role: "assistant",
-  content,
-  api: "openai-completions",
-  provider: "custom",
-  model: "mock-model",
-  usage,
-  stopReason: "stop",
-  timestamp: 2,
-});
+const reply = (content: unknown[]) => ({ ...assistant(""), content }) as AssistantMessage;
 
 /** A v3 pi session: u1 → a1 → (u2 → a2 → r2 → a3) | (u3 → a4), a label, then a leaf entry back to a3. */
-function branchingSession(id: string): string {
-  const lines: unknown[] = [
-    { type: "session", version: 3, id, timestamp: TS, cwd: "/work" },
+function writeSession(name: string): { path: string; text: string; id: string } {
+  return writeSessionFile(`tree-${name}`, [
     msg("u1", null, user("plan the parser")),
     msg("a1", "u1", reply([{ type: "text", text: "Sure, a plan." }])),
     msg("u2", "a1", user("write tests")),
@@ -49,38 +28,13 @@ function branchingSession(id: string): string {
         { type: "toolCall", id: "c1", name: "write", arguments: { path: "src/a.test.ts", content: "x" } },
       ]),
     ),
-    msg("r2", "a2", {
-      role: "toolResult",
-      toolCallId: "c1",
-      toolName: "write",
-      content: [{ type: "text", text: "ok" }],
-      isError: false,
-      timestamp: 3,
-    }),
+    msg("r2", "a2", { ...toolResult("ok"), toolCallId: "c1", toolName: "write" }),
     msg("a3", "r2", reply([{ type: "text", text: "tests written" }])),
     msg("u3", "a1", user("write docs instead")),
     msg("a4", "u3", reply([{ type: "text", text: "docs written" }])),
-    {
-      type: "label",
-      id: "l1",
-      parentId: "a4",
-      timestamp: TS,
-      targetId: "u1",
-      label: "origin",
-      extra: { kept: true },
-    },
-    { type: "leaf", id: "L1", parentId: "l1", timestamp: TS, targetId: "a3" },
-  ];
-  return `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;
-}
-
-function writeSession(name: string): { path: string; text: string; id: string } {
-  mkdirSync("/tmp/tree-e2e", { recursive: true });
-  const id = `tree-${name}-${Math.random().toString(36).slice(2, 8)}`;
-  const text = branchingSession(id);
-  const path = `/tmp/tree-e2e/${id}.jsonl`;
-  writeFileSync(path, text);
-  return { path, text, id };
+    entry("label", "l1", "a4", { targetId: "u1", label: "origin", extra: { kept: true } }),
+    entry("leaf", "L1", "l1", { targetId: "a3" }),
+  ]);
 }
 
 async function downloadText(page: Page, click: () => Promise<void>): Promise<string> {
@@ -89,8 +43,7 @@ async function downloadText(page: Page, click: () => Promise<void>): Promise<str
   return readFileSync(await (await download).path(), "utf8");
 }
 
-const row = (page: Page, text: string) =>
-  page.getByTestId("timeline").locator("li").filter({ hasText: text });
+const row = (page: Page, text: string) => new AppPage(page).timelineRow(text);
 const treeRow = (page: Page, text: string | RegExp) =>
   page.getByTestId("tree-list").getByRole("option").filter({ hasText: text });
 
@@ -110,7 +63,7 @@ test("a branching pi session: leaf restored, export byte-equal, re-import identi
   expect(exported).toBe(file.text);
 
   // Re-import the exported file over the stored one: still byte-equal.
-  const again = `/tmp/tree-e2e/${file.id}-again.jsonl`;
+  const again = file.path.replace(/\.jsonl$/, "-again.jsonl");
   writeFileSync(again, exported);
   await app.importByPicker(again);
   await app.importDialog.getByRole("button", { name: /Replace/ }).click();

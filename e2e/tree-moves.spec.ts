@@ -7,43 +7,20 @@
  * Focus: back on the control after Cancel, on the new row's switcher after a switch, in the
  * composer after "Edit and resend".
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
+import { assistant, msg, user } from "../src/core/session/test-builders.ts";
 import { composerInput, newSession, parseJsonl, send, setUpProvider, waitIdle } from "./agent-helpers.ts";
+import { writeSessionFile } from "./lib/session-file.ts";
 import { getChatRequests, scriptReplies, uniqueKey } from "./mock/client.ts";
 import { AppPage } from "./pages/app-page.ts";
 
 const SHOTS = "/tmp/tree-shots";
-const TS = "2026-03-01T10:00:00.000Z";
-
-function msg(id: string, parentId: string | null, message: Record<string, unknown>) {
-  return { type: "message", id, parentId, timestamp: TS, message };
-}
-const user = (text: string) => ({ role: "user", content: text, timestamp: 1 });
-const reply = (text: string) => ({
-  role: "assistant",
-  content: [{ type: "text", text }],
-  api: "openai-completions",
-  provider: "custom",
-  model: "mock-model",
-  usage: {
-    input: 10,
-    output: 5,
-    cacheRead: 0,
-    cacheWrite: 0,
-    totalTokens: 15,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-  },
-  stopReason: "stop",
-  timestamp: 2,
-});
+const reply = assistant;
 
 /** u1 → a1 → (u2 → a2 → u4 → a5) | (u3 → a4); the leaf is a5 (no API key: offline drafts). */
 function writeSession(name: string): { path: string; text: string } {
-  mkdirSync("/tmp/tree-e2e", { recursive: true });
-  const id = `moves-${name}-${Math.random().toString(36).slice(2, 8)}`;
-  const lines = [
-    { type: "session", version: 3, id, timestamp: TS, cwd: "/work" },
+  return writeSessionFile(`moves-${name}`, [
     msg("u1", null, user("plan the parser")),
     msg("a1", "u1", reply("Sure, a plan.")),
     msg("u2", "a1", user("write tests")),
@@ -52,15 +29,10 @@ function writeSession(name: string): { path: string; text: string } {
     msg("a4", "u3", reply("docs written")),
     msg("u4", "a2", user("and run them")),
     msg("a5", "u4", reply("all green")),
-  ];
-  const text = `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`;
-  const path = `/tmp/tree-e2e/${id}.jsonl`;
-  writeFileSync(path, text);
-  return { path, text };
+  ]);
 }
 
-const row = (page: Page, text: string) =>
-  page.getByTestId("timeline").locator("li").filter({ hasText: text });
+const row = (page: Page, text: string) => new AppPage(page).timelineRow(text);
 const navDialog = (page: Page) => page.locator('dialog[data-dialog="navigate"]');
 
 async function exported(page: Page): Promise<Record<string, unknown>[]> {
