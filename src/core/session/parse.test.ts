@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildSessionContext } from "./context.ts";
 import { PI_FIXTURE } from "./fixture-path.ts";
-import { createSessionParser, type ParsedSession, parseSessionJsonl } from "./parse.ts";
+import { createSessionByteParser, type ParsedSession, parseSessionJsonl } from "./parse.ts";
 import { buildTreeIndex, getPath, resolveLeafId } from "./tree.ts";
 
 const fixture = readFileSync(PI_FIXTURE, "utf8");
@@ -64,9 +64,10 @@ describe("parseSessionJsonl on the real pi fixture", () => {
   });
 
   it("chunked parsing gives the same result for any chunk size, with progress", () => {
+    const bytes = new TextEncoder().encode(fixture);
     for (const size of [3, 1000, 65536]) {
-      const parser = createSessionParser();
-      for (let i = 0; i < fixture.length; i += size) parser.push(fixture.slice(i, i + size));
+      const parser = createSessionByteParser();
+      for (let i = 0; i < bytes.length; i += size) parser.push(bytes.subarray(i, i + size));
       const result = parser.finish();
       expect(result).toEqual({ ok: true, value: session });
     }
@@ -163,10 +164,11 @@ describe("BOM and CRLF", () => {
   });
 
   it("handles a CRLF split across chunks", () => {
-    const parser = createSessionParser();
-    parser.push(`${HEADER}\r`);
-    parser.push(`\n${E1}\r`);
-    parser.push("\n");
+    const parser = createSessionByteParser();
+    const enc = new TextEncoder();
+    parser.push(enc.encode(`${HEADER}\r`));
+    parser.push(enc.encode(`\n${E1}\r`));
+    parser.push(enc.encode("\n"));
     const result = parser.finish();
     expect(result.ok && result.value.entries.map((e) => e.id)).toEqual(["a"]);
   });
@@ -201,8 +203,8 @@ describe("v1 files with bad lines", () => {
   it("ids do not depend on the way the text is cut into chunks, and the same file gives the same bytes", () => {
     const text = [V1, m("a"), m("b"), m("c")].join("\n");
     const whole = ok(text);
-    const parser = createSessionParser();
-    for (const ch of text) parser.push(ch);
+    const parser = createSessionByteParser();
+    for (const byte of new TextEncoder().encode(text)) parser.push(Uint8Array.of(byte));
     const result = parser.finish();
     expect(result.ok && result.value.entries).toEqual(whole.entries);
     expect(ok(text).entries).toEqual(whole.entries);

@@ -11,9 +11,10 @@
  * - Migrations run inside (migrate.ts); v1 ids are deterministic (derived from the session id
  *   and the object index) unless `newId` is given.
  *
- * Two ways in: `parseSessionJsonl(text, { onProgress })` for a whole string, and
- * `createSessionParser()` whose `push(chunk)` takes text chunks of any size (lines may span
- * chunks) and whose `finish()` returns the same result, for a Web Worker reading a File stream.
+ * Ways in: `createSessionByteParser()` whose `push(bytes)` takes the file's bytes in pieces of
+ * any size (lines may span pieces) and whose `finish()` returns the result (the import worker,
+ * the CLI); `parseSessionBytes(bytes)` for a whole file; `parseSessionJsonl(text)` for a string
+ * (tests), which encodes it and parses the bytes.
  */
 import { headerVersion, migrateToV3, type NewId, type ParsedObject } from "./migrate.ts";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.ts";
@@ -61,13 +62,6 @@ export interface ParseOptions {
   onProgress?: (fraction: number) => void;
 }
 
-export interface SessionParser {
-  /** Feeds the next piece of text. */
-  push(chunk: string): void;
-  /** Ends the input and returns the result. */
-  finish(): ParseResult;
-}
-
 /** The error of a file with no line at all (or only blank lines). */
 export const EMPTY_FILE_MESSAGE = "Not a pi session: the file is empty.";
 
@@ -106,11 +100,10 @@ function isHeaderObject(value: unknown): value is SessionHeader {
 }
 
 /**
- * Turns lines into the result: the line handling shared by the text and the byte parsers.
- * Once the header says no migration is needed, each later object is validated and handed out
+ * Turns lines into the result. Once the header says no migration is needed, each later object is validated and handed out
  * at once (streaming); before that, or for a file to migrate, objects wait for `finish`.
  */
-function createAssembler(fromBytes: boolean, options: StreamOptions) {
+function createAssembler(options: StreamOptions) {
   const { onEntry, retainEntries = true } = options;
   const pending: ParsedObject[] = [];
   const problems: LineProblem[] = [];
@@ -147,17 +140,11 @@ function createAssembler(fromBytes: boolean, options: StreamOptions) {
   };
 
   return {
-    noteNul(): void {
-      sawNul = true;
-    },
-    hasObjects(): boolean {
-      return pending.length > 0;
-    },
     /**
-     * One physical line (without its "\n"). `start`/`end`: its byte span in the input (bytes
-     * parser only), so that export can write the line's bytes as they are.
+     * One physical line (without its "\n") and its byte span [start, end) in the input, so that
+     * export can write the line's bytes as they are.
      */
-    handle(raw: string, isLast: boolean, start = -1, end = -1): void {
+    handle(raw: string, isLast: boolean, start: number, end: number): void {
       lineNo++;
       const hasCr = raw.charCodeAt(raw.length - 1) === 13;
       const line = hasCr ? raw.slice(0, -1) : raw;
@@ -175,8 +162,7 @@ function createAssembler(fromBytes: boolean, options: StreamOptions) {
       }
       if (streaming) {
         // A CRLF line is rewritten on export (JSONL lines end in "\n" alone): no verbatim span.
-        const verbatim = fromBytes && start >= 0 && !hasCr;
-        accept(value, lineNo, verbatim ? start : -1, verbatim ? end : -1);
+        accept(value, lineNo, hasCr ? -1 : start, hasCr ? -1 : end);
         return;
       }
       if (pending.length === 0 && isHeaderObject(value) && headerVersion(value) >= CURRENT_SESSION_VERSION)
@@ -221,50 +207,9 @@ function createAssembler(fromBytes: boolean, options: StreamOptions) {
           problems,
           originalVersion: migration.fromVersion,
           // Entries that need no migration are exactly the objects on their lines.
-          ...(fromBytes && streaming ? { verbatimSpans: Float64Array.from(spans) } : {}),
+          ...(streaming ? { verbatimSpans: Float64Array.from(spans) } : {}),
         },
       };
-    },
-  };
-}
-
-export function createSessionParser(options: StreamOptions = {}): SessionParser {
-  const lines = createAssembler(false, options);
-  let carry = "";
-  let started = false;
-  let finished = false;
-
-  return {
-    push(chunk: string): void {
-      if (finished) throw new Error("SessionParser.push after finish");
-      let text = chunk;
-      if (!started && text.length > 0) {
-        started = true;
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      }
-      if (!lines.hasObjects() && text.includes("\u0000")) lines.noteNul();
-      let start = 0;
-      let newline = text.indexOf("\n");
-      if (newline >= 0 && carry !== "") {
-        lines.handle(carry + text.slice(0, newline), false);
-        carry = "";
-        start = newline + 1;
-        newline = text.indexOf("\n", start);
-      }
-      while (newline >= 0) {
-        lines.handle(text.slice(start, newline), false);
-        start = newline + 1;
-        newline = text.indexOf("\n", start);
-      }
-      carry = start === 0 ? carry + text : text.slice(start);
-    },
-
-    finish(): ParseResult {
-      if (finished) throw new Error("SessionParser.finish called twice");
-      finished = true;
-      if (carry !== "") lines.handle(carry, true);
-      carry = "";
-      return lines.finish(options.newId);
     },
   };
 }
@@ -286,7 +231,7 @@ export interface SessionByteParser {
  * one-byte string that JSON.parse reads faster too; other lines through the UTF-8 decoder.
  */
 export function createSessionByteParser(options: StreamOptions = {}): SessionByteParser {
-  const lines = createAssembler(true, options);
+  const lines = createAssembler(options);
   const decodeLine = createLineDecoder();
   /** Bytes of an unfinished line from earlier pieces, and the offset where that line starts. */
   let carry: Uint8Array[] = [];
@@ -392,17 +337,17 @@ function safeStringify(value: unknown): string {
 
 /** Parses a whole JSONL text. See the module comment. */
 export function parseSessionJsonl(text: string, options: ParseOptions = {}): ParseResult {
-  const parser = createSessionParser(options.newId ? { newId: options.newId } : {});
-  const onProgress = options.onProgress;
-  if (onProgress === undefined || text.length <= PROGRESS_STEP) {
-    parser.push(text);
-  } else {
-    for (let start = 0; start < text.length; start += PROGRESS_STEP) {
-      parser.push(text.slice(start, start + PROGRESS_STEP));
-      onProgress(Math.min(1, (start + PROGRESS_STEP) / text.length));
-    }
+  const bytes = new TextEncoder().encode(text);
+  const parser = createSessionByteParser(options.newId ? { newId: options.newId } : {});
+  const { onProgress } = options;
+  for (let start = 0; start < bytes.length; start += PROGRESS_STEP) {
+    parser.push(bytes.subarray(start, start + PROGRESS_STEP));
+    if (bytes.length > PROGRESS_STEP) onProgress?.(Math.min(1, (start + PROGRESS_STEP) / bytes.length));
   }
   const result = parser.finish();
   onProgress?.(1);
-  return result;
+  if (!result.ok) return result;
+  // Byte offsets into an encoding of the caller's string mean nothing to the caller.
+  const { verbatimSpans: _spans, ...value } = result.value;
+  return { ok: true, value };
 }
