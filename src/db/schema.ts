@@ -42,8 +42,11 @@ export interface SessionRow {
 export interface ChunkRow {
   sessionId: string;
   seq: number;
-  /** UTF-8 JSONL of the entries, each line ending in "\n" (read with `chunkText`). */
-  data: Blob;
+  /**
+   * JSONL of the entries, each line ending in "\n" (read with `chunkText` / `chunkBytes`): a Blob
+   * of UTF-8 bytes, or a string for a small chunk (`STRING_CHUNK_MAX_CHARS`; appends).
+   */
+  data: Blob | string;
   count: number;
   bytes: number;
   /** Generation of the session this chunk belongs to. */

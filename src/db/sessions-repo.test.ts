@@ -2,9 +2,11 @@ import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { assistant, entry, header, msg, user } from "../core/session/test-builders.ts";
 import type { SessionEntry } from "../core/session/types.ts";
+import { chunkBytes, STRING_CHUNK_MAX_CHARS } from "./chunks.ts";
 import { type CutpointDb, createDb } from "./schema.ts";
 import {
   appendEntries,
+  chunkText,
   exportSession,
   exportSessionBlob,
   getSession,
@@ -115,6 +117,30 @@ describe("sessions repository", () => {
     expect((await getSession(db, "s2"))?.leafId).toBe("a1");
     const missing = await appendEntries(db, "nope", added);
     expect(missing.ok ? "" : missing.error.kind).toBe("not-found");
+  });
+
+  it("stores a small append as a string and a big one as a Blob; both read and export as the same UTF-8", async () => {
+    await saveSession(db, prepareSession(header({ id: "s3" }), manyEntries(2)), "new");
+    const small = msg("sm", "00000001", user("héllo 🙂 — ünïcode"));
+    const big = msg("bg", "sm", assistant(`long ${"ü".repeat(STRING_CHUNK_MAX_CHARS)}`));
+    expect((await appendEntries(db, "s3", [small])).ok).toBe(true);
+    expect((await appendEntries(db, "s3", [big])).ok).toBe(true);
+    const [first, second] = await readChunks(db, "s3", 1);
+    expect(typeof first?.data).toBe("string");
+    expect(second?.data).toBeInstanceOf(Blob);
+    expect(first && new TextDecoder().decode(await chunkBytes(first.data))).toBe(
+      `${JSON.stringify(small)}\n`,
+    );
+    expect(first?.bytes).toBe(Buffer.byteLength(`${JSON.stringify(small)}\n`));
+    expect(first && (await chunkText(first))).toBe(`${JSON.stringify(small)}\n`);
+    const expected = [header({ id: "s3" }), ...manyEntries(2), small, big]
+      .map((o) => `${JSON.stringify(o)}\n`)
+      .join("");
+    expect(await exportText("s3")).toBe(expected);
+    const blob = await exportSessionBlob(db, "s3");
+    expect(blob.ok && Buffer.from(await blob.value.blob.arrayBuffer())).toEqual(Buffer.from(expected));
+    expect((await getSession(db, "s3"))?.byteSize).toBe(Buffer.byteLength(expected));
+    expect((await readEntries(db, "s3")).slice(-2)).toEqual([small, big]);
   });
 
   it("tells listeners about appends once committed, never about an append whose transaction aborted", async () => {

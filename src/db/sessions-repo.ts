@@ -7,7 +7,7 @@ import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
 import {
   buildChunks,
   type ChunkSource,
-  chunkBlob,
+  chunkData,
   JSONL_TYPE,
   parseChunkText,
   serializeHeaderLine,
@@ -90,12 +90,12 @@ export async function saveSession(
 }
 
 function chunkRow(sessionId: string, seq: number, generation: number, chunk: ChunkSource): ChunkRow {
-  return { sessionId, seq, generation, data: chunkBlob(chunk), count: chunk.count, bytes: chunk.bytes };
+  return { sessionId, seq, generation, data: chunkData(chunk), count: chunk.count, bytes: chunk.bytes };
 }
 
 /** The JSONL text of a stored chunk. */
-export function chunkText(chunk: ChunkRow): Promise<string> {
-  return chunk.data.text();
+export async function chunkText(chunk: ChunkRow): Promise<string> {
+  return typeof chunk.data === "string" ? chunk.data : chunk.data.text();
 }
 
 function chunkRange(db: CutpointDb, sessionId: string, afterSeq = 0) {
