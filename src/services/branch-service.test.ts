@@ -52,6 +52,31 @@ describe("branch service", () => {
     expect((await readEntries(db, "sess-1")).length).toBe(entries.length);
   });
 
+  it("writes nothing when the stored leaf is not the one the view was drawn on (another tab moved it)", async () => {
+    await store(linear);
+    const before = await readEntries(db, "sess-1");
+    // Another tab moved the leaf to u2's parent; this view still thinks the leaf is a3.
+    expect((await moveLeaf(db, "sess-1", "a1", { expectedLeafId: "a3" })).ok).toBe(true);
+    const stale = { expectedLeafId: "a3" };
+    const attempts = [
+      await moveLeaf(db, "sess-1", "u3", stale),
+      await setLabel(db, "sess-1", "u2", "x", stale),
+      await confirmBranchSummary(db, "sess-1", { newLeafId: "u1", summary: "s" }, stale),
+    ];
+    for (const r of attempts) {
+      expect(r.ok ? "" : r.error.kind).toBe("conflict");
+      expect(r.ok ? "" : r.error.message).toMatch(/Nothing was written/);
+    }
+    const after = await readEntries(db, "sess-1");
+    expect(after.length).toBe(before.length + 1);
+    expect(resolveLeafId(after)).toBe("a1");
+    // With the leaf it now sees, the same move goes through.
+    const fresh = await moveLeaf(db, "sess-1", "u3", { expectedLeafId: "a1" });
+    expect(fresh.ok && fresh.value.leafId).toBe("u3");
+    const gone = await moveLeaf(db, "no-such-session", "u3");
+    expect(gone.ok ? "" : gone.error.kind).toBe("not-found");
+  });
+
   it("plans a navigation to an earlier user message: leaf at its parent, text back, branch left", () => {
     const index = buildTreeIndex(linear);
     const plan = planNavigation(index, "a3", "u2", { reserveTokens: 16384 });

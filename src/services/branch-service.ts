@@ -8,7 +8,16 @@ import { buildBranchSummaryEntry, generateBranchSummary } from "../core/compacti
 import type { CompleteFn } from "../core/compaction/summarize.ts";
 import { buildSessionContext } from "../core/session/context.ts";
 import type { FileListDetails, LabelEntry, LeafEntry, SessionEntry } from "../core/session/types.ts";
-import { appendEntries, type CutpointDb, getSession, type Result, type SessionRow } from "../db/index.ts";
+import {
+  appendEntries,
+  type CutpointDb,
+  fail,
+  getSession,
+  ok,
+  type Result,
+  type SessionRow,
+  toDbError,
+} from "../db/index.ts";
 import { createCompleteFn } from "../llm/complete.ts";
 import { modelInfo } from "../llm/providers.ts";
 import { getApiKey, loadProviderSettings, type ProviderSettings } from "./agent-settings.ts";
@@ -19,82 +28,106 @@ export interface WriteOptions {
   /** Ids already used in the session (fresh ids avoid them). */
   taken?: { has(id: string): boolean };
   now?: Date;
+  /**
+   * The leaf the caller's view was built on: when the stored leaf is another (a message or a move
+   * in another tab since), nothing is written and the result says so. Unchecked when undefined.
+   */
+  expectedLeafId?: string | null;
 }
 
-async function openRow(db: CutpointDb, sessionId: string): Promise<Result<SessionRow>> {
-  const row = await getSession(db, sessionId);
-  return row
-    ? { ok: true, value: row }
-    : { ok: false, error: { kind: "not-found", message: `No session ${sessionId}.` } };
+/**
+ * Reads the session row and appends what `build` makes of it, in ONE transaction (so the new
+ * entry's parent is the leaf as stored, and a change made in another tab in between is seen).
+ * `build` returns undefined to write nothing (the row is returned as it is).
+ */
+async function appendFromRow(
+  db: CutpointDb,
+  sessionId: string,
+  options: WriteOptions,
+  build: (row: SessionRow, now: Date) => SessionEntry | undefined,
+): Promise<Result<SessionRow>> {
+  const now = options.now ?? new Date();
+  try {
+    return await db.transaction("rw", db.sessions, db.chunks, async () => {
+      const row = await getSession(db, sessionId);
+      if (!row) return fail("not-found", "The session no longer exists.");
+      if (options.expectedLeafId !== undefined && row.leafId !== options.expectedLeafId)
+        return fail(
+          "conflict",
+          "The session changed since this view was drawn (a new message or a move, perhaps in another tab). Nothing was written; look again and retry.",
+        );
+      const entry = build(row, now);
+      return entry ? appendEntries(db, sessionId, [entry], now.getTime()) : ok(row);
+    });
+  } catch (e) {
+    return toDbError(e);
+  }
 }
 
 /**
  * Moves the leaf to `targetId` by appending a `leaf` entry (a child of the current leaf), so the
  * position survives a reload and an export. No-op when the leaf is already there.
  */
-export async function moveLeaf(
+export function moveLeaf(
   db: CutpointDb,
   sessionId: string,
   targetId: string | null,
   options: WriteOptions = {},
 ): Promise<Result<SessionRow>> {
-  const r = await openRow(db, sessionId);
-  if (!r.ok || r.value.leafId === targetId) return r;
-  const now = options.now ?? new Date();
-  const entry: LeafEntry = {
-    type: "leaf",
-    id: newEntryId(options.taken),
-    parentId: r.value.leafId,
-    timestamp: now.toISOString(),
-    targetId,
-  };
-  return appendEntries(db, sessionId, [entry], now.getTime());
+  return appendFromRow(db, sessionId, options, (row, now): LeafEntry | undefined =>
+    row.leafId === targetId
+      ? undefined
+      : {
+          type: "leaf",
+          id: newEntryId(options.taken),
+          parentId: row.leafId,
+          timestamp: now.toISOString(),
+          targetId,
+        },
+  );
 }
 
 /**
  * Writes the branch summary as pi does: parentId and fromId = the new leaf ("root" when null);
  * the summary entry becomes the leaf.
  */
-export async function confirmBranchSummary(
+export function confirmBranchSummary(
   db: CutpointDb,
   sessionId: string,
   input: { newLeafId: string | null; summary: string; details?: FileListDetails },
   options: WriteOptions = {},
 ): Promise<Result<SessionRow>> {
-  const r = await openRow(db, sessionId);
-  if (!r.ok) return r;
-  const now = options.now ?? new Date();
-  const entry = buildBranchSummaryEntry({
-    summary: input.summary,
-    ...(input.details ? { details: input.details } : {}),
-    newLeafId: input.newLeafId,
-    id: newEntryId(options.taken),
-    timestamp: now.toISOString(),
-  });
-  return appendEntries(db, sessionId, [entry], now.getTime());
+  return appendFromRow(db, sessionId, options, (_row, now) =>
+    buildBranchSummaryEntry({
+      summary: input.summary,
+      ...(input.details ? { details: input.details } : {}),
+      newLeafId: input.newLeafId,
+      id: newEntryId(options.taken),
+      timestamp: now.toISOString(),
+    }),
+  );
 }
 
 /** Labels an entry (an empty label clears it); the label entry is a child of the leaf. */
-export async function setLabel(
+export function setLabel(
   db: CutpointDb,
   sessionId: string,
   targetId: string,
   label: string,
   options: WriteOptions = {},
 ): Promise<Result<SessionRow>> {
-  const r = await openRow(db, sessionId);
-  if (!r.ok) return r;
-  const now = options.now ?? new Date();
-  const entry: LabelEntry = {
-    type: "label",
-    id: newEntryId(options.taken),
-    parentId: r.value.leafId,
-    timestamp: now.toISOString(),
-    targetId,
-  };
-  const trimmed = label.trim();
-  if (trimmed !== "") entry.label = trimmed;
-  return appendEntries(db, sessionId, [entry], now.getTime());
+  return appendFromRow(db, sessionId, options, (row, now) => {
+    const entry: LabelEntry = {
+      type: "label",
+      id: newEntryId(options.taken),
+      parentId: row.leafId,
+      timestamp: now.toISOString(),
+      targetId,
+    };
+    const trimmed = label.trim();
+    if (trimmed !== "") entry.label = trimmed;
+    return entry;
+  });
 }
 
 /** The summarizer's model and level: the path's (same provider), else the settings' defaults. */

@@ -66,7 +66,10 @@ export async function requestLeafMove(
     return "asked";
   }
   if (decision === "move") {
-    const r = await moveLeaf(db, sessionId, plan.newLeafId, { taken: data.index.byId });
+    const r = await moveLeaf(db, sessionId, plan.newLeafId, {
+      taken: data.index.byId,
+      expectedLeafId: data.leafId,
+    });
     if (!r.ok) {
       useUiStore.getState().pushToast({ kind: "error", message: r.error.message });
       return "failed";
