@@ -3,7 +3,7 @@
  * stays inside), Esc closes (calls onClose), focus returns to the opener afterwards. Focus starts
  * on the first element marked `data-autofocus` (else the browser's choice: the first focusable).
  */
-import { type ReactNode, useEffect, useRef } from "react";
+import { type ReactNode, useLayoutEffect, useRef } from "react";
 
 export interface DialogProps {
   open: boolean;
@@ -20,7 +20,10 @@ export function Dialog({ open, title, onClose, children, actions, name }: Dialog
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
 
-  useEffect(() => {
+  // A layout effect: its cleanup closes the dialog while it is still in the document, so the
+  // browser hands focus back to the opener itself. (Removed first, the dialog takes the focus
+  // with it, and focusing the opener afterwards forced a style and layout pass of its own.)
+  useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
     if (open && !el.open) {
@@ -29,7 +32,7 @@ export function Dialog({ open, title, onClose, children, actions, name }: Dialog
       el.querySelector<HTMLElement>("[data-autofocus]")?.focus();
       return () => {
         if (el.open) el.close();
-        opener?.focus?.();
+        if (opener?.isConnected && document.activeElement !== opener) opener.focus?.();
       };
     }
     return undefined;
