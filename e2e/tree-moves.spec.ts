@@ -5,7 +5,8 @@
  * nothing and writes nothing, Skip only moves (a `leaf` entry), Confirm writes a `branch_summary`
  * that the next model request carries. A move that leaves only bookkeeping behind just moves.
  * Focus: back on the control after Cancel, on the new row's switcher after a switch, in the
- * composer after "Edit and resend".
+ * composer after "Edit and resend". A preview drawn before another tab moved the leaf says so and
+ * writes nothing.
  */
 import { readFileSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
@@ -134,8 +135,15 @@ test("edit and resend: Cancel keeps the leaf and the composer empty; Confirm the
   await expect(row(page, "all green")).toBeVisible();
   expect((await exported(page)).length).toBe(9);
 
-  await tests.hover();
-  await tests.getByRole("button", { name: "Edit and resend" }).click();
+  // By keyboard: Tab from the row's head reaches its toolbar (mounted on focus), Enter opens it.
+  // (The pointer rests on another row first: the toolbar follows the last row hovered or focused.)
+  await row(page, "all green").hover();
+  await expect(tests.getByRole("button", { name: "Edit and resend" })).toHaveCount(0);
+  await page.locator('button.row-head[data-entry-id="u2"]').focus();
+  await page.keyboard.press("Tab");
+  await expect(tests.getByRole("button", { name: "Edit and resend" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(nav.getByRole("heading")).toHaveText("Edit and resend");
   await nav.getByRole("button", { name: "Write offline draft" }).click();
   await expect(nav.getByTestId("nav-summary")).toHaveValue(/Asked: and run them/);
   await nav.getByRole("button", { name: "Confirm" }).click();
@@ -252,6 +260,7 @@ test("don't ask again: later moves just move until Settings → Compaction turns
   const nav = navDialog(page);
   await row(page, "write tests").getByRole("button", { name: "Next branch" }).click();
   await nav.getByLabel("Don’t ask again").check();
+  await expect(nav.locator(".nav-dont-ask")).toContainText("Settings → Compaction turns it back on");
   await nav.getByRole("button", { name: "Skip summary" }).click();
   await expect(nav).toBeHidden();
   await expect(page.getByTestId("toast").filter({ hasText: "no longer offers a summary" })).toBeVisible();
@@ -281,4 +290,45 @@ test("don't ask again: later moves just move until Settings → Compaction turns
   await expect(nav.getByTestId("nav-left")).toContainText("4 entries");
   await page.keyboard.press("Escape");
   await expect(nav).toBeHidden();
+});
+
+test("a move made in another tab: this tab's stale preview says so and writes nothing; the list of entries opens", async ({
+  context,
+}) => {
+  const a = await context.newPage();
+  await openImported(a, "two-tabs");
+  const nav = navDialog(a);
+  await row(a, "write tests").getByRole("button", { name: "Next branch" }).click();
+  // The entries the summary would cover, listed when asked for.
+  const list = nav.locator("details.nav-entries");
+  await expect(list.locator("summary")).toHaveText("Entries to summarize (4)");
+  await expect(list.locator("li")).toHaveCount(0);
+  await list.locator("summary").click();
+  await expect(list.locator("li")).toHaveText([/write tests/, /tests written/, /and run them/, /all green/]);
+  await nav.getByRole("button", { name: "Write offline draft" }).click();
+  await expect(nav.getByTestId("nav-summary")).toHaveValue(/Asked: write tests/);
+
+  // Meanwhile a second tab on the same session continues from the first reply.
+  const b = await context.newPage();
+  await b.goto(a.url());
+  const plan = row(b, "Sure, a plan.");
+  await plan.hover();
+  await plan.getByRole("button", { name: "Continue from here" }).click();
+  await navDialog(b).getByRole("button", { name: "Skip summary" }).click();
+  await expect(b.getByTestId("path-count")).toHaveText("2 entries on the path");
+
+  // Tab A's preview, planned on the old leaf, sees the change: Skip and Confirm are off, text kept.
+  await expect(nav.getByTestId("nav-stale")).toContainText("The session changed since this preview opened");
+  await expect(nav.getByRole("button", { name: "Confirm" })).toBeDisabled();
+  await expect(nav.getByRole("button", { name: "Skip summary" })).toBeDisabled();
+  await expect(nav.getByTestId("nav-summary")).toHaveValue(/Asked: write tests/);
+  await a.screenshot({ path: `${SHOTS}/switch-dialog-stale.png` });
+  await nav.getByRole("button", { name: "Cancel" }).click();
+  await expect(nav).toBeHidden();
+  // Tab A now shows where tab B put the leaf, and the file has B's move only.
+  await expect(a.getByTestId("path-count")).toHaveText("2 entries on the path");
+  const lines = await exported(a);
+  expect(lines.length).toBe(10);
+  expect(lines.at(-1)).toMatchObject({ type: "leaf", parentId: "a5", targetId: "a1" });
+  expect(lines.some((l) => l.type === "branch_summary")).toBe(false);
 });

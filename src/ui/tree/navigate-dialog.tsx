@@ -128,6 +128,7 @@ function NavigateBody({
   const [focus, setFocus] = useState("");
   const [offline, setOffline] = useState(false);
   const [dontAsk, setDontAsk] = useState(false);
+  const [listOpen, setListOpen] = useState(false);
   const controller = useRef<AbortController | null>(null);
 
   useEffect(() => () => controller.current?.abort(), []);
@@ -183,43 +184,43 @@ function NavigateBody({
     setPhase("ready");
   };
 
-  const finish = (summary: "written" | "skipped" | "none") => {
+  const skip = async () => {
+    const moved = moveLeaf(db, sessionId, plan.newLeafId, { taken: d.index.byId, expectedLeafId: d.leafId });
     end();
-    completeLeafMove(sessionId, request, plan, summary);
+    const r = await moved;
+    if (!r.ok) {
+      useUiStore.getState().pushToast({ kind: "error", message: `Nothing moved. ${r.error.message}` });
+      return;
+    }
+    completeLeafMove(sessionId, request, plan, leaving ? "skipped" : "none");
     if (dontAsk) void turnOffOffer();
   };
 
-  const skip = async () => {
-    setPhase("saving");
-    const r = await moveLeaf(db, sessionId, plan.newLeafId, { taken: d.index.byId });
-    if (!r.ok) {
-      setPhase("failed");
-      setError(r.error.message);
-      return;
-    }
-    finish(leaving ? "skipped" : "none");
-  };
-
+  // Confirm keeps the dialog (and the summary typed in it) until the entry is written.
   const confirm = async () => {
     setPhase("saving");
     const r = await confirmBranchSummary(
       db,
       sessionId,
       { newLeafId: plan.newLeafId, summary, ...(details ? { details } : {}) },
-      { taken: d.index.byId },
+      { taken: d.index.byId, expectedLeafId: d.leafId },
     );
     if (!r.ok) {
       setPhase("failed");
       setError(r.error.message);
       return;
     }
-    finish("written");
+    end();
+    completeLeafMove(sessionId, request, plan, "written");
+    if (dontAsk) void turnOffOffer();
   };
 
   const leaving = plan.leavesContent;
   const { prep } = plan;
   const files = prep.fileOps;
   const busy = phase === "generating" || phase === "saving";
+  // The live leaf moved away from the one this preview was planned on (not by this dialog's own write).
+  const stale = data.leafId !== d.leafId && phase !== "saving";
   const actions = (
     <>
       {leaving && (
@@ -234,6 +235,7 @@ function NavigateBody({
             disabled={phase === "saving"}
           />
           Don’t ask again
+          {dontAsk && <span> (Settings → Compaction turns it back on)</span>}
         </label>
       )}
       <button type="button" className="btn" onClick={close}>
@@ -248,7 +250,7 @@ function NavigateBody({
         type="button"
         className="btn"
         onClick={() => void skip()}
-        disabled={busy}
+        disabled={busy || stale}
         data-autofocus={leaving ? undefined : true}
       >
         {leaving ? "Skip summary" : "Move"}
@@ -258,7 +260,7 @@ function NavigateBody({
           type="button"
           className="btn primary"
           onClick={() => void confirm()}
-          disabled={busy || summary.trim() === "" || phase === "idle"}
+          disabled={busy || stale || summary.trim() === "" || phase === "idle"}
         >
           Confirm
         </button>
@@ -290,13 +292,19 @@ function NavigateBody({
       </dl>
       {leaving && (
         <>
-          <details className="nav-entries">
-            <summary>Entries to summarize ({prep.entryIds.length})</summary>
-            <ol>
-              {prep.entryIds.slice(-200).map((id) => (
-                <li key={id}>{entryExcerpt(d.index.byId.get(id) ?? null, 100)}</li>
-              ))}
-            </ol>
+          <details className="nav-entries" onToggle={(e) => setListOpen(e.currentTarget.open)}>
+            <summary>Entries to summarize ({formatCount(prep.entryIds.length)})</summary>
+            {/* Rendered only while open: up to 200 rows would slow the dialog's opening and closing. */}
+            {listOpen && prep.entryIds.length > 200 && (
+              <p className="nav-note">The last 200 of them, oldest first:</p>
+            )}
+            {listOpen && (
+              <ol>
+                {prep.entryIds.slice(-200).map((id) => (
+                  <li key={id}>{entryExcerpt(d.index.byId.get(id) ?? null, 100)}</li>
+                ))}
+              </ol>
+            )}
           </details>
           {(files.readFiles.length > 0 || files.modifiedFiles.length > 0) && (
             <p className="nav-files">
@@ -347,7 +355,13 @@ function NavigateBody({
           </label>
         </>
       )}
-      {error && (
+      {stale && (
+        <p className="nav-error" role="alert" data-testid="nav-stale">
+          The session changed since this preview opened (a message or a move, perhaps in another tab): this
+          plan no longer holds. Cancel and look again; the summary above can still be copied.
+        </p>
+      )}
+      {error && !stale && (
         <p className="nav-error" role="alert">
           {error}
         </p>
