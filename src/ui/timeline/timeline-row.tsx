@@ -18,6 +18,10 @@ export interface TimelineRowProps {
   /** For a compaction: the first kept entry (to link to), if on the path. */
   keptFrom: { index: number; excerpt: string } | undefined;
   flash: boolean;
+  /** Whether the hover/focus toolbar is mounted (the row the pointer or focus was last on). */
+  toolbar: boolean;
+  /** The pointer or focus came onto the row. */
+  onActivate: (entryId: string) => void;
   onToggle: (entryId: string) => void;
   onJump: (index: number) => void;
 }
@@ -29,7 +33,13 @@ export const TimelineRow = memo(function TimelineRow(props: TimelineRowProps) {
   const isCompaction = entry.type === "compaction";
   const tokensBefore = isCompaction ? (entry as { tokensBefore?: unknown }).tokensBefore : undefined;
   return (
-    <div className={`row-body`} data-kind={d.kind}>
+    // biome-ignore lint/a11y/noStaticElementInteractions: the handlers only mount the toolbar; the row's controls are buttons
+    <div
+      className="row-body"
+      data-kind={d.kind}
+      onMouseEnter={() => props.onActivate(entry.id)}
+      onFocus={() => props.onActivate(entry.id)}
+    >
       <button
         type="button"
         className="row-head"
@@ -60,7 +70,7 @@ export const TimelineRow = memo(function TimelineRow(props: TimelineRowProps) {
           )}
         </span>
       </button>
-      <TreeRowActions entry={entry} />
+      <TreeRowActions entry={entry} toolbar={props.toolbar} />
       {isCompaction && (
         <div className="compaction-note">
           <span>Earlier conversation compacted</span>

@@ -2,7 +2,7 @@
  * The virtualized timeline of the current path: a constant number of DOM rows whatever the
  * session size; rows keyed by entry id and measured; follows the end when entries arrive.
  */
-import { useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
+import { useVirtualizer, type VirtualItem, type Virtualizer } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { useUiStore } from "../../store/ui-store.ts";
@@ -20,12 +20,32 @@ function isPlainRow(entry: SessionEntry, expanded: ReadonlySet<string>, model: T
   return !model.forks.has(entry.id);
 }
 
+const OVERSCAN = 6;
+
+/**
+ * The rows the virtualizer will show once the list is scrolled to its end: the last rows that fill
+ * the viewport, plus the overscan (as its own range would be). Undefined before the viewport is
+ * measured.
+ */
+function endItems(virtualizer: Virtualizer<HTMLDivElement, Element>): VirtualItem[] | undefined {
+  virtualizer.getTotalSize(); // brings `measurementsCache` up to date with the options
+  const measurements = virtualizer.measurementsCache;
+  const viewport = virtualizer.scrollRect?.height ?? 0;
+  const n = measurements.length;
+  if (n === 0 || viewport <= 0) return undefined;
+  const offset = Math.max(0, measurements[n - 1]!.end - viewport);
+  let first = n - 1;
+  while (first > 0 && measurements[first - 1]!.end > offset) first--;
+  return measurements.slice(Math.max(0, first - OVERSCAN));
+}
+
 /** `partial`: the model holds only the newest entries while the rest loads (0..1 loaded). */
 export function Timeline({ model, partial }: { model: TimelineModel; partial?: number | undefined }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const expanded = useUiStore((s) => s.expanded);
   const toggleExpanded = useUiStore((s) => s.toggleExpanded);
   const [flashIndex, setFlashIndex] = useState<number | undefined>(undefined);
+  const [activeId, setActiveId] = useState<string | undefined>(undefined);
   const { path } = model;
   const atEnd = useRef(true);
 
@@ -61,21 +81,24 @@ export function Timeline({ model, partial }: { model: TimelineModel; partial?: n
     count: path.length,
     getScrollElement,
     estimateSize,
-    overscan: 6,
+    overscan: OVERSCAN,
     getItemKey,
     measureElement,
   });
 
-  // Open at the end (the latest entries), and stay there while entries arrive.
+  // Open at the end (the latest entries), stay there while entries arrive, and show the end of a
+  // new path (a leaf move) when the end was in view. The first render of the new end already has
+  // the end's rows (`endItems`): scrolling there then costs one layout, not a render of the rows
+  // at the old offset, a forced layout, and a second render after the scroll event.
   const count = path.length;
-  const first = useRef(true);
+  const endId = count > 0 ? path[count - 1]!.id : undefined;
+  const shownEnd = useRef<string | undefined>(undefined);
+  const follow = endId !== undefined && endId !== shownEnd.current && atEnd.current;
   useLayoutEffect(() => {
-    if (count === 0) return;
-    if (first.current || atEnd.current) {
-      virtualizer.scrollToIndex(count - 1, { align: "end" });
-      first.current = false;
-    }
-  }, [count, virtualizer]);
+    if (endId === undefined || endId === shownEnd.current) return;
+    shownEnd.current = endId;
+    if (atEnd.current) virtualizer.scrollToIndex(count - 1, { align: "end" });
+  }, [endId, count, virtualizer]);
 
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
@@ -130,7 +153,7 @@ export function Timeline({ model, partial }: { model: TimelineModel; partial?: n
   };
 
   const total = count > 0 ? model.totals[count - 1]! : 0;
-  const items = virtualizer.getVirtualItems();
+  const items = (follow ? endItems(virtualizer) : undefined) ?? virtualizer.getVirtualItems();
   return (
     <>
       <div className="timeline-head" aria-live="polite">
@@ -182,6 +205,8 @@ export function Timeline({ model, partial }: { model: TimelineModel; partial?: n
                   label={model.labels.get(entry.id)}
                   keptFrom={keptFor(i)}
                   flash={flashIndex === i}
+                  toolbar={activeId === entry.id}
+                  onActivate={setActiveId}
                   onToggle={toggleExpanded}
                   onJump={jump}
                 />

@@ -2,6 +2,9 @@
  * Branch actions on a timeline row (mounted by the timeline row): "Edit and resend" on a user
  * message, "Continue from here", "Label", and the sibling switcher "‹ 2 / 3 ›" where the path
  * forks. Reads the loaded session itself, so the row needs to pass only the entry.
+ * The toolbar (shown on hover or focus) is mounted only on the row the pointer or focus was last
+ * on (`toolbar`): a leaf move renders a screenful of new rows, and three hidden buttons on each
+ * were a quarter of that layout.
  */
 import { memo } from "react";
 import type { SessionEntry } from "../../core/session/types.ts";
@@ -14,7 +17,13 @@ function isUser(entry: SessionEntry): boolean {
   return entry.type === "message" && (entry as { message?: { role?: unknown } }).message?.role === "user";
 }
 
-export const TreeRowActions = memo(function TreeRowActions({ entry }: { entry: SessionEntry }) {
+export const TreeRowActions = memo(function TreeRowActions({
+  entry,
+  toolbar,
+}: {
+  entry: SessionEntry;
+  toolbar: boolean;
+}) {
   const { loaded } = useCurrentSession();
   const sessionId = useUiStore((s) => s.selectedSessionId) ?? "";
   const actions = useTreeActions(sessionId);
@@ -27,21 +36,23 @@ export const TreeRowActions = memo(function TreeRowActions({ entry }: { entry: S
   const next = at >= 0 && at < siblings.length - 1 ? siblings[at + 1] : undefined;
   return (
     <>
-      <div className="tree-row-actions" data-testid="row-actions">
-        {isUser(entry) && (
-          <button type="button" className="btn small" onClick={() => actions.editAndResend(entry)}>
-            Edit and resend
+      {toolbar && (
+        <div className="tree-row-actions" data-testid="row-actions">
+          {isUser(entry) && (
+            <button type="button" className="btn small" onClick={() => actions.editAndResend(entry)}>
+              Edit and resend
+            </button>
+          )}
+          {!isLeaf && (
+            <button type="button" className="btn small" onClick={() => actions.continueFrom(entry.id)}>
+              Continue from here
+            </button>
+          )}
+          <button type="button" className="btn small" onClick={() => actions.label(entry.id)}>
+            Label
           </button>
-        )}
-        {!isLeaf && (
-          <button type="button" className="btn small" onClick={() => actions.continueFrom(entry.id)}>
-            Continue from here
-          </button>
-        )}
-        <button type="button" className="btn small" onClick={() => actions.label(entry.id)}>
-          Label
-        </button>
-      </div>
+        </div>
+      )}
       {siblings.length > 1 && (
         <nav
           className="tree-siblings"
