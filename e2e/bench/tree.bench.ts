@@ -247,8 +247,16 @@ export default async function bench(): Promise<void> {
       timeDeltas?: number[];
     }[] = [];
     cdp?.on("Profiler.consoleProfileFinished", (e) => profiles.push(e.profile));
-    const at = (f: number) => tips[Math.floor(f * (tips.length - 1))]!;
-    const picks = [at(0.5), at(0.01), at(1), at(0.25), at(0.001)];
+    // 24 different tips spread over the tree, each visited once: a person moving around a tree
+    // mostly goes somewhere new (a revisit is faster: rows and text shapes seen before). A move is
+    // a few frames, so single runs are noisy; TREE_BENCH_ROUNDS > 1 visits them again.
+    const spread = Math.min(24, tips.length);
+    const picks = Array.from({ length: spread }, (_, k) => {
+      // k * 7 mod 24 visits every pick once, jumping across the tree between moves.
+      const f = spread === 1 ? 0 : ((k * 7) % spread) / (spread - 1);
+      return tips[Math.round(f * (tips.length - 1))]!;
+    });
+    const rounds = Number(process.env.TREE_BENCH_ROUNDS ?? 1);
     // TREE_BENCH_TRACE=1: a Chromium trace of the moves; the main thread's top events are printed.
     const tracing = process.env.TREE_BENCH_TRACE !== undefined;
     if (tracing)
@@ -262,8 +270,6 @@ export default async function bench(): Promise<void> {
           "disabled-by-default-devtools.timeline.stack",
         ],
       });
-    // Three rounds over the picks (15 moves): a move is a few frames, so single runs are noisy.
-    const rounds = Number(process.env.TREE_BENCH_ROUNDS ?? 3);
     for (const tip of Array.from({ length: rounds }, () => picks).flat()) {
       const r = await page.evaluate(
         async ([tipId, profile]) => {
