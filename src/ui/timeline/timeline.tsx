@@ -2,10 +2,11 @@
  * The virtualized timeline of the current path: a constant number of DOM rows whatever the
  * session size; rows keyed by entry id and measured; follows the end when entries arrive.
  */
-import { useVirtualizer, type VirtualItem, type Virtualizer } from "@tanstack/react-virtual";
+import type { VirtualItem } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { type ListVirtualizer, useListVirtualizer } from "../common/use-list-virtualizer.ts";
 import { formatCount, formatTokens } from "../format.ts";
 import { describeEntry } from "./entry-kind.ts";
 import type { TimelineModel } from "./timeline-model.ts";
@@ -27,7 +28,7 @@ const OVERSCAN = 6;
  * the viewport, plus the overscan (as its own range would be). Undefined before the viewport is
  * measured.
  */
-function endItems(virtualizer: Virtualizer<HTMLDivElement, Element>): VirtualItem[] | undefined {
+function endItems(virtualizer: ListVirtualizer): VirtualItem[] | undefined {
   virtualizer.getTotalSize(); // brings `measurementsCache` up to date with the options
   const measurements = virtualizer.measurementsCache;
   const viewport = virtualizer.scrollRect?.height ?? 0;
@@ -64,7 +65,7 @@ export function Timeline({ model, partial }: { model: TimelineModel; partial?: n
   const estimateSize = useCallback((i: number) => (plainRef.current(i) ? plainHeight.current : 44), []);
   const getItemKey = useCallback((i: number) => path[i]?.id ?? i, [path]);
   const measureElement = useCallback(
-    (el: Element, entry: ResizeObserverEntry | undefined, instance: Virtualizer<HTMLDivElement, Element>) => {
+    (el: Element, entry: ResizeObserverEntry | undefined, instance: ListVirtualizer) => {
       const index = instance.indexFromElement(el);
       if (!entry) {
         const key = instance.options.getItemKey(index);
@@ -77,7 +78,7 @@ export function Timeline({ model, partial }: { model: TimelineModel; partial?: n
     },
     [],
   );
-  const virtualizer = useVirtualizer({
+  const virtualizer = useListVirtualizer({
     count: path.length,
     getScrollElement,
     estimateSize,

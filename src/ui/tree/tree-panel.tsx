@@ -4,10 +4,10 @@
  * Click or Enter navigates (branch-summary preview); arrows, Home/End, PageUp/PageDown move the
  * selection; → / ← expand and collapse a run; L labels, F forks the selected entry.
  */
-import { useVirtualizer } from "@tanstack/react-virtual";
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { useTreeStore } from "../../store/tree-store.ts";
+import { useListVirtualizer } from "../common/use-list-virtualizer.ts";
 import { formatCount } from "../format.ts";
 import { describeEntry } from "../timeline/entry-kind.ts";
 import { buildTreeRows, rowIsLeaf, rowOnPath, type TreeData, type TreeRow } from "./tree-model.ts";
@@ -68,7 +68,7 @@ export function TreePanel({ sessionId, data }: { sessionId: string; data: TreeDa
   const getScrollElement = useCallback(() => scrollRef.current, []);
   const estimateSize = useCallback(() => ROW_HEIGHT, []);
   const getItemKey = useCallback((i: number) => rows[i]?.key ?? i, [rows]);
-  const virtualizer = useVirtualizer({
+  const virtualizer = useListVirtualizer({
     count: rows.length,
     getScrollElement,
     estimateSize,
