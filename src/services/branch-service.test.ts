@@ -8,7 +8,13 @@ import type { SessionEntry } from "../core/session/types.ts";
 import { type CutpointDb, createDb } from "../db/schema.ts";
 import { exportSession, prepareSession, readEntries, saveSession } from "../db/sessions-repo.ts";
 import { planNavigation } from "./branch-navigation.ts";
-import { confirmBranchSummary, draftBranchSummary, moveLeaf, setLabel } from "./branch-service.ts";
+import {
+  buildLeafEntry,
+  confirmBranchSummary,
+  draftBranchSummary,
+  moveLeaf,
+  setLabel,
+} from "./branch-service.ts";
 import { exportBranchFile, forkToNewSession } from "./fork-service.ts";
 
 let db: CutpointDb;
@@ -75,6 +81,26 @@ describe("branch service", () => {
     expect(fresh.ok && fresh.value.leafId).toBe("u3");
     const gone = await moveLeaf(db, "no-such-session", "u3");
     expect(gone.ok ? "" : gone.error.kind).toBe("not-found");
+  });
+
+  it("writes exactly the leaf entry built before the write (shown at once), and refuses one from another leaf", async () => {
+    await store(linear);
+    const now = new Date("2026-12-01T00:00:00.000Z");
+    const entry = buildLeafEntry("a3", "a1", { taken: new Set(["u1"]), now });
+    expect(entry).toMatchObject({
+      type: "leaf",
+      parentId: "a3",
+      targetId: "a1",
+      timestamp: now.toISOString(),
+    });
+    const r = await moveLeaf(db, "sess-1", "a1", { entry, expectedLeafId: "a3" });
+    expect(r.ok && r.value.leafId).toBe("a1");
+    expect((await readEntries(db, "sess-1")).at(-1)).toEqual(entry);
+    // An entry built on a leaf that is not the stored one is never written.
+    const wrong = buildLeafEntry("a3", "u3");
+    const refused = await moveLeaf(db, "sess-1", "u3", { entry: wrong });
+    expect(refused.ok).toBe(false);
+    expect((await readEntries(db, "sess-1")).at(-1)).toEqual(entry);
   });
 
   it("plans a navigation to an earlier user message: leaf at its parent, text back, branch left", () => {

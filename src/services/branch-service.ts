@@ -65,26 +65,41 @@ async function appendFromRow(
 }
 
 /**
+ * The `leaf` entry that moves the leaf from `fromLeafId` to `targetId` (pi-session-format.md §1).
+ * Built before the write when the view shows the move at once (`moveLeaf` with `entry`).
+ */
+export function buildLeafEntry(
+  fromLeafId: string | null,
+  targetId: string | null,
+  options: { taken?: { has(id: string): boolean }; now?: Date } = {},
+): LeafEntry {
+  return {
+    type: "leaf",
+    id: newEntryId(options.taken),
+    parentId: fromLeafId,
+    timestamp: (options.now ?? new Date()).toISOString(),
+    targetId,
+  };
+}
+
+/**
  * Moves the leaf to `targetId` by appending a `leaf` entry (a child of the current leaf), so the
- * position survives a reload and an export. No-op when the leaf is already there.
+ * position survives a reload and an export. No-op when the leaf is already there. With `entry`
+ * (from `buildLeafEntry` on `expectedLeafId`), exactly that entry is written.
  */
 export function moveLeaf(
   db: CutpointDb,
   sessionId: string,
   targetId: string | null,
-  options: WriteOptions = {},
+  options: WriteOptions & { entry?: LeafEntry } = {},
 ): Promise<Result<SessionRow>> {
-  return appendFromRow(db, sessionId, options, (row, now): LeafEntry | undefined =>
-    row.leafId === targetId
-      ? undefined
-      : {
-          type: "leaf",
-          id: newEntryId(options.taken),
-          parentId: row.leafId,
-          timestamp: now.toISOString(),
-          targetId,
-        },
-  );
+  return appendFromRow(db, sessionId, options, (row, now): LeafEntry | undefined => {
+    if (row.leafId === targetId) return undefined;
+    const entry = options.entry ?? buildLeafEntry(row.leafId, targetId, { ...options, now });
+    if (entry.parentId !== row.leafId || entry.targetId !== targetId)
+      throw new Error("moveLeaf: the given entry is not a move from the stored leaf to the target");
+    return entry;
+  });
 }
 
 /**
