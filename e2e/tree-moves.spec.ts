@@ -332,3 +332,36 @@ test("a move made in another tab: this tab's stale preview says so and writes no
   expect(lines.at(-1)).toMatchObject({ type: "leaf", parentId: "a5", targetId: "a1" });
   expect(lines.some((l) => l.type === "branch_summary")).toBe(false);
 });
+
+test("a move is shown at once; when its write fails it is taken back, says so, and nothing is stored", async ({
+  page,
+}) => {
+  await openImported(page, "write-fails");
+  const nav = navDialog(page);
+  // The next IndexedDB write fails as a full disk would (the app cannot tell this from the real thing).
+  await page.evaluate(() => {
+    const add = IDBObjectStore.prototype.add;
+    IDBObjectStore.prototype.add = function (this: IDBObjectStore, ...args: Parameters<typeof add>) {
+      IDBObjectStore.prototype.add = add;
+      throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+    };
+  });
+  await row(page, "write tests").getByRole("button", { name: "Next branch" }).click();
+  await nav.getByRole("button", { name: "Skip summary" }).click();
+  await expect(nav).toBeHidden();
+  await expect(page.getByTestId("toast").filter({ hasText: "Nothing moved." })).toContainText(/storage/i);
+  // The path is the one stored: the first branch, its tip the leaf.
+  await expect(row(page, "all green")).toBeVisible();
+  await expect(row(page, "docs written")).toHaveCount(0);
+  await expect(row(page, "write tests").getByTestId("branch-position")).toHaveText("1 / 2");
+  expect((await exported(page)).length).toBe(9);
+  // The next move (the write works again) goes through as usual.
+  await row(page, "write tests").getByRole("button", { name: "Next branch" }).click();
+  await nav.getByRole("button", { name: "Skip summary" }).click();
+  await expect(row(page, "docs written")).toBeVisible();
+  await page.reload();
+  await expect(row(page, "docs written")).toBeVisible();
+  const lines = await exported(page);
+  expect(lines.length).toBe(10);
+  expect(lines.at(-1)).toMatchObject({ type: "leaf", parentId: "a5", targetId: "a4" });
+});

@@ -3,11 +3,20 @@
  * extended incrementally when other code (or another tab) appends entries.
  */
 import { useLiveQuery } from "dexie-react-hooks";
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
+import { flushSync } from "react-dom";
 import { db } from "../../db/instance.ts";
 import type { SessionRow } from "../../db/schema.ts";
 import { onEntriesAppended } from "../../db/sessions-repo.ts";
 import { type LoadedSession, loadNewEntries, loadSession } from "../../services/session-loader.ts";
+import {
+  type Held,
+  heldAppended,
+  heldShow,
+  heldWithdraw,
+  onPendingEntries,
+  shownEntries,
+} from "./pending-entries.ts";
 
 export interface SessionData {
   /** undefined while the live query starts; null when the session does not exist. */
@@ -30,7 +39,12 @@ export function useSessionData(sessionId: string | undefined): SessionData {
     [sessionId],
     undefined,
   );
-  const [loaded, setLoaded] = useState<LoadedSession | undefined>(undefined);
+  const [held, setHeld] = useState<Held>({ loaded: undefined, pending: [] });
+  const loaded = held.loaded;
+  const setLoaded = useCallback(
+    (next: LoadedSession | undefined) => setHeld((h) => ({ ...h, loaded: next })),
+    [],
+  );
   const [preview, setPreview] = useState<LoadedSession | undefined>(undefined);
   const [loading, setLoading] = useState<number | undefined>(undefined);
   const generation = row?.generation;
@@ -57,24 +71,24 @@ export function useSessionData(sessionId: string | undefined): SessionData {
       })
       .catch((e) => console.error("loading the session failed", e));
     return () => controller.abort();
-  }, [sessionId, generation]);
+  }, [sessionId, generation, setLoaded]);
 
   // Appended in this page (a leaf move, a message): extend what is loaded at once, without
-  // waiting for the live query and reading the new chunk back.
-  useEffect(
-    () =>
-      onEntriesAppended((appended) =>
-        setLoaded((current) =>
-          current &&
-          current.id === appended.sessionId &&
-          current.generation === appended.generation &&
-          current.lastSeq === appended.seq - 1
-            ? { ...current, entries: current.entries.concat(appended.entries), lastSeq: appended.seq }
-            : current,
-        ),
-      ),
-    [],
-  );
+  // waiting for the live query and reading the new chunk back; a pending batch (shown before its
+  // write) becomes stored. Rendered synchronously in the transaction's "complete" event, so that
+  // what the code awaiting the append does next (a toast, focus) lands in the same frame.
+  useEffect(() => {
+    const stopAppended = onEntriesAppended((appended) =>
+      flushSync(() => setHeld((h) => heldAppended(h, appended))),
+    );
+    const stopPending = onPendingEntries((event) =>
+      setHeld((h) => (event.kind === "show" ? heldShow(h, event.batch) : heldWithdraw(h, event.token))),
+    );
+    return () => {
+      stopAppended();
+      stopPending();
+    };
+  }, []);
 
   // Incremental: chunks appended after what is loaded (in another tab, or missed above).
   useEffect(() => {
@@ -89,9 +103,16 @@ export function useSessionData(sessionId: string | undefined): SessionData {
     return () => {
       cancelled = true;
     };
-  }, [loaded, sessionId, generation, lastSeq]);
+  }, [loaded, sessionId, generation, lastSeq, setLoaded]);
 
+  // What is shown: the stored entries and, after them, those whose write has not committed yet.
+  const shown = useMemo(() => {
+    const entries = shownEntries(held);
+    return held.loaded && entries && entries !== held.loaded.entries
+      ? { ...held.loaded, entries }
+      : held.loaded;
+  }, [held]);
   const mine = (l: LoadedSession | undefined) =>
     l && l.id === sessionId && l.generation === generation ? l : undefined;
-  return { row, loaded: mine(loaded), preview: mine(loaded) ? undefined : mine(preview), loading };
+  return { row, loaded: mine(shown), preview: mine(shown) ? undefined : mine(preview), loading };
 }

@@ -6,10 +6,12 @@
  * saw is left behind, just moves. `completeLeafMove` is what follows a move however it was made
  * (the message text to the composer, a toast, focus back where the person was).
  */
+
+import type { Result, SessionRow } from "../../db/index.ts";
 import { db } from "../../db/instance.ts";
 import { agentService } from "../../services/agent-instance.ts";
 import { decideLeafMove, type NavigationPlan, planNavigation } from "../../services/branch-navigation.ts";
-import { moveLeaf } from "../../services/branch-service.ts";
+import { buildLeafEntry, moveLeaf } from "../../services/branch-service.ts";
 import { loadCompactionSettings } from "../../services/compaction-settings.ts";
 import {
   type FocusAfterMove,
@@ -18,6 +20,7 @@ import {
   useTreeStore,
 } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { showPendingEntries } from "../hooks/pending-entries.ts";
 import type { TreeData } from "./tree-model.ts";
 
 /** Reserve used only to decide whether to ask (the selection budget does not change what is left). */
@@ -66,17 +69,32 @@ export async function requestLeafMove(
     return "asked";
   }
   if (decision === "move") {
-    const r = await moveLeaf(db, sessionId, plan.newLeafId, {
-      taken: data.index.byId,
-      expectedLeafId: data.leafId,
-    });
+    const r = await moveLeafShown(sessionId, data, plan.newLeafId);
     if (!r.ok) {
-      useUiStore.getState().pushToast({ kind: "error", message: r.error.message });
+      useUiStore.getState().pushToast({ kind: "error", message: `Nothing moved. ${r.error.message}` });
       return "failed";
     }
   }
   completeLeafMove(sessionId, request, plan, "none");
   return decision === "move" ? "moved" : "stayed";
+}
+
+/**
+ * Writes the move of the leaf from where `data` has it to `targetId`, showing it at once (the
+ * `leaf` entry is pending until the write commits, see pending-entries.ts). A write that fails
+ * (the leaf moved meanwhile in another tab, storage full) takes the shown move back.
+ */
+export async function moveLeafShown(
+  sessionId: string,
+  data: TreeData,
+  targetId: string | null,
+): Promise<Result<SessionRow>> {
+  if (data.leafId === targetId) return moveLeaf(db, sessionId, targetId, { expectedLeafId: data.leafId });
+  const entry = buildLeafEntry(data.leafId, targetId, { taken: data.index.byId });
+  const withdraw = showPendingEntries(sessionId, [entry]);
+  const r = await moveLeaf(db, sessionId, targetId, { entry, expectedLeafId: data.leafId });
+  if (!r.ok) withdraw();
+  return r;
 }
 
 const TOASTS: Record<LeafMoveVia, string> = {

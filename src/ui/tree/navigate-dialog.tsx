@@ -14,7 +14,6 @@ import { entryExcerpt, planNavigation } from "../../services/branch-navigation.t
 import {
   confirmBranchSummary,
   draftBranchSummary,
-  moveLeaf,
   summarizerAvailable,
 } from "../../services/branch-service.ts";
 import { loadCompactionSettings, saveCompactionSettings } from "../../services/compaction-settings.ts";
@@ -22,7 +21,7 @@ import { type LeafMoveRequest, type LeafMoveVia, useTreeStore } from "../../stor
 import { useUiStore } from "../../store/ui-store.ts";
 import { Dialog } from "../common/dialog.tsx";
 import { formatCount, formatTokens } from "../format.ts";
-import { completeLeafMove } from "./leaf-move.ts";
+import { completeLeafMove, moveLeafShown } from "./leaf-move.ts";
 import type { TreeData } from "./tree-model.ts";
 
 interface Limits {
@@ -184,8 +183,10 @@ function NavigateBody({
     setPhase("ready");
   };
 
+  // Skip shows the move at once (the dialog closes in the same render as the new path is drawn);
+  // a write that fails takes it back and says so.
   const skip = async () => {
-    const moved = moveLeaf(db, sessionId, plan.newLeafId, { taken: d.index.byId, expectedLeafId: d.leafId });
+    const moved = moveLeafShown(sessionId, d, plan.newLeafId);
     end();
     const r = await moved;
     if (!r.ok) {
