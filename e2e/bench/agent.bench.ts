@@ -66,7 +66,7 @@ function sessionOf(entries: number): string {
 }
 
 async function setUp(page: Page, baseUrl: string, key: string): Promise<void> {
-  await page.getByRole("button", { name: "Settings" }).click();
+  await page.getByRole("button", { name: "Settings", exact: true }).click();
   const dlg = page.locator('dialog[data-dialog="settings"]');
   await dlg.getByLabel("Provider", { exact: true }).selectOption("custom");
   const base = dlg.getByLabel("Base URL");
