@@ -341,7 +341,7 @@ test("a move is shown at once; when its write fails it is taken back, says so, a
   // The next IndexedDB write fails as a full disk would (the app cannot tell this from the real thing).
   await page.evaluate(() => {
     const add = IDBObjectStore.prototype.add;
-    IDBObjectStore.prototype.add = function (this: IDBObjectStore, ...args: Parameters<typeof add>) {
+    IDBObjectStore.prototype.add = () => {
       IDBObjectStore.prototype.add = add;
       throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
     };

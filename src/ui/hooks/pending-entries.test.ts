@@ -21,7 +21,11 @@ const loaded = (entries: SessionEntry[], lastSeq = 1): LoadedSession => ({
 });
 const leaf = (id: string, parentId: string, targetId: string) => entry("leaf", id, parentId, { targetId });
 let token = 1;
-const batch = (entries: SessionEntry[], sessionId = "s"): PendingBatch => ({ token: token++, sessionId, entries });
+const batch = (entries: SessionEntry[], sessionId = "s"): PendingBatch => ({
+  token: token++,
+  sessionId,
+  entries,
+});
 /** The entries as the commit event hands them: parsed back from the stored text (other objects). */
 const committed = (entries: SessionEntry[], seq: number) => ({
   sessionId: "s",
@@ -91,6 +95,18 @@ describe("pending entries", () => {
     held = { ...held, loaded: loaded([...stored, move], 2) };
     expect(shownEntries(held)!.map((e) => e.id)).toEqual(["u1", "u2", "l1"]);
     held = heldAppended(held, committed([move], 5));
+    expect(held.pending).toEqual([]);
+    expect(held.loaded?.lastSeq).toBe(2);
+  });
+
+  it("a batch committed out of order (another session's) is done all the same", () => {
+    const mine = batch([leaf("l1", "u2", "u1")]);
+    const theirs = batch([leaf("x1", "y", "z")], "other");
+    let held = heldShow(heldShow({ loaded: loaded(stored), pending: [] }, theirs), mine);
+    held = heldAppended(held, committed([...mine.entries], 2));
+    expect(held.pending.map((b) => b.token)).toEqual([theirs.token]);
+    expect(held.loaded?.entries.map((e) => e.id)).toEqual(["u1", "u2", "l1"]);
+    held = heldAppended(held, { ...committed([...theirs.entries], 9), sessionId: "other" });
     expect(held.pending).toEqual([]);
     expect(held.loaded?.lastSeq).toBe(2);
   });

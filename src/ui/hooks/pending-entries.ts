@@ -98,14 +98,16 @@ export function heldWithdraw(held: Held, token: number): Held {
 }
 
 /**
- * Entries committed in this page. When they are the first pending batch and nothing else came in
- * between, the stored entries become the array already on screen.
+ * Entries committed in this page; the pending batch with their ids is done. When it was the first
+ * one and nothing else came in between, the stored entries become the array already on screen.
  */
 export function heldAppended(held: Held, appended: Appended): Held {
-  const first = held.pending[0];
-  const committed =
-    first && first.sessionId === appended.sessionId && sameIds(first.entries, appended.entries);
-  const pending = committed ? held.pending.slice(1) : held.pending;
+  const at = held.pending.findIndex(
+    (b) => b.sessionId === appended.sessionId && sameIds(b.entries, appended.entries),
+  );
+  const committed = at >= 0;
+  const first = at === 0 ? held.pending[0] : undefined;
+  const pending = committed ? held.pending.filter((_, i) => i !== at) : held.pending;
   const current = held.loaded;
   if (
     !current ||
@@ -115,8 +117,6 @@ export function heldAppended(held: Held, appended: Appended): Held {
   )
     return committed ? { loaded: current, pending } : held;
   const entries =
-    committed && first.base === current.entries && first.view
-      ? first.view
-      : current.entries.concat(appended.entries);
+    first?.view && first.base === current.entries ? first.view : current.entries.concat(appended.entries);
   return { loaded: { ...current, entries, lastSeq: appended.seq }, pending };
 }
