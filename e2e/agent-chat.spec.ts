@@ -193,6 +193,8 @@ test("changing the model and thinking level in a session appends setting entries
   await expect(dlg.getByLabel("System prompt")).toContainText("read {path");
   await dlg.getByLabel("System prompt").fill("You are a terse test agent.");
   await dlg.getByRole("button", { name: "Save" }).click();
+  // Typed only once the dialog has closed (the page behind a modal dialog takes no input).
+  await expect(dlg).toBeHidden();
   await expect(composerInput(page)).toBeEnabled();
   await send(page, "with my prompt");
   await waitIdle(page);

@@ -359,6 +359,8 @@ test("a move is shown at once; when its write fails it is taken back, says so, a
   await row(page, "write tests").getByRole("button", { name: "Next branch" }).click();
   await nav.getByRole("button", { name: "Skip summary" }).click();
   await expect(row(page, "docs written")).toBeVisible();
+  // Shown at once; stored when the toast says it moved (a reload before that loses the move).
+  await expect(page.getByTestId("toast").filter({ hasText: "Switched branch." })).toBeVisible();
   await page.reload();
   await expect(row(page, "docs written")).toBeVisible();
   const lines = await exported(page);
