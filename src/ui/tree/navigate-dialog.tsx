@@ -183,6 +183,12 @@ function NavigateBody({
     setPhase("ready");
   };
 
+  // What follows a move written from here (the dialog is closed by then).
+  const finish = (summary: "written" | "skipped" | "none") => {
+    completeLeafMove(sessionId, request, plan, summary);
+    if (dontAsk) void turnOffOffer();
+  };
+
   // Skip shows the move at once (the dialog closes in the same render as the new path is drawn);
   // a write that fails takes it back and says so.
   const skip = async () => {
@@ -193,8 +199,7 @@ function NavigateBody({
       useUiStore.getState().pushToast({ kind: "error", message: `Nothing moved. ${r.error.message}` });
       return;
     }
-    completeLeafMove(sessionId, request, plan, leaving ? "skipped" : "none");
-    if (dontAsk) void turnOffOffer();
+    finish(leaving ? "skipped" : "none");
   };
 
   // Confirm keeps the dialog (and the summary typed in it) until the entry is written.
@@ -212,8 +217,7 @@ function NavigateBody({
       return;
     }
     end();
-    completeLeafMove(sessionId, request, plan, "written");
-    if (dontAsk) void turnOffOffer();
+    finish("written");
   };
 
   const leaving = plan.leavesContent;
