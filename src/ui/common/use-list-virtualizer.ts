@@ -1,6 +1,7 @@
 /**
  * A vertical virtual list over an element that scrolls (virtual-core's Virtualizer), re-rendered
- * only when what it renders changes: the rows shown or their sizes and offsets.
+ * only when what it renders changes: the rows shown or their sizes and offsets. Every virtual
+ * list of the app uses it.
  *
  * Why not `useVirtualizer` from @tanstack/react-virtual: it re-renders synchronously (flushSync)
  * on every change of the scrolling flag too, so each scroll, even one that keeps the same rows,

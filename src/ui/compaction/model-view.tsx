@@ -2,10 +2,11 @@
  * "What the model sees": the context built from the path (the latest summary first, then the
  * kept and later messages), virtualized, each with its token estimate.
  */
-import { useVirtualizer } from "@tanstack/react-virtual";
+
 import { useCallback, useMemo, useRef } from "react";
 import { buildSessionContext } from "../../core/session/context.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
+import { useListVirtualizer } from "../common/use-list-virtualizer.ts";
 import { describeEntry } from "../timeline/entry-kind.ts";
 import { kTokens } from "./format-tokens.ts";
 import type { CompactionModel } from "./use-compaction-model.ts";
@@ -17,7 +18,7 @@ export function ModelView({ model }: { model: CompactionModel }) {
   const ref = useRef<HTMLDivElement>(null);
   const getScrollElement = useCallback(() => ref.current, []);
   const estimateSize = useCallback(() => ROW, []);
-  const v = useVirtualizer({ count: messages.length, getScrollElement, estimateSize, overscan: 8 });
+  const v = useListVirtualizer({ count: messages.length, getScrollElement, estimateSize, overscan: 8 });
   const est = model.planner.estimator;
   return (
     <div className="cp-tl-body">

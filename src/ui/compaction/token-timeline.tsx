@@ -6,12 +6,13 @@
  * dragged (snaps to valid cut points) or moved with the keyboard (↑/↓, PageUp/PageDown, Home/End,
  * Enter opens the preview). A minimap shows the whole session's token mass with the same bands.
  */
-import { useVirtualizer } from "@tanstack/react-virtual";
+
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { CutPointInfo } from "../../core/compaction/cut-points.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { useListVirtualizer } from "../common/use-list-virtualizer.ts";
 import type { SessionSlotProps } from "../shell/slots.ts";
 import { describeEntry } from "../timeline/entry-kind.ts";
 import { CompactionHistory } from "./compaction-history.tsx";
@@ -141,7 +142,7 @@ function TimelineRows({ model }: { model: CompactionModel }) {
   // Stable options: a new function identity makes the virtualizer re-measure every row (O(n)).
   const getItemKey = useCallback((i: number) => path[i]?.id ?? i, [path]);
   const getScrollElement = useCallback(() => scrollRef.current, []);
-  const virtualizer = useVirtualizer({
+  const virtualizer = useListVirtualizer({
     count: n,
     getScrollElement,
     estimateSize: rowHeight,
