@@ -9,6 +9,7 @@
  * from `buildLeafEntry`), never for content a person typed or a model wrote.
  */
 import type { SessionEntry } from "../../core/session/types.ts";
+import type { AppendedEntries } from "../../db/sessions-repo.ts";
 import type { LoadedSession } from "../../services/session-loader.ts";
 
 export interface PendingBatch {
@@ -43,13 +44,6 @@ export function showPendingEntries(sessionId: string, entries: readonly SessionE
 export interface Held {
   loaded: LoadedSession | undefined;
   pending: PendingBatch[];
-}
-
-export interface Appended {
-  sessionId: string;
-  generation: number;
-  seq: number;
-  entries: SessionEntry[];
 }
 
 function sameIds(a: readonly SessionEntry[], b: readonly SessionEntry[]): boolean {
@@ -101,7 +95,7 @@ export function heldWithdraw(held: Held, token: number): Held {
  * Entries committed in this page; the pending batch with their ids is done. When it was the first
  * one and nothing else came in between, the stored entries become the array already on screen.
  */
-export function heldAppended(held: Held, appended: Appended): Held {
+export function heldAppended(held: Held, appended: AppendedEntries): Held {
   const at = held.pending.findIndex(
     (b) => b.sessionId === appended.sessionId && sameIds(b.entries, appended.entries),
   );
