@@ -1,6 +1,6 @@
 /**
- * Types of the pi session format (JSONL), version 3, with pi's exact tags and field names.
- * See ../shared/docs/pi-session-format.md. Read loose, write strict: every object keeps
+ * Types of the pi session format (JSONL), version 3 as pi 1.6 writes it, with pi's exact tags
+ * and field names. See docs/session-format.md. Read loose, write strict: every object keeps
  * unknown fields (the index signatures), so import -> export round-trips.
  */
 
@@ -80,7 +80,34 @@ export interface AssistantMessage extends Loose {
   usage: Usage;
   stopReason: StopReason;
   errorMessage?: string;
+  /** pi 1.6: the thinking level requested for this reply. */
+  thinkingLevel?: string;
   timestamp: number;
+}
+
+/** A tool as declared to the model (pi 1.6 system messages). */
+export interface ToolDeclaration extends Loose {
+  name: string;
+  description?: string;
+  parameters?: unknown;
+}
+
+/**
+ * pi 1.6: the prompt and tool loadout as messages. Replayed in order: `content` texts are
+ * joined, `sections` patch by name (null removes one), `toolsRemoved` then `toolsAdded` by name.
+ */
+export interface SystemMessage extends Loose {
+  role: "system";
+  content: string | TextContent[];
+  sections?: Record<string, string | null>;
+  toolsAdded?: ToolDeclaration[];
+  toolsRemoved?: { name: string }[];
+  timestamp: number;
+}
+
+/** pi 1.6: calls made from inside one tool call (e.g. a code-mode script), on its result. */
+export interface NestedCalls extends Loose {
+  calls?: { name: string; arguments?: Record<string, unknown> }[];
 }
 
 export interface ToolResultMessage extends Loose {
@@ -90,6 +117,7 @@ export interface ToolResultMessage extends Loose {
   content: ToolResultContentBlock[];
   details?: unknown;
   isError: boolean;
+  nestedCalls?: NestedCalls;
   timestamp: number;
 }
 
@@ -130,6 +158,7 @@ export interface CompactionSummaryMessage extends Loose {
 }
 
 export type AgentMessage =
+  | SystemMessage
   | UserMessage
   | AssistantMessage
   | ToolResultMessage
@@ -171,7 +200,7 @@ export interface ModelChangeEntry extends EntryBase {
   modelId: string;
 }
 
-export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh";
+export type ThinkingLevel = "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
 
 export interface ThinkingLevelChangeEntry extends EntryBase {
   type: "thinking_level_change";
@@ -183,9 +212,35 @@ export interface ActiveToolsChangeEntry extends EntryBase {
   activeToolNames: string[];
 }
 
+/** Written by Cutpoint before 2026-12 (pi has no such type): a trailing one moves the leaf. */
 export interface LeafEntry extends EntryBase {
   type: "leaf";
   targetId: string | null;
+}
+
+/** pi 1.6: model-attributed usage outside the context (e.g. cache warming). */
+export interface UsageEntry extends EntryBase {
+  type: "usage";
+  kind: string;
+  provider: string;
+  model: string;
+  usage: Usage;
+  note?: string;
+}
+
+/** The content a context edit puts in place of its target's content. */
+export interface ContextReplacement extends Loose {
+  content: string | (TextContent | ImageContent)[];
+}
+
+/**
+ * pi 1.6: an append-only edit of an earlier context entry on the same branch. `null` omits the
+ * target from the context; otherwise the target's content is replaced. The latest edit wins.
+ */
+export interface ContextEditEntry extends EntryBase {
+  type: "context_edit";
+  targetId: string;
+  replacement: ContextReplacement | null;
 }
 
 /** Default summarizer details; opaque when fromHook is true. */
@@ -202,14 +257,20 @@ export interface CompactionEntry extends EntryBase {
   tokensBefore: number;
   details?: unknown;
   fromHook?: boolean;
+  /** pi 1.6: the replayed prompt and tools at the boundary; leads the compacted context. */
+  systemMessage?: SystemMessage;
+  /** pi 1.6: the summarizer's usage. */
+  usage?: Usage;
 }
 
 export interface BranchSummaryEntry extends EntryBase {
   type: "branch_summary";
+  /** pi 1.6 writes the leaf that was left ("root" when none); older Cutpoint wrote the new leaf. */
   fromId: string;
   summary: string;
   details?: unknown;
   fromHook?: boolean;
+  usage?: Usage;
 }
 
 export interface CustomEntry extends EntryBase {
@@ -248,6 +309,8 @@ export type KnownEntry =
   | ThinkingLevelChangeEntry
   | ActiveToolsChangeEntry
   | LeafEntry
+  | UsageEntry
+  | ContextEditEntry
   | CompactionEntry
   | BranchSummaryEntry
   | CustomEntry
@@ -263,6 +326,8 @@ export const KNOWN_ENTRY_TYPES: readonly KnownEntryType[] = [
   "thinking_level_change",
   "active_tools_change",
   "leaf",
+  "usage",
+  "context_edit",
   "compaction",
   "branch_summary",
   "custom",
@@ -290,6 +355,7 @@ export const isBranchSummaryEntry = (e: SessionEntry): e is BranchSummaryEntry =
 export const isCustomMessageEntry = (e: SessionEntry): e is CustomMessageEntry => e.type === "custom_message";
 export const isLabelEntry = (e: SessionEntry): e is LabelEntry => e.type === "label";
 export const isLeafEntry = (e: SessionEntry): e is LeafEntry => e.type === "leaf";
+export const isContextEditEntry = (e: SessionEntry): e is ContextEditEntry => e.type === "context_edit";
 export const isSessionInfoEntry = (e: SessionEntry): e is SessionInfoEntry => e.type === "session_info";
 
 /** A whole session in memory: header plus entries in file order. */
