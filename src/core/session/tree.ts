@@ -70,6 +70,15 @@ export function getPath(
   return path;
 }
 
+/**
+ * The current path of a session: root first, ending at the leaf on load (`resolveLeafId`). The one
+ * rule every reader of "where the session stands" uses (agent, compaction, tree, CLI).
+ */
+export function currentPath(entries: readonly SessionEntry[], index?: TreeIndex): SessionEntry[] {
+  const byId = index?.byId ?? buildTreeIndex(entries).byId;
+  return getPath(byId, resolveLeafId(entries) ?? null);
+}
+
 /** Labels over the whole file in file order: the last label entry per target wins; empty clears. */
 export function resolveLabels(entries: readonly SessionEntry[]): Map<string, string> {
   const labels = new Map<string, string>();
