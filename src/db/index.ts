@@ -1,3 +1,4 @@
+export * from "./append-at-leaf.ts";
 export * from "./chunks.ts";
 export { db } from "./instance.ts";
 export * from "./result.ts";

@@ -16,6 +16,7 @@
  * its (possibly incomplete) tool calls: they get error results too, so every call is answered.
  */
 import { buildSessionContext, toLlmMessages } from "../session/context.ts";
+import { systemMessageText } from "../session/system-prompt.ts";
 import type {
   AssistantMessage,
   MessageEntry,
@@ -159,7 +160,8 @@ export async function runAgent(input: AgentRunInput, deps: AgentLoopDeps): Promi
     emit({ type: "turn_start", turn: turns });
     const context = buildSessionContext(path);
     const reply = await deps.streamModel({
-      systemPrompt: input.systemPrompt,
+      // The session's own prompt (its system messages replayed) wins over the configured one.
+      systemPrompt: systemMessageText(context.systemMessage) || input.systemPrompt,
       messages: toLlmMessages(context.messages),
       tools: [...input.tools],
       thinkingLevel: context.thinkingLevel,
