@@ -169,8 +169,10 @@ export function appendsAt(loaded, leafId) {
     content: [{ type: "text", text: "probe" }],
     timestamp: 0,
   });
+  const nextParentId = probe.getEntry(messageId).parentId;
   return {
-    nextParentId: probe.getEntry(messageId).parentId,
+    nextParentId,
+    nextParentLine: loaded.line(nextParentId),
     compactionSystemMessage: systemView(compactionEntry.systemMessage),
   };
 }
