@@ -133,7 +133,7 @@ const VIEW_FIELDS = [
   "thinkingLevel",
   "contextTokens",
   "usageIndex",
-  "llmRoles",
+  "requestRoles",
   "system",
 ];
 const PLAN_FIELDS = [

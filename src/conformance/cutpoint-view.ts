@@ -3,10 +3,10 @@
 import * as compactionCore from "../core/compaction/index.ts";
 import { estimateContextTokens, estimateMessageTokensPi, planCompaction } from "../core/compaction/index.ts";
 import { contextTokensOf, indexPath } from "../core/compaction/plan.ts";
-import * as sessionCore from "../core/session/index.ts";
 import {
   buildSessionContext,
   buildTreeIndex,
+  currentSystemMessage,
   getPath,
   getSessionName,
   parseSessionJsonl,
@@ -48,19 +48,10 @@ export function loadCutpointSession(text: string): CutpointSession {
 /** A value Cutpoint cannot produce yet; shown as Cutpoint's value in a disagreement. */
 export const missing = (what: string): string => `(missing in Cutpoint: ${what})`;
 
-type Replay = (messages: readonly AgentMessage[]) => SystemMessage | undefined;
-
-// TODO(lead): `currentSystemMessage(messages)` in src/core/session/context.ts (pi's replay of the
-// system messages: content joined, sections patched by name with null removing, toolsRemoved
-// then toolsAdded by name). Used here as soon as the session barrel exports it.
-const currentSystemMessage = (sessionCore as Record<string, unknown>).currentSystemMessage as
-  | Replay
-  | undefined;
-
-// TODO(lead): a builder of a compaction entry's systemMessage (pi puts the replay at the leaf on
-// every compaction it appends). Used here when the compaction barrel exports
-// `compactionSystemMessage(path)`; until then, when currentSystemMessage exists, this checks the
-// replay of Cutpoint's context at the leaf (what the builder must return).
+// TODO(lead): a builder of a compaction entry's systemMessage (pi puts the replay of the context at
+// the leaf on every compaction it appends). The test uses `compactionSystemMessage(path)` as soon
+// as src/core/compaction exports it (e.g. next to buildCompactionEntry); until then the row says
+// it is missing. (Cutpoint's compaction entries carry no systemMessage yet.)
 const compactionSystemMessage = (compactionCore as Record<string, unknown>).compactionSystemMessage as
   | ((path: readonly SessionEntry[]) => SystemMessage | undefined)
   | undefined;
@@ -147,13 +138,13 @@ export function cutpointViewAt(
     thinkingLevel: context.thinkingLevel,
     contextTokens: size.tokens,
     usageIndex: size.source === "reported" ? estimateContextTokens(context.messages).usageIndex : null,
-    llmRoles: toLlmMessages(context.messages)
-      .map((m) => m.role)
-      .join(","),
+    // Cutpoint sends the replay as the request's system prompt and toLlmMessages after it.
+    requestRoles: [
+      ...(context.systemMessage ? ["system"] : []),
+      ...toLlmMessages(context.messages).map((m) => m.role),
+    ].join(","),
     messages: messagesView(session, context),
-    system: currentSystemMessage
-      ? systemView(currentSystemMessage(context.messages))
-      : (missing("currentSystemMessage(messages) in src/core/session/context.ts") as unknown as SystemView),
+    system: systemView(currentSystemMessage(context.messages)),
     plans: keeps.map((keep) => planView(session, path, keep, reserveTokens)),
   };
 }
@@ -164,9 +155,7 @@ export function cutpointLeaf(session: CutpointSession): { leafId: string | null 
   const path = getPath(session.byId, leafId);
   let compaction: SystemView | null;
   if (compactionSystemMessage) compaction = systemView(compactionSystemMessage(path));
-  else if (currentSystemMessage)
-    compaction = systemView(currentSystemMessage(buildSessionContext(path).messages));
-  else compaction = missing("a builder of compaction.systemMessage") as unknown as SystemView;
+  else compaction = missing("compactionSystemMessage(path) in src/core/compaction") as unknown as SystemView;
   // The app appends every new entry as a child of the stored leaf, which import sets to resolveLeafId.
   return {
     leafId,

@@ -52,7 +52,10 @@ export interface LeafView {
   thinkingLevel?: string;
   contextTokens?: number;
   usageIndex?: number | null;
+  /** pi's convertToLlm roles, system messages in place (recorded, not compared: Cutpoint sends no mid-conversation system messages). */
   llmRoles?: string;
+  /** Roles of the request pi sends without mid-conversation system messages: the replay first, then the rest. */
+  requestRoles?: string;
   messages?: MessageView[];
   system?: SystemView | null;
   plans: PlanView[];

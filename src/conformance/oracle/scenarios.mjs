@@ -285,6 +285,90 @@ export const SCENARIOS = {
     move(sm, a3);
   },
 
+  /** Context edits inside a compaction's kept range, edits before it, a string edit of a custom message, a kept id on another branch. */
+  "context-edits-compacted"(sm) {
+    system(sm, FIRST_SYSTEM);
+    const [q1] = turn(sm, "e1", { question: 2000, answer: 3000, total: 1400 });
+    sm.appendContextEdit(q1, { content: "e1 question, shortened before the compaction" });
+    const [q2, a2] = turn(sm, "e2", { question: 2000, answer: 3000, total: 2600 });
+    const note = sm.appendCustomMessageEntry("note", `A note ${filler("note", 900)}`, true);
+    sm.appendContextEdit(note, { content: "note as a string" });
+    sm.appendContextEdit(a2, { content: "e2 answer, shortened" });
+    const [q3] = turn(sm, "e3", { question: 2000, answer: 3000, total: 2300 });
+    sm.appendContextEdit(q2, null);
+    sm.appendCompaction("Summary before e3.", q3, 2300);
+    turn(sm, "e4", { question: 1500, answer: 2500, total: 2000 });
+    sm.appendContextEdit(q3, {
+      content: [{ type: "text", text: "e3 question, edited after the compaction" }],
+    });
+    const [, a5] = turn(sm, "e5", { question: 1500, answer: 2500, total: 2900 });
+    sm.branch(a2);
+    const other = user(sm, "A question on another branch");
+    sm.branch(a5);
+    sm.appendCompaction("Kept id on another branch.", other, 2900);
+    turn(sm, "e6", { question: 500, answer: 700, total: 800 });
+  },
+
+  /** Odd but valid messages: string user content, images in tool results, usage without totalTokens or absent, summary-role messages stored as messages, label and name cleared with "". */
+  "edge-messages"(sm) {
+    system(sm, FIRST_SYSTEM);
+    const u1 = sm.appendMessage({
+      role: "user",
+      content: `A plain string question ${filler("str", 800)}`,
+      timestamp: Date.now(),
+    });
+    const a1 = sm.appendMessage({
+      role: "assistant",
+      content: [{ type: "text", text: `Usage without a total ${filler("nt", 1200)}` }],
+      api: "openai-completions",
+      provider: "openai",
+      model: "gpt-x",
+      usage: { ...usage(0), input: 900, output: 300 },
+      stopReason: "stop",
+      timestamp: Date.now(),
+    });
+    sm.appendLabelChange(u1, "question");
+    sm.appendLabelChange(a1, "answer");
+    sm.appendSessionInfo("Edge cases");
+    assistant(sm, [{ call: ["i1", "screenshot", { path: "page.png" }] }], { total: 1700 });
+    sm.appendMessage({
+      role: "toolResult",
+      toolCallId: "i1",
+      toolName: "screenshot",
+      content: [
+        { type: "text", text: "the page" },
+        { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+      ],
+      isError: false,
+      timestamp: Date.now(),
+    });
+    sm.appendMessage({
+      role: "assistant",
+      content: [{ type: "text", text: `No usage at all ${filler("nu", 900)}` }],
+      api: "openai-completions",
+      provider: "openai",
+      model: "gpt-x",
+      stopReason: "stop",
+      timestamp: Date.now(),
+    });
+    sm.appendMessage({
+      role: "compactionSummary",
+      summary: `A stored compaction summary ${filler("cs", 1500)}`,
+      tokensBefore: 4000,
+      timestamp: Date.now(),
+    });
+    sm.appendMessage({
+      role: "branchSummary",
+      summary: `A stored branch summary ${filler("bs", 1500)}`,
+      fromId: "root",
+      timestamp: Date.now(),
+    });
+    assistant(sm, ["After the stored summaries."], { total: 2600 });
+    sm.appendLabelChange(a1, "");
+    turn(sm, "edge", { question: 1800, answer: 2200, total: 3300 });
+    sm.appendSessionInfo("");
+  },
+
   /** Trailing tool results larger than keep-recent (the cut keeps their assistant call). */
   "trailing-tool-results"(sm) {
     system(sm, FIRST_SYSTEM);

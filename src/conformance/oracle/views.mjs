@@ -128,9 +128,13 @@ export function viewAt(loaded, leafId, keeps, detail = "full") {
     usageIndex: estimate.lastUsageIndex,
   };
   if (detail === "full") {
-    view.llmRoles = piMessages
-      .convertToLlm(projection.messages)
-      .map((message) => message.role)
+    const llm = piMessages.convertToLlm(projection.messages);
+    view.llmRoles = llm.map((message) => message.role).join(",");
+    // What pi sends to a model without mid-conversation system messages (its openai-completions
+    // default): the replay first, the other messages after it.
+    view.requestRoles = ai
+      .collapseSystemMessages({ messages: llm })
+      .messages.map((message) => message.role)
       .join(",");
     view.messages = projection.entries.flatMap((projected) =>
       projected.messages.map((message) => ({
