@@ -4,6 +4,8 @@ import { resolve } from "node:path";
 import {
   type CutpointSession,
   cutpointLeaf,
+  cutpointPlanner,
+  cutpointPlannerAt,
   cutpointSessionInfo,
   cutpointViewAt,
   loadCutpointSession,
@@ -201,6 +203,26 @@ function viewRows(file: string, at: string, pi: LeafView, cut: LeafView, withIds
   return rows;
 }
 
+/** The incremental planner's row at one view: context size and every plan, fields prefixed "keep K". */
+function plannerRow(
+  file: string,
+  at: string,
+  pi: LeafView,
+  cut: Pick<LeafView, "contextTokens" | "plans">,
+  withIds: boolean,
+): Row {
+  const out: Disagreement[] = [];
+  if (pi.contextTokens !== undefined && pi.contextTokens !== cut.contextTokens) {
+    out.push({ field: "contextTokens", pi: pi.contextTokens, cutpoint: cut.contextTokens });
+  }
+  for (const plan of pi.plans) {
+    const mine = cut.plans.find((p) => p.keep === plan.keep);
+    for (const d of planDisagreements(plan, mine, withIds))
+      out.push({ ...d, field: `keep ${plan.keep} ${d.field}` });
+  }
+  return { file, at, rule: "planner", disagreements: out };
+}
+
 /** Every row of one reference, compared with Cutpoint's view of the same file. */
 export function compareReference(file: string, reference: Reference): Row[] {
   const text = readFileSync(resolve(REPO_ROOT, reference.source), "utf8");
@@ -258,6 +280,7 @@ export function compareReference(file: string, reference: Reference): Row[] {
     ),
   );
 
+  const planner = cutpointPlanner();
   for (const piView of referenceLines(reference)) {
     const at = `line ${piView.leafLine}`;
     const entry = piView.leafLine === null ? undefined : session.entryAtLine(piView.leafLine);
@@ -271,6 +294,9 @@ export function compareReference(file: string, reference: Reference): Row[] {
       continue;
     }
     const lineKeeps = piView.plans.map((p) => p.keep);
+    // The UI's incremental planner, fed the leaves in file order (it reuses the shared prefix).
+    const incremental = cutpointPlannerAt(planner, session, entry.id, lineKeeps, reference.reserveTokens);
+    rows.push(plannerRow(file, at, piView, incremental, withIds));
     rows.push(
       ...viewRows(
         file,

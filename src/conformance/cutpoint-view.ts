@@ -1,7 +1,14 @@
 /** Cutpoint's own view of a session, in the shape of a pi 1.6 reference row, computed with src/core only. */
 
 import * as compactionCore from "../core/compaction/index.ts";
-import { estimateContextTokens, estimateMessageTokensPi, planCompaction } from "../core/compaction/index.ts";
+import {
+  createPlanner,
+  estimateContextTokens,
+  estimateMessageTokensPi,
+  type Planner,
+  type PlanResult,
+  planCompaction,
+} from "../core/compaction/index.ts";
 import { contextTokensOf, indexPath } from "../core/compaction/plan.ts";
 import {
   buildSessionContext,
@@ -76,13 +83,7 @@ export function entryKind(entry: SessionEntry | undefined): string | null {
   return entry.type;
 }
 
-function planView(
-  session: CutpointSession,
-  path: SessionEntry[],
-  keep: number,
-  reserveTokens: number,
-): PlanView {
-  const result = planCompaction(path, { keepRecentTokens: keep, reserveTokens });
+function planView(session: CutpointSession, keep: number, result: PlanResult): PlanView {
   if (!result.ok) return { keep, compact: false };
   const plan = result.plan;
   const roles = (messages: readonly AgentMessage[]) => messages.map((m) => m.role).join(",");
@@ -145,7 +146,31 @@ export function cutpointViewAt(
     ].join(","),
     messages: messagesView(session, context),
     system: systemView(currentSystemMessage(context.messages)),
-    plans: keeps.map((keep) => planView(session, path, keep, reserveTokens)),
+    plans: keeps.map((keep) =>
+      planView(session, keep, planCompaction(path, { keepRecentTokens: keep, reserveTokens })),
+    ),
+  };
+}
+
+/** The incremental planner the UI uses, fed the paths in the order asked (it reuses shared prefixes). */
+export function cutpointPlanner(): Planner {
+  return createPlanner();
+}
+
+/** The incremental planner's context size and plans with the leaf at `leafId`. */
+export function cutpointPlannerAt(
+  planner: Planner,
+  session: CutpointSession,
+  leafId: string | null,
+  keeps: readonly number[],
+  reserveTokens: number,
+): Pick<LeafView, "contextTokens" | "plans"> {
+  planner.setPath(getPath(session.byId, leafId));
+  return {
+    contextTokens: planner.contextTokens().tokens,
+    plans: keeps.map((keep) =>
+      planView(session, keep, planner.plan({ keepRecentTokens: keep, reserveTokens })),
+    ),
   };
 }
 
