@@ -1,8 +1,10 @@
 /** Compares one pi 1.6 reference with Cutpoint's view of the same file, row by row and field by field. */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { getPath } from "../core/session/index.ts";
 import {
   type CutpointSession,
+  cutpointCompactionSystemMessage,
   cutpointLeaf,
   cutpointPlanner,
   cutpointPlannerAt,
@@ -292,6 +294,18 @@ export function compareReference(file: string, reference: Reference): Row[] {
         disagreements: [{ field: "leaf", pi: "an entry", cutpoint: "no entry on this line" }],
       });
       continue;
+    }
+    if (piView.compactionSystemMessage !== undefined) {
+      const mine = cutpointCompactionSystemMessage(getPath(session.byId, entry.id));
+      const appends: Disagreement[] = [];
+      if (!same(piView.compactionSystemMessage, mine)) {
+        appends.push({
+          field: "compactionSystemMessage",
+          pi: piView.compactionSystemMessage,
+          cutpoint: mine,
+        });
+      }
+      rows.push({ file, at, rule: "appends", disagreements: appends });
     }
     const lineKeeps = piView.plans.map((p) => p.keep);
     // The UI's incremental planner, fed the leaves in file order (it reuses the shared prefix).

@@ -174,19 +174,23 @@ export function cutpointPlannerAt(
   };
 }
 
+/** The systemMessage Cutpoint puts on a compaction appended at the end of `path`. */
+export function cutpointCompactionSystemMessage(path: readonly SessionEntry[]): SystemView | null {
+  if (!compactionSystemMessage) {
+    return missing("compactionSystemMessage(path) in src/core/compaction") as unknown as SystemView;
+  }
+  return systemView(compactionSystemMessage(path));
+}
+
 /** Cutpoint's leaf on load and what it appends there. */
 export function cutpointLeaf(session: CutpointSession): { leafId: string | null } & AppendsView {
   const leafId = resolveLeafId(session.entries) ?? null;
-  const path = getPath(session.byId, leafId);
-  let compaction: SystemView | null;
-  if (compactionSystemMessage) compaction = systemView(compactionSystemMessage(path));
-  else compaction = missing("compactionSystemMessage(path) in src/core/compaction") as unknown as SystemView;
   // The app appends every new entry as a child of the stored leaf, which import sets to resolveLeafId.
   return {
     leafId,
     nextParentId: leafId,
     nextParentLine: session.lineOf(leafId),
-    compactionSystemMessage: compaction,
+    compactionSystemMessage: cutpointCompactionSystemMessage(getPath(session.byId, leafId)),
   };
 }
 

@@ -58,6 +58,8 @@ export interface LeafView {
   requestRoles?: string;
   messages?: MessageView[];
   system?: SystemView | null;
+  /** The systemMessage of a compaction pi appends at this leaf (full rows). */
+  compactionSystemMessage?: SystemView | null;
   plans: PlanView[];
 }
 

@@ -108,7 +108,10 @@ function referenceFor(source, scratch) {
     const rows = entries.map((entry) => viewAt(loaded, entry.id, LARGE_KEEPS, "brief"));
     checkAgainstSharedPlans(source.name, rows, source.sharedPlans);
   } else {
-    reference.lines = entries.map((entry) => stripExcerpts(viewAt(loaded, entry.id, ALL_KEEPS, "full")));
+    reference.lines = entries.map((entry) => ({
+      ...stripExcerpts(viewAt(loaded, entry.id, ALL_KEEPS, "full")),
+      compactionSystemMessage: appendsAt(loaded, entry.id).compactionSystemMessage,
+    }));
   }
   if (source.sharedView) checkAgainstSharedView(source.name, reference.leaf, source.sharedView);
   return reference;
