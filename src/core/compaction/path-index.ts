@@ -9,7 +9,13 @@
  */
 import { entryMessages, isSystemMessageEntry, projectEntry } from "../session/projection.ts";
 import { currentSystemMessage } from "../session/system-prompt.ts";
-import type { AgentMessage, CompactionEntry, ContextEditEntry, SessionEntry } from "../session/types.ts";
+import type {
+  AgentMessage,
+  CompactionEntry,
+  ContextEditEntry,
+  SessionEntry,
+  SystemMessage,
+} from "../session/types.ts";
 import { hasCutPointMessage, hasTurnStartMessage } from "./entry-messages.ts";
 import { messageFileOps } from "./file-ops.ts";
 import { type Estimator, hasContextUsage, PI_ESTIMATOR } from "./tokens.ts";
@@ -83,6 +89,7 @@ export class PathIndex {
   private edits = new Map<string, ContextEditEntry>();
   private ids: Map<string, number> | undefined;
   private replayKey = "";
+  private replay: SystemMessage | undefined;
   private replayTokens = 0;
   private fileOpsStart = -1;
   private fileOpsScanned = 0;
@@ -399,19 +406,25 @@ export class PathIndex {
     return n;
   }
 
-  /** Estimate of the replayed system prompt of the projection (pi counts it once when estimating). */
-  systemReplayTokens(): number {
+  /** The replay of the projection's system messages (the compaction's checkpoint first): the current prompt. */
+  systemReplay(): SystemMessage | undefined {
     this.ensure();
     const c = this.latestCompaction();
     const ws = this.windowStart();
     const key = `${this.compactions.length}:${ws}:${this.systems.length}:${this.systems[this.systems.length - 1]}`;
-    if (key === this.replayKey) return this.replayTokens;
+    if (key === this.replayKey) return this.replay;
     const messages: AgentMessage[] = [];
     if (c) for (const m of entryMessages(c)) if (m.role === "system") messages.push(m);
     for (const i of this.systems) if (i >= ws) messages.push(...this.proj[i]!);
-    const replay = currentSystemMessage(messages);
-    this.replayTokens = replay ? this.estimator.estimateMessage(replay) : 0;
+    this.replay = currentSystemMessage(messages);
+    this.replayTokens = this.replay ? this.estimator.estimateMessage(this.replay) : 0;
     this.replayKey = key;
+    return this.replay;
+  }
+
+  /** Estimate of the replayed system prompt (pi counts it once when estimating the context). */
+  systemReplayTokens(): number {
+    this.systemReplay();
     return this.replayTokens;
   }
 

@@ -4,7 +4,7 @@
  * on a PathIndex (pi 1.6's projection); `createPlanner` (planner.ts) keeps the index across
  * appends so re-planning is O(log n).
  */
-import type { AgentMessage, FileListDetails, SessionEntry } from "../session/types.ts";
+import type { AgentMessage, FileListDetails, SessionEntry, SystemMessage } from "../session/types.ts";
 import { type CutResult, findCut, isCutPointAt, splitAt, stepBack } from "./cut.ts";
 import { fileLists, readFileListDetails } from "./file-ops.ts";
 import { ABSENT, PathIndex } from "./path-index.ts";
@@ -76,6 +76,8 @@ export interface CompactionPlan {
   tokensAfterEstimate: number;
   /** Lazy. */
   fileOps: FileListDetails;
+  /** Lazy: the replayed prompt and tools of the context, which the compaction entry checkpoints. */
+  systemMessage: SystemMessage | undefined;
   bands: PlanBands;
   settings: PlanSettings;
   estimatorId: string;
@@ -253,6 +255,7 @@ export function planOnIndex(index: PathIndex, settings: PlanSettings, options: P
     summaryBudgetTokens,
     tokensAfterEstimate: summaryBudgetTokens + keptTokens,
     fileOps: { readFiles: [], modifiedFiles: [] },
+    systemMessage: undefined,
     bands: {
       outside: { start: 0, end: ws },
       summarized: { start: ws, end: historyEnd },
@@ -269,6 +272,7 @@ export function planOnIndex(index: PathIndex, settings: PlanSettings, options: P
   );
   lazy(plan, "summarizedTokens", () => index.sumCum[firstKept]! - index.sumCum[ws]!);
   lazy(plan, "fileOps", () => planFileOps(index, ws, firstKept));
+  lazy(plan, "systemMessage", () => index.systemReplay());
   if (plan.summarizeCount === 0 && plan.turnPrefixCount === 0)
     return {
       ok: false,
