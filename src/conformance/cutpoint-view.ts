@@ -1,13 +1,14 @@
 /** Cutpoint's own view of a session, in the shape of a pi 1.6 reference row, computed with src/core only. */
 
-import * as compactionCore from "../core/compaction/index.ts";
 import {
+  buildCompactionEntry,
   createPlanner,
   estimateContextTokens,
   estimateMessageTokensPi,
   type Planner,
   type PlanResult,
   planCompaction,
+  planFields,
 } from "../core/compaction/index.ts";
 import { contextTokensOf, indexPath } from "../core/compaction/plan.ts";
 import {
@@ -51,17 +52,6 @@ export function loadCutpointSession(text: string): CutpointSession {
     entryAtLine: (line) => byLine.get(line),
   };
 }
-
-/** A value Cutpoint cannot produce yet; shown as Cutpoint's value in a disagreement. */
-export const missing = (what: string): string => `(missing in Cutpoint: ${what})`;
-
-// TODO(lead): a builder of a compaction entry's systemMessage (pi puts the replay of the context at
-// the leaf on every compaction it appends). The test uses `compactionSystemMessage(path)` as soon
-// as src/core/compaction exports it (e.g. next to buildCompactionEntry); until then the row says
-// it is missing. (Cutpoint's compaction entries carry no systemMessage yet.)
-const compactionSystemMessage = (compactionCore as Record<string, unknown>).compactionSystemMessage as
-  | ((path: readonly SessionEntry[]) => SystemMessage | undefined)
-  | undefined;
 
 function systemView(message: SystemMessage | undefined): SystemView | null {
   if (!message) return null;
@@ -174,12 +164,30 @@ export function cutpointPlannerAt(
   };
 }
 
-/** The systemMessage Cutpoint puts on a compaction appended at the end of `path`. */
+/**
+ * The systemMessage on the compaction entry Cutpoint writes at the end of `path`: the plan's
+ * checkpoint through planFields and buildCompactionEntry, as the compaction runner does. Where no
+ * plan exists (nothing to compact) Cutpoint writes no compaction; the row then checks the same
+ * checkpoint straight from the path index (what the plan would carry).
+ */
 export function cutpointCompactionSystemMessage(path: readonly SessionEntry[]): SystemView | null {
-  if (!compactionSystemMessage) {
-    return missing("compactionSystemMessage(path) in src/core/compaction") as unknown as SystemView;
-  }
-  return systemView(compactionSystemMessage(path));
+  const planned = planCompaction(path, { keepRecentTokens: 1, reserveTokens: 16384 });
+  const fields = planned.ok
+    ? planFields(planned.plan, "conformance probe")
+    : {
+        summary: "conformance probe",
+        firstKeptEntryId: "probe",
+        tokensBefore: 0,
+        details: { readFiles: [], modifiedFiles: [] },
+        systemMessage: indexPath(path).systemReplay(),
+      };
+  const entry = buildCompactionEntry({
+    ...fields,
+    id: "probe",
+    parentId: null,
+    timestamp: "2026-12-01T00:00:00.000Z",
+  });
+  return systemView(entry.systemMessage);
 }
 
 /** Cutpoint's leaf on load and what it appends there. */
