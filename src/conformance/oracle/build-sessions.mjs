@@ -1,9 +1,18 @@
 // Writes src/conformance/sessions/*.jsonl with pi 1.6's own SessionManager (persisted to a temp dir, then copied); run by Node 22.
 import { createHash } from "node:crypto";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resetDeterminism, sessionManager } from "./pi-modules.mjs";
+import { DERIVED, RAW } from "./raw-sessions.mjs";
 import { SCENARIOS } from "./scenarios.mjs";
 
 const outDir = process.argv[2];
@@ -22,6 +31,14 @@ try {
     build(sm);
     copyFileSync(sm.getSessionFile(), join(outDir, `${name}.jsonl`));
     console.log(`session ${name}: ${sm.getEntryCount()} entries`);
+  }
+  for (const [name, build] of Object.entries(RAW)) {
+    writeFileSync(join(outDir, `${name}.jsonl`), build());
+    console.log(`session ${name}: written as text (pi 1.6 has no writer for it)`);
+  }
+  for (const [name, [from, damage]] of Object.entries(DERIVED)) {
+    writeFileSync(join(outDir, `${name}.jsonl`), damage(readFileSync(join(outDir, `${from}.jsonl`), "utf8")));
+    console.log(`session ${name}: a damaged copy of ${from}`);
   }
 } finally {
   rmSync(scratch, { recursive: true, force: true });
