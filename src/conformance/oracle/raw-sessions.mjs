@@ -119,7 +119,7 @@ function legacyV2() {
   return lines(out);
 }
 
-/** Copies of pi-written sessions as other tools leave them: CRLF line ends; blank and malformed lines; a crash-cut last line. */
+/** Copies of pi-written sessions as other tools leave them: CRLF line ends; blank and malformed lines; a lost line (orphans); a crash-cut last line. */
 export const DERIVED = {
   "damaged-crlf": ["moves", (source) => source.replace(/\n/g, "\r\n")],
   "damaged-blank-and-bad-lines": [
@@ -128,6 +128,14 @@ export const DERIVED = {
       const rows = source.split("\n");
       rows.splice(6, 0, "", "   ", "{not json at all");
       rows.splice(14, 0, '{"type":"message","id":"broken"');
+      return rows.join("\n");
+    },
+  ],
+  "damaged-missing-line": [
+    "context-edits-compacted",
+    (source) => {
+      const rows = source.split("\n");
+      rows.splice(5, 1);
       return rows.join("\n");
     },
   ],

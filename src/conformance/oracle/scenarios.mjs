@@ -369,6 +369,26 @@ export const SCENARIOS = {
     sm.appendSessionInfo("");
   },
 
+  /** Compactions whose firstKeptEntryId is a system message, a label, a context_edit and a settings entry. */
+  "odd-kept-ids"(sm) {
+    system(sm, FIRST_SYSTEM);
+    turn(sm, "k1", { question: 1500, answer: 2500, total: 1100 });
+    const patch = system(sm, { sections: { mode: "<mode>fast</mode>" } });
+    const [q2] = turn(sm, "k2", { question: 1500, answer: 2500, total: 2200 });
+    sm.appendCompaction("Kept range starts at a system message.", patch, 2200);
+    const label = sm.appendLabelChange(q2, "k2");
+    turn(sm, "k3", { question: 1500, answer: 2500, total: 1900 });
+    sm.appendCompaction("Kept range starts at a label.", label, 1900);
+    const [, a4] = turn(sm, "k4", { question: 1500, answer: 2500, total: 2000 });
+    const edit = sm.appendContextEdit(a4, { content: "k4 answer, edited" });
+    turn(sm, "k5", { question: 1500, answer: 2500, total: 2400 });
+    sm.appendCompaction("Kept range starts at a context edit.", edit, 2400);
+    const setting = sm.appendThinkingLevelChange("xhigh");
+    turn(sm, "k6", { question: 1500, answer: 2500, total: 2100 });
+    sm.appendCompaction("Kept range starts at a settings entry.", setting, 2100);
+    turn(sm, "k7", { question: 700, answer: 900, total: 900 });
+  },
+
   /** Trailing tool results larger than keep-recent (the cut keeps their assistant call). */
   "trailing-tool-results"(sm) {
     system(sm, FIRST_SYSTEM);
