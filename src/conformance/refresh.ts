@@ -1,8 +1,8 @@
 /** `npm run conformance:refresh`: installs pi 1.6 if needed, rebuilds sessions/ with pi's SessionManager and writes pi's views to references/. */
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { ensurePi16, runWithPi16 } from "./pi16.ts";
 
-const here = dirname(new URL(import.meta.url).pathname);
+const here = import.meta.dirname;
 const repoRoot = resolve(here, "..", "..");
 
 function run(script: string, args: string[], pi: ReturnType<typeof ensurePi16>): void {
