@@ -59,7 +59,10 @@ async function saveKey(
   await setBaseUrl(dlg, options.baseUrl ?? MOCK_BASE_URL);
   await dlg.getByLabel(/^API key/).fill(key);
   await dlg.getByRole("radio", { name: mode }).check();
-  if (options.passphrase) await dlg.getByLabel("Passphrase", { exact: true }).fill(options.passphrase);
+  if (options.passphrase) {
+    await dlg.getByLabel("Passphrase", { exact: true }).fill(options.passphrase);
+    await dlg.getByLabel("Repeat it").fill(options.passphrase);
+  }
   await dlg.getByRole("button", { name: "Save key" }).click();
   await expect(dlg.getByTestId("api-key-display")).toBeVisible({ timeout: 20_000 });
   await expect(dlg.getByTestId("models-status")).toContainText(`${MODELS.length} models listed`);
@@ -248,6 +251,10 @@ for (const width of [1280, 800]) {
       await page.screenshot({ path: `${OUT}/settings-${width}-${scheme}.png` });
       await dlg.getByLabel(/^API key/).fill(uniqueKey("shot"));
       await dlg.getByLabel("Passphrase", { exact: true }).fill("pw");
+      await dlg.getByLabel("Repeat it").fill("pX");
+      await expect(dlg.getByText("The two passphrases differ.")).toBeVisible();
+      await expect(dlg.getByRole("button", { name: "Save key" })).toBeDisabled();
+      await dlg.getByLabel("Repeat it").fill("pw");
       await dlg.getByRole("button", { name: "Save key" }).click();
       await expect(dlg.getByTestId("api-key-where")).toBeVisible({ timeout: 20_000 });
       await page.screenshot({ path: `${OUT}/saved-${width}-${scheme}.png` });

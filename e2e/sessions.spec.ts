@@ -65,17 +65,23 @@ test("rename appends a session_info entry; new empty session; delete asks, then 
   await expect(app.title).toHaveText("Renamed example");
 });
 
+/** Opens the example session and deletes it; returns how many timeline rows it showed. */
+async function deleteExample(app: AppPage): Promise<number> {
+  await app.goto();
+  await app.page.getByRole("button", { name: "Open the example session" }).click();
+  await expect.poll(() => app.entryCountOf("tally"), { timeout: IMPORT_TIMEOUT }).toBe("55");
+  const lines = await app.timelineRows.count();
+  await app.page.getByRole("button", { name: /^Delete tally/ }).click();
+  await app.page.locator('dialog[data-dialog="delete"]').getByRole("button", { name: "Delete" }).click();
+  await expect(app.sessionItems).toHaveCount(0);
+  return lines;
+}
+
 test("delete, reload within the undo window: Undo is still offered and brings the session back whole", async ({
   page,
 }) => {
   const app = new AppPage(page);
-  await app.goto();
-  await page.getByRole("button", { name: "Open the example session" }).click();
-  await expect.poll(() => app.entryCountOf("tally"), { timeout: IMPORT_TIMEOUT }).toBe("55");
-  const lines = await app.timelineRows.count();
-  await page.getByRole("button", { name: /^Delete tally/ }).click();
-  await page.locator('dialog[data-dialog="delete"]').getByRole("button", { name: "Delete" }).click();
-  await expect(app.sessionItems).toHaveCount(0);
+  const lines = await deleteExample(app);
   await expect(app.toast(/Deleted “tally/)).toBeVisible();
 
   await page.reload();
@@ -100,12 +106,7 @@ test("delete, reload after the undo window: the session is purged and no Undo is
   page,
 }) => {
   const app = new AppPage(page);
-  await app.goto();
-  await page.getByRole("button", { name: "Open the example session" }).click();
-  await expect.poll(() => app.entryCountOf("tally"), { timeout: IMPORT_TIMEOUT }).toBe("55");
-  await page.getByRole("button", { name: /^Delete tally/ }).click();
-  await page.locator('dialog[data-dialog="delete"]').getByRole("button", { name: "Delete" }).click();
-  await expect(app.sessionItems).toHaveCount(0);
+  await deleteExample(app);
   await page.reload();
   await expect(app.toast(/Deleted “tally/)).toBeVisible();
   // The toast ends with the window, and the purge removes the rows (sessions and chunks).

@@ -50,6 +50,8 @@ export function ApiKeyField(props: {
   const [draft, setDraft] = useState("");
   const [mode, setMode] = useState<KeyStorageMode>("device");
   const [passphrase, setPassphrase] = useState("");
+  const [repeat, setRepeat] = useState("");
+  const passphraseMissing = mode === "passphrase" && (passphrase === "" || passphrase !== repeat);
   const [busy, setBusy] = useState(false);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `stores` is rebuilt each render, same db.
@@ -73,13 +75,14 @@ export function ApiKeyField(props: {
     if (r.ok && changed) onChanged();
   };
   const save = async () => {
-    if (draft.trim() === "" || (mode === "passphrase" && passphrase === "")) return;
+    if (draft.trim() === "" || passphraseMissing) return;
     setBusy(true);
     const r = await saveKey(stores, { baseUrl, secret: draft, mode, passphrase });
     setBusy(false);
     if (r.ok) {
       setDraft("");
       setPassphrase("");
+      setRepeat("");
     }
     await after(r);
   };
@@ -155,13 +158,20 @@ export function ApiKeyField(props: {
             <button
               type="button"
               className="btn small"
-              disabled={busy || draft.trim() === "" || (mode === "passphrase" && passphrase === "")}
+              disabled={busy || draft.trim() === "" || passphraseMissing}
               onClick={() => void save()}
             >
               {busy ? "Saving…" : "Save key"}
             </button>
           </div>
-          <KeyModeChoice mode={mode} onMode={setMode} passphrase={passphrase} onPassphrase={setPassphrase} />
+          <KeyModeChoice
+            mode={mode}
+            onMode={setMode}
+            passphrase={passphrase}
+            onPassphrase={setPassphrase}
+            repeat={repeat}
+            onRepeat={setRepeat}
+          />
           <p className="agent-hint">
             The key is saved for <strong>{origin}</strong> and sent only there, in the Authorization header;
             it never appears in exported files.
@@ -200,9 +210,12 @@ function KeyModeChoice(props: {
   onMode: (mode: KeyStorageMode) => void;
   passphrase: string;
   onPassphrase: (p: string) => void;
+  repeat: string;
+  onRepeat: (p: string) => void;
 }) {
   const name = useId();
   const passId = useId();
+  const repeatId = useId();
   return (
     <fieldset className="key-modes">
       <legend>Keep the key</legend>
@@ -231,8 +244,18 @@ function KeyModeChoice(props: {
             value={props.passphrase}
             onChange={(e) => props.onPassphrase(e.target.value)}
           />
+          <label htmlFor={repeatId}>Repeat it</label>
+          <input
+            id={repeatId}
+            type="password"
+            autoComplete="new-password"
+            value={props.repeat}
+            onChange={(e) => props.onRepeat(e.target.value)}
+          />
           <span className="agent-faint">
-            Not stored anywhere: if you forget it, remove the key and save it again.
+            {props.repeat !== "" && props.repeat !== props.passphrase
+              ? "The two passphrases differ."
+              : "Not stored anywhere: if you forget it, remove the key and save it again."}
           </span>
         </div>
       )}

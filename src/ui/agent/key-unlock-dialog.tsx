@@ -90,18 +90,20 @@ export function KeyUnlockDialog() {
           The key saved for <strong>{request.savedFor}</strong> is encrypted. Enter its passphrase to use it
           in this page (it stays unlocked until the page is closed or reloaded).
         </p>
-        <label htmlFor={id}>Passphrase</label>
-        <input
-          id={id}
-          type="password"
-          autoComplete="current-password"
-          data-autofocus
-          value={value}
-          onChange={(e) => {
-            setValue(e.target.value);
-            setWrong(false);
-          }}
-        />
+        <div className="agent-field">
+          <label htmlFor={id}>Passphrase</label>
+          <input
+            id={id}
+            type="password"
+            autoComplete="current-password"
+            data-autofocus
+            value={value}
+            onChange={(e) => {
+              setValue(e.target.value);
+              setWrong(false);
+            }}
+          />
+        </div>
         {wrong && (
           <p className="agent-flag error" role="alert">
             Wrong passphrase: the key was not unlocked (it is still saved). Try again, or cancel.
