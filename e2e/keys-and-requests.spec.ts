@@ -235,6 +235,32 @@ test("passphrase: stored encrypted; after a reload a request asks, a wrong one i
   expect(await indexedDbText(page)).not.toContain(key);
 });
 
+test("a key kept on this device can be moved to passphrase encryption: IndexedDB then holds no plain key", async ({
+  page,
+}) => {
+  const key = uniqueKey("move");
+  await page.goto("/");
+  const dlg = await saveKey(page, key, /^On this device/);
+  expect(await indexedDbText(page)).toContain(key);
+  await dlg.getByRole("button", { name: "Keep it another way…" }).click();
+  await dlg.getByRole("radio", { name: /^Encrypted with a passphrase/ }).check();
+  await dlg.getByLabel("Passphrase", { exact: true }).fill("pw-move");
+  await dlg.getByLabel("Repeat it").fill("pw-move");
+  await dlg.getByRole("button", { name: "Keep it this way" }).click();
+  await expect(dlg.getByTestId("api-key-where")).toContainText("kept encrypted with a passphrase", {
+    timeout: 20_000,
+  });
+  expect(await indexedDbText(page)).not.toContain(key);
+  await page.reload();
+  const again = await openSettings(page);
+  await expect(again.getByTestId("api-key-display")).toHaveText("•••••••• (locked)");
+  await again.getByRole("button", { name: "Unlock and reveal" }).click();
+  const unlock = page.locator('dialog[data-dialog="key-unlock"]');
+  await unlock.getByLabel("Passphrase").fill("pw-move");
+  await unlock.getByRole("button", { name: "Unlock" }).click();
+  await expect(again.getByTestId("api-key-display")).toHaveText(key, { timeout: 20_000 });
+});
+
 for (const width of [1280, 800]) {
   for (const scheme of ["light", "dark"] as const) {
     test(`key settings screenshots at ${width}px, ${scheme}`, async ({ page }) => {

@@ -8,6 +8,7 @@ import {
   bindSavedKeyTo,
   keyRefFor,
   keyStatus,
+  moveKey,
   preferredKeyMode,
   removeKeyFor,
   revealKeyFor,
@@ -194,6 +195,25 @@ describe("key vault", () => {
     expect(await db.apiKeys.count()).toBe(1);
     vault.setPassphrasePrompt(async (request) => request.check("p"));
     expect(await vault.revealKeyFor(stores, A)).toEqual({ ok: true, secret: "sk-p-2" });
+  });
+
+  it("moveKey keeps the same key and origins another way: device -> passphrase -> tab", async () => {
+    await saveKey(stores, { baseUrl: A, secret: "sk-move-1", mode: "device" });
+    await bindSavedKeyTo(stores, (await keyStatus(stores, A)).key!.id, B);
+    const refA = await keyRefFor(stores, A);
+    expect(
+      (await moveKey(stores, { baseUrl: A, mode: "passphrase", passphrase: "pw", iterations: FAST })).ok,
+    ).toBe(true);
+    expect(await dump(db)).not.toContain("sk-move-1");
+    expect((await keyStatus(stores, B)).key).toMatchObject({ mode: "passphrase", locked: false });
+    expect(await keyRefFor(stores, A)).toBe(refA);
+    expect(await keyForRequest(refA, B)).toEqual({ ok: true, secret: "sk-move-1" });
+    expect((await moveKey(stores, { baseUrl: B, mode: "tab" })).ok).toBe(true);
+    expect(await db.apiKeys.count()).toBe(0);
+    expect(await keyForRequest(await keyRefFor(stores, A), A)).toEqual({ ok: true, secret: "sk-move-1" });
+    expect(await moveKey(stores, { baseUrl: "http://127.0.0.9:1/v1", mode: "tab" })).toMatchObject({
+      ok: false,
+    });
   });
 
   it("revealKeyFor shows the bound key; none for another origin", async () => {

@@ -205,27 +205,58 @@ export interface SaveKeyInput {
   iterations?: number;
 }
 
+/** Writes `secret` as row `base.id`, kept the way `mode` says (encrypted for "passphrase"). */
+async function writeKey(
+  stores: KeyStores,
+  base: Omit<ApiKeyRow, "mode" | "secret" | "encrypted">,
+  secret: string,
+  input: Pick<SaveKeyInput, "mode" | "passphrase" | "iterations">,
+): Promise<VaultResult> {
+  if (input.mode === "tab" && !stores.tab)
+    return { ok: false, message: "This browser gives the page no tab storage: keep the key another way." };
+  let row: ApiKeyRow;
+  if (input.mode === "passphrase") {
+    const passphrase = input.passphrase ?? "";
+    if (passphrase === "") return { ok: false, message: "Enter a passphrase to encrypt the key with." };
+    row = { ...base, mode: "passphrase", encrypted: await encryptKey(secret, passphrase, input.iterations) };
+  } else row = { ...base, mode: input.mode, secret };
+  const put = await putKeyRow(stores, row);
+  if (!put.ok) return { ok: false, message: put.error.message };
+  // Just typed by the person: unlocked for this page.
+  if (input.mode === "passphrase") unlocked.set(base.id, secret);
+  else unlocked.delete(base.id);
+  await setSetting(stores.db, KEY_MODE_SETTING, input.mode);
+  return { ok: true };
+}
+
 /** Saves a key for the origin of `baseUrl` (replacing the one saved for it). */
 export async function saveKey(stores: KeyStores, input: SaveKeyInput): Promise<VaultResult> {
   const origin = endpointOrigin(input.baseUrl);
   if (!origin) return needOrigin(input.baseUrl);
   const secret = input.secret.trim();
   if (secret === "") return { ok: false, message: "The key is empty." };
-  if (input.mode === "tab" && !stores.tab)
-    return { ok: false, message: "This browser gives the page no tab storage: keep the key another way." };
   const id = crypto.randomUUID();
-  const base = { id, origins: [origin], mode: input.mode, savedFor: origin, createdAt: Date.now() };
-  let row: ApiKeyRow;
-  if (input.mode === "passphrase") {
-    const passphrase = input.passphrase ?? "";
-    if (passphrase === "") return { ok: false, message: "Enter a passphrase to encrypt the key with." };
-    row = { ...base, encrypted: await encryptKey(secret, passphrase, input.iterations) };
-  } else row = { ...base, secret };
-  const put = await putKeyRow(stores, row);
-  if (!put.ok) return { ok: false, message: put.error.message };
-  if (input.mode === "passphrase") unlocked.set(id, secret);
-  await setSetting(stores.db, KEY_MODE_SETTING, input.mode);
-  return unbind(stores, origin, id);
+  const written = await writeKey(
+    stores,
+    { id, origins: [origin], savedFor: origin, createdAt: Date.now() },
+    secret,
+    input,
+  );
+  return written.ok ? unbind(stores, origin, id) : written;
+}
+
+/**
+ * Keeps the key bound to `baseUrl`'s origin another way (device, tab, passphrase): same key, same
+ * origins. A key locked with a passphrase is unlocked first (the prompt).
+ */
+export async function moveKey(stores: KeyStores, input: Omit<SaveKeyInput, "secret">): Promise<VaultResult> {
+  const origin = endpointOrigin(input.baseUrl);
+  const row = origin ? await rowFor(stores, origin) : undefined;
+  if (!row) return { ok: false, message: "No key is saved for this address." };
+  const secret = await unlockRow(row);
+  if (!secret.ok) return secret;
+  const { mode: _m, secret: _s, encrypted: _e, ...base } = row;
+  return writeKey(stores, base, secret.secret, input);
 }
 
 /** Removes the key from `baseUrl`'s origin (the key itself goes when no origin is left). */

@@ -13,6 +13,7 @@ import {
   keyStatus,
   keyStores,
   maskedKeyFor,
+  moveKey,
   preferredKeyMode,
   removeKeyFor,
   revealKeyFor,
@@ -53,6 +54,7 @@ export function ApiKeyField(props: {
   const [repeat, setRepeat] = useState("");
   const passphraseMissing = mode === "passphrase" && (passphrase === "" || passphrase !== repeat);
   const [busy, setBusy] = useState(false);
+  const [moving, setMoving] = useState(false);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `stores` is rebuilt each render, same db.
   const reload = useCallback(async () => {
@@ -63,6 +65,7 @@ export function ApiKeyField(props: {
   useEffect(() => {
     setRevealed(null);
     setDraft("");
+    setMoving(false);
     void reload();
   }, [reload]);
   useEffect(() => {
@@ -85,6 +88,18 @@ export function ApiKeyField(props: {
       setRepeat("");
     }
     await after(r);
+  };
+  const move = async () => {
+    if (passphraseMissing) return;
+    setBusy(true);
+    const r = await moveKey(stores, { baseUrl, mode, passphrase });
+    setBusy(false);
+    if (r.ok) {
+      setMoving(false);
+      setPassphrase("");
+      setRepeat("");
+    }
+    await after(r, false);
   };
   const remove = async () => {
     setRevealed(null);
@@ -136,6 +151,35 @@ export function ApiKeyField(props: {
             {key.mode === "passphrase" ? (key.locked ? " (locked)" : " (unlocked in this page)") : ""}. It is
             sent only there, in the Authorization header, and never appears in exported files.
           </p>
+          {moving ? (
+            <>
+              <KeyModeChoice
+                mode={mode}
+                onMode={setMode}
+                passphrase={passphrase}
+                onPassphrase={setPassphrase}
+                repeat={repeat}
+                onRepeat={setRepeat}
+              />
+              <div className="agent-row">
+                <button
+                  type="button"
+                  className="btn small"
+                  disabled={busy || passphraseMissing || (mode === key.mode && mode !== "passphrase")}
+                  onClick={() => void move()}
+                >
+                  {busy ? "Saving…" : "Keep it this way"}
+                </button>
+                <button type="button" className="link" onClick={() => setMoving(false)}>
+                  cancel
+                </button>
+              </div>
+            </>
+          ) : (
+            <button type="button" className="link key-move" onClick={() => setMoving(true)}>
+              Keep it another way…
+            </button>
+          )}
         </>
       ) : (
         <>
