@@ -152,7 +152,7 @@ const infoOf = (r: ApiKeyRow): SavedKeyInfo => ({
   id: r.id,
   mode: r.mode,
   origins: r.origins,
-  savedFor: r.savedFor,
+  savedFor: r.legacy ? providerPreset(r.legacy.providerId).label : r.savedFor,
   locked: r.mode === "passphrase" && !unlocked.has(r.id),
 });
 

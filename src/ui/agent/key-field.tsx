@@ -25,7 +25,7 @@ import "./key-field.css";
 
 const MODE_LABELS: Record<KeyStorageMode, { label: string; hint: string }> = {
   device: { label: "On this device", hint: "in this browser profile (IndexedDB), until you remove it" },
-  tab: { label: "This tab only", hint: "gone when this tab closes; other tabs never see it" },
+  tab: { label: "This tab only", hint: "gone when this tab closes; a new tab does not have it" },
   passphrase: {
     label: "Encrypted with a passphrase",
     hint: "stored encrypted (AES-GCM); you enter the passphrase once per page load, when a request needs it",
