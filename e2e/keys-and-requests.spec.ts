@@ -261,6 +261,56 @@ test("a key kept on this device can be moved to passphrase encryption: IndexedDB
   await expect(again.getByTestId("api-key-display")).toHaveText(key, { timeout: 20_000 });
 });
 
+test("a key of the old per-provider kind keeps working, now bound to the origin it was used with", async ({
+  page,
+}) => {
+  const key = uniqueKey("v1-key");
+  await setModels(key, { models: MODELS });
+  // A profile written by schema v1 (Dexie version 1 = IndexedDB version 10), made before the app runs.
+  await page.goto("/favicon.svg");
+  await page.evaluate(
+    ({ key, baseUrl }) =>
+      new Promise<void>((resolve, reject) => {
+        const req = indexedDB.open("cutpoint", 10);
+        req.onupgradeneeded = () => {
+          const db = req.result;
+          const sessions = db.createObjectStore("sessions", { keyPath: "id" });
+          sessions.createIndex("updatedAt", "updatedAt");
+          sessions.createIndex("deletedAt", "deletedAt");
+          db.createObjectStore("chunks", { keyPath: ["sessionId", "seq"] });
+          const settings = db.createObjectStore("settings", { keyPath: "key" });
+          settings.put({
+            key: "agent.provider",
+            value: { providerId: "custom", baseUrl, model: "mock-model" },
+          });
+          settings.put({ key: "agent.apiKey.custom", value: key });
+          settings.put({ key: "agent.apiKey.groq", value: "gsk-other-provider-key" });
+        };
+        req.onsuccess = () => {
+          req.result.close();
+          resolve();
+        };
+        req.onerror = () => reject(req.error);
+      }),
+    { key, baseUrl: MOCK_BASE_URL },
+  );
+  await page.goto("/");
+  const dlg = await openSettings(page);
+  await expect(dlg.getByTestId("api-key-where")).toContainText(
+    `Saved for ${new URL(MOCK_BASE_URL).origin}, kept on this device`,
+  );
+  await dlg.getByRole("button", { name: "Test connection" }).click();
+  await expect(dlg.getByTestId("connection-result")).toContainText("Connected: 3 models listed");
+  const got = await getRequests(key);
+  expect(got.at(-1)?.headers.authorization).toBe(`Bearer ${key}`);
+  const stored = await indexedDbText(page);
+  expect(stored).not.toContain("agent.apiKey.");
+  // At another address, both old keys are only offered (the Groq one not bound yet, by its provider).
+  await setBaseUrl(dlg, "http://127.0.0.1:9/v1");
+  await expect(dlg.getByTestId("saved-key-offer")).toHaveCount(2);
+  await expect(dlg.getByTestId("saved-key-offer").filter({ hasText: "the key saved for Groq" })).toHaveCount(1);
+});
+
 for (const width of [1280, 800]) {
   for (const scheme of ["light", "dark"] as const) {
     test(`key settings screenshots at ${width}px, ${scheme}`, async ({ page }) => {

@@ -277,6 +277,13 @@ export async function bindSavedKeyTo(stores: KeyStores, id: string, baseUrl: str
   return unbind(stores, origin, id);
 }
 
+/** Deletes a saved key everywhere (all its origins). */
+export async function forgetKey(stores: KeyStores, id: string): Promise<VaultResult> {
+  const r = await deleteKeyRow(stores, id);
+  unlocked.delete(id);
+  return r.ok ? { ok: true } : { ok: false, message: r.error.message };
+}
+
 /** The storage mode chosen last (for the next key), "device" at first. */
 export async function preferredKeyMode(db: CutpointDb): Promise<KeyStorageMode> {
   const v = await getSetting<unknown>(db, KEY_MODE_SETTING);

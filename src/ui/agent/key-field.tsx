@@ -8,6 +8,7 @@ import { useCallback, useEffect, useId, useState } from "react";
 import { db } from "../../db/instance.ts";
 import {
   bindSavedKeyTo,
+  forgetKey,
   type KeyStatus,
   type KeyStorageMode,
   keyStatus,
@@ -228,21 +229,31 @@ export function ApiKeyField(props: {
               </>
             )}
           </p>
-          {status.others.map((other) => (
-            <div key={other.id} className="key-other" data-testid="saved-key-offer">
-              <button
-                type="button"
-                className="btn small"
-                onClick={() => void bindSavedKeyTo(stores, other.id, baseUrl).then((r) => after(r))}
-              >
-                Use my saved key for {origin}
-              </button>
-              <span className="agent-hint">
-                the key saved for {other.origins.length > 0 ? other.origins.join(", ") : other.savedFor}, kept{" "}
-                {keptWhere(other.mode)}
-              </span>
-            </div>
-          ))}
+          {status.others.map((other) => {
+            const from = other.origins.length > 0 ? other.origins.join(", ") : other.savedFor;
+            return (
+              <div key={other.id} className="key-other" data-testid="saved-key-offer">
+                <button
+                  type="button"
+                  className="btn small"
+                  onClick={() => void bindSavedKeyTo(stores, other.id, baseUrl).then((r) => after(r))}
+                >
+                  Use my saved key for {origin}
+                </button>
+                <span className="agent-hint">
+                  the key saved for {from}, kept {keptWhere(other.mode)}
+                </span>
+                <button
+                  type="button"
+                  className="link"
+                  aria-label={`Forget the key saved for ${from}`}
+                  onClick={() => void forgetKey(stores, other.id).then((r) => after(r, false))}
+                >
+                  forget it
+                </button>
+              </div>
+            );
+          })}
         </>
       )}
     </div>
