@@ -104,7 +104,8 @@ export function ApiKeyField(props: {
   };
   const remove = async () => {
     setRevealed(null);
-    await after(await removeKeyFor(stores, baseUrl));
+    // No new listing: without its key the endpoint would only be asked in vain.
+    await after(await removeKeyFor(stores, baseUrl), false);
   };
   const reveal = async () => {
     if (revealed !== null) return setRevealed(null);
