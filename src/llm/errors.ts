@@ -211,9 +211,3 @@ export function classifyError(
 }
 
 export { headerGetter };
-
-/** Removes an API key from a text (some providers echo the key they rejected). */
-export function redactSecret(text: string, secret: string | undefined): string {
-  if (!secret || secret.length < 6) return text;
-  return text.split(secret).join("[redacted key]");
-}

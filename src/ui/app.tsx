@@ -3,6 +3,7 @@
  * import progress and the window-wide drop zone. See src/ui/README.md for the mount points.
  */
 import { useUiStore } from "../store/ui-store.ts";
+import { KeyUnlockDialog } from "./agent/key-unlock-dialog.tsx";
 import { Toasts } from "./common/toasts.tsx";
 import { useHashRoute } from "./hooks/use-hash-route.ts";
 import { ImportDialog } from "./import/import-dialog.tsx";
@@ -85,6 +86,7 @@ export function App() {
       <SettingsDialog />
       <ImportProgress />
       <Toasts />
+      <KeyUnlockDialog />
       <DropZone />
     </div>
   );

@@ -1,5 +1,6 @@
 /** Rename and delete-confirmation dialogs. */
 import { useState } from "react";
+import { UNDO_WINDOW_MS } from "../../services/sessions-service.ts";
 import { Dialog } from "./dialog.tsx";
 
 export function RenameDialog(props: {
@@ -71,8 +72,8 @@ export function ConfirmDeleteDialog(props: { label: string; onConfirm: () => voi
       }
     >
       <p>
-        “{props.label.slice(0, 120)}” and all its entries will be removed from this browser. You can undo for
-        a few seconds.
+        “{props.label.slice(0, 120)}” and all its entries will be removed from this browser. You can undo for{" "}
+        {Math.round(UNDO_WINDOW_MS / 1000)} seconds, also after a reload.
       </p>
     </Dialog>
   );

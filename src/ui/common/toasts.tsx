@@ -1,6 +1,7 @@
-/** Toasts: results and errors of actions, with an optional action (Undo). */
+/** Toasts: results and errors of actions, with an optional action (Undo, also after a reload). */
 import { useEffect } from "react";
 import { type Toast, useUiStore } from "../../store/ui-store.ts";
+import { useUndoAfterReload } from "./undo-delete.ts";
 
 function ToastItem({ toast }: { toast: Toast }) {
   const dismiss = useUiStore((s) => s.dismissToast);
@@ -37,6 +38,7 @@ function ToastItem({ toast }: { toast: Toast }) {
 
 export function Toasts() {
   const toasts = useUiStore((s) => s.toasts);
+  useUndoAfterReload();
   return (
     <div className="toasts">
       {toasts.map((t) => (
