@@ -209,12 +209,7 @@ test("changing the model and thinking level in a session appends setting entries
     { prompt: expect.stringContaining("read {path") },
     { prompt: "You are a terse test agent." },
   ]);
-  expect((systems[0]!.message as { toolsAdded?: { name: string }[] }).toolsAdded?.map((t) => t.name)).toEqual([
-    "read",
-    "write",
-    "edit",
-    "ls",
-    "find",
-    "grep",
-  ]);
+  expect((systems[0]!.message as { toolsAdded?: { name: string }[] }).toolsAdded?.map((t) => t.name)).toEqual(
+    ["read", "write", "edit", "ls", "find", "grep"],
+  );
 });
