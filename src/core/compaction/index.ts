@@ -2,6 +2,7 @@
 export * from "./branch.ts";
 export * from "./cut.ts";
 export * from "./cut-points.ts";
+export * from "./decide.ts";
 export * from "./entry-messages.ts";
 export * from "./file-ops.ts";
 export * from "./offline-summary.ts";
@@ -13,6 +14,5 @@ export * from "./prompts.ts";
 export * from "./serialize.ts";
 export * from "./summarize.ts";
 export * from "./tokens.ts";
-export * from "./trigger.ts";
 // tokenizer-estimator.ts is NOT re-exported: import it directly (it pulls gpt-tokenizer lazily,
 // but keeping it out of the barrel keeps its module graph out of the first bundle too).

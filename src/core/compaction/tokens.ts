@@ -3,7 +3,7 @@
  * context-size rule (provider usage + estimates of what followed), the auto-compaction
  * threshold and the stale-usage guard. Pure; estimates are cached per message object.
  */
-import type { AgentMessage, AssistantMessage, SessionEntry, Usage } from "../session/types.ts";
+import type { AgentMessage, AssistantMessage, Usage } from "../session/types.ts";
 
 /** Characters counted for one image block (pi's rule). */
 export const IMAGE_CHARS = 4800;
@@ -216,35 +216,4 @@ export function shouldCompact(
 /** The auto-compaction threshold in tokens (window − reserve), never below 0. */
 export function compactionThreshold(contextWindow: number, reserveTokens: number): number {
   return Math.max(0, contextWindow - reserveTokens);
-}
-
-function entryTimeMs(entry: SessionEntry): number {
-  const t = Date.parse(entry.timestamp);
-  return Number.isFinite(t) ? t : Number.NaN;
-}
-
-/**
- * Stale-usage guard (§6): true when the reply whose usage would be used is older than the
- * latest compaction on the path (its usage describes the old, larger context). Compares
- * positions on the path when the reply is on it, else timestamps (message ms vs entry ISO).
- */
-export function isUsageStale(path: readonly SessionEntry[], usageMessage: AgentMessage | undefined): boolean {
-  if (!usageMessage) return false;
-  let compactionIndex = -1;
-  for (let i = path.length - 1; i >= 0; i--) {
-    if (path[i]!.type === "compaction") {
-      compactionIndex = i;
-      break;
-    }
-  }
-  if (compactionIndex < 0) return false;
-  for (let i = path.length - 1; i >= 0; i--) {
-    const e = path[i]!;
-    if (e.type === "message" && (e as { message?: unknown }).message === usageMessage)
-      return i < compactionIndex;
-  }
-  const compactionTime = entryTimeMs(path[compactionIndex]!);
-  const ts = (usageMessage as { timestamp?: unknown }).timestamp;
-  if (typeof ts !== "number" || Number.isNaN(compactionTime)) return false;
-  return ts < compactionTime;
 }
