@@ -181,7 +181,7 @@ describe("agent session controller", () => {
     expect(roles(await readEntries(db, s.sessionId))).toEqual(["model_change", "system", "user"]);
   });
 
-  it("hooks: beforePrompt sees the path and endpoint; afterRun may ask for one retry", async () => {
+  it("hooks: beforePrompt sees the path and endpoint; afterRun may ask for one retry and sees its result too", async () => {
     const key = newKey();
     await scriptReplies(key, [{ error: { preset: "context-openai" } }, { text: "fits now" }], origin);
     const s = await setup(key);
@@ -199,7 +199,7 @@ describe("agent session controller", () => {
     });
     const c = s.service.session(s.sessionId);
     const out = await c.send(await s.load(), "big prompt");
-    expect(calls).toEqual(["before:2:mock-model:128000", "after:error"]);
+    expect(calls).toEqual(["before:2:mock-model:128000", "after:error", "after:stop"]);
     expect(out.ok && out.result.stopReason).toBe("stop");
     expect(roles(await readEntries(db, s.sessionId))).toEqual([
       "model_change",

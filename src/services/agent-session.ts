@@ -57,7 +57,12 @@ export interface HookContext {
 export interface AgentHooks {
   /** Before a prompt is sent; return a new path (e.g. after compacting) to run from it. */
   beforePrompt?(ctx: HookContext): Promise<SessionEntry[] | undefined>;
-  /** After each run; return `{ retryWithPath }` to continue once from that path (no new prompt). */
+  /** Between the turns of a run (after tool results): return a new path (e.g. compacted) to continue from. */
+  betweenTurns?(ctx: HookContext): Promise<SessionEntry[] | undefined>;
+  /**
+   * After each run (the retry included); return `{ retryWithPath }` to continue from that path
+   * (no new prompt). One retry per prompt: a second request is not followed.
+   */
   afterRun?(
     ctx: HookContext & { result: AgentRunResult },
   ): Promise<{ retryWithPath: SessionEntry[] } | undefined>;
@@ -340,19 +345,31 @@ export function createAgentService(deps: AgentServiceDeps) {
         },
       }));
       recording = true;
-      let outcome = await runner.run({ sessionId, path, prompt, endpoint, systemPrompt });
+      const beforeTurn = async (current: readonly SessionEntry[]) => {
+        path = [...current];
+        let changed = false;
+        for (const h of hooks) {
+          const next = await h.betweenTurns?.(ctx());
+          if (next) {
+            path = next;
+            changed = true;
+          }
+        }
+        return changed ? path : undefined;
+      };
+      let outcome = await runner.run({ sessionId, path, prompt, endpoint, systemPrompt, beforeTurn });
       let retried = false;
-      while (outcome.ok && !retried) {
+      while (outcome.ok) {
         let retryPath: SessionEntry[] | undefined;
         path = outcome.result.path;
         for (const h of hooks) {
           const r = await h.afterRun?.({ ...ctx(), result: outcome.result });
           if (r?.retryWithPath && !retryPath) retryPath = r.retryWithPath;
         }
-        if (!retryPath) break;
+        if (!retryPath || retried) break;
         retried = true;
         path = retryPath;
-        outcome = await runner.run({ sessionId, path, endpoint, systemPrompt });
+        outcome = await runner.run({ sessionId, path, endpoint, systemPrompt, beforeTurn });
       }
       if (!outcome.ok) {
         if (outcome.reason === "running-elsewhere") set({ elsewhere: true });

@@ -46,6 +46,11 @@ export interface AgentLoopDeps {
   /** ms since epoch */
   now: () => number;
   onEvent?: (event: AgentEvent) => void;
+  /**
+   * Between turns (after tool results, before the next model request): may return a new path to
+   * continue from, e.g. after a compaction (pi 1.6 checks the threshold there too).
+   */
+  beforeTurn?: (path: readonly SessionEntry[]) => Promise<readonly SessionEntry[] | undefined>;
 }
 
 export interface AgentRunInput {
@@ -150,6 +155,15 @@ export async function runAgent(input: AgentRunInput, deps: AgentLoopDeps): Promi
   }
 
   for (;;) {
+    if (turns > 0 && deps.beforeTurn) {
+      const next = await deps.beforeTurn(path);
+      if (next) {
+        path.length = 0;
+        for (const e of next) path.push(e);
+        parentId = path[path.length - 1]?.id ?? null;
+      }
+      if (signal.aborted) return result("aborted");
+    }
     if (turns >= maxTurns) {
       return result(
         "max-turns",
