@@ -17,7 +17,7 @@ import {
   parseArgs,
   readSessionFile,
 } from "./command.ts";
-import { sessionPath } from "./plan-command.ts";
+import { sessionPath } from "./leaf-paths.ts";
 
 export interface ContextMessageRow {
   index: number;
