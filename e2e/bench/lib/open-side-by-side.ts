@@ -11,15 +11,16 @@ import { join, resolve } from "node:path";
 import { ensurePi16, type Pi16, runWithPi16 } from "../../../src/conformance/pi16.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
-const PI_CHILD = resolve(import.meta.dirname, "open-pi16.child.mjs");
+const PI_CHILD = resolve(import.meta.dirname, "open-pi16.child.ts");
 const CUTPOINT_CHILD = resolve(import.meta.dirname, "open-cutpoint.child.ts");
 
-/** What a child prints (one JSON line). */
+/** What a child prints (one JSON line, phase-timer.ts). */
 export interface OpenRun {
   totalMs: number;
   /** CPU time (user + system, all threads) over the same span: less sensitive to a busy machine. */
   cpuMs: number;
   phases: Record<string, number>;
+  phasesCpu: Record<string, number>;
   /** Peak resident set size of the child (getrusage). */
   peakMB: number;
   /** Resident set size after start-up and imports, before opening. */
@@ -39,8 +40,10 @@ function parseRun(who: string, run: { status: number | null; stdout: string; std
   return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as OpenRun;
 }
 
+/** Node 22 strips the child's types itself; without pi's Node 22 the system node needs tsx. */
 function runCutpoint(node: string, file: string): OpenRun {
-  const run = spawnSync(node, ["--import", "tsx", CUTPOINT_CHILD, file], { cwd: ROOT, encoding: "utf8" });
+  const args = node === process.execPath ? ["--import", "tsx", CUTPOINT_CHILD, file] : [CUTPOINT_CHILD, file];
+  const run = spawnSync(node, args, { cwd: ROOT, encoding: "utf8" });
   if (run.error) throw run.error;
   return parseRun("Cutpoint", run);
 }
@@ -51,19 +54,25 @@ interface Summary {
   peakMB: number;
   baselineMB: number;
   phases: Record<string, number>;
+  phasesCpu: Record<string, number>;
   messages: number;
   entries: number;
 }
 
 function summarize(runs: OpenRun[]): Summary {
   const phases: Record<string, number> = {};
-  for (const name of Object.keys(runs[0]!.phases)) phases[name] = median(runs.map((r) => r.phases[name]!));
+  const phasesCpu: Record<string, number> = {};
+  for (const name of Object.keys(runs[0]!.phases)) {
+    phases[name] = median(runs.map((r) => r.phases[name]!));
+    phasesCpu[name] = median(runs.map((r) => r.phasesCpu[name]!));
+  }
   return {
     ms: median(runs.map((r) => r.totalMs)),
     cpuMs: median(runs.map((r) => r.cpuMs)),
     peakMB: median(runs.map((r) => r.peakMB)),
     baselineMB: median(runs.map((r) => r.baselineMB)),
     phases,
+    phasesCpu,
     messages: runs[0]!.messages,
     entries: runs[0]!.entries,
   };
@@ -71,11 +80,17 @@ function summarize(runs: OpenRun[]): Summary {
 
 const phaseText = (s: Summary) =>
   Object.entries(s.phases)
-    .map(([k, v]) => `${k} ${v.toFixed(0)} ms`)
+    .map(([k, v]) => `${k} ${v.toFixed(0)} (CPU ${s.phasesCpu[k]!.toFixed(0)}) ms`)
     .join(", ");
 
 function line(label: string, s: Summary): string {
-  return `  ${label.padEnd(22)} ${`${s.ms.toFixed(0)} ms`.padStart(9)} ${`${s.cpuMs.toFixed(0)} ms`.padStart(9)} ${`${s.peakMB.toFixed(0)} MB`.padStart(9)} ${`(${s.baselineMB.toFixed(0)} MB)`.padStart(10)}   ${phaseText(s)}`;
+  const cells = [
+    `${s.ms.toFixed(0)} ms`,
+    `${s.cpuMs.toFixed(0)} ms`,
+    `${s.peakMB.toFixed(0)} MB`,
+    `${(s.peakMB - s.baselineMB).toFixed(0)} MB`,
+  ];
+  return `  ${label.padEnd(15)}${cells.map((c) => c.padStart(14)).join("")}   ${phaseText(s)}`;
 }
 
 const ratio = (ours: number, theirs: number) =>
@@ -104,23 +119,33 @@ export function openSideBySide(text: string, rounds = 5): void {
     console.log(
       `  open + build the context, one child process per run on Node ${version}, median of ${rounds} rounds:`,
     );
-    console.log(
-      `  ${"".padEnd(22)} ${"time".padStart(9)} ${"CPU".padStart(9)} ${"peak RSS".padStart(9)} ${"(start)".padStart(10)}   phases`,
-    );
+    const head = ["time", "CPU", "peak RSS", "peak - start"];
+    console.log(`  ${"".padEnd(15)}${head.map((h) => h.padStart(14)).join("")}   phases (median)`);
     const ours = summarize(ourRuns);
-    if (pi) {
-      const theirs = summarize(piRuns);
-      console.log(line("pi 1.6", theirs));
+    if (!pi) {
       console.log(line("Cutpoint core", ours));
+      return;
+    }
+    const theirs = summarize(piRuns);
+    console.log(line("pi 1.6", theirs));
+    console.log(line("Cutpoint core", ours));
+    const ratios = [
+      ratio(ours.ms, theirs.ms),
+      ratio(ours.cpuMs, theirs.cpuMs),
+      ratio(ours.peakMB, theirs.peakMB),
+      ratio(ours.peakMB - ours.baselineMB, theirs.peakMB - theirs.baselineMB),
+    ];
+    console.log(
+      `  ${"Cutpoint / pi".padEnd(15)}${ratios.map((r) => r.padStart(14)).join("")}   (goal: ahead on all)`,
+    );
+    console.log(
+      "    start: RSS after start-up and imports, before opening (both children are TypeScript run by Node 22's type stripping)",
+    );
+    if (ours.messages !== theirs.messages || ours.entries !== theirs.entries)
       console.log(
-        `  ${"Cutpoint / pi".padEnd(22)} ${ratio(ours.ms, theirs.ms).padStart(9)} ${ratio(ours.cpuMs, theirs.cpuMs).padStart(9)} ${ratio(ours.peakMB, theirs.peakMB).padStart(9)}   (goal: ahead on time and memory)`,
+        `  THE RESULTS DIFFER: pi ${theirs.entries} entries / ${theirs.messages} context messages, Cutpoint ${ours.entries} / ${ours.messages}`,
       );
-      if (ours.messages !== theirs.messages || ours.entries !== theirs.entries)
-        console.log(
-          `  THE RESULTS DIFFER: pi ${theirs.entries} entries / ${theirs.messages} context messages, Cutpoint ${ours.entries} / ${ours.messages}`,
-        );
-      else console.log(`    both: ${ours.entries} entries, ${ours.messages} context messages`);
-    } else console.log(line("Cutpoint core", ours));
+    else console.log(`    both: ${ours.entries} entries, ${ours.messages} context messages`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
