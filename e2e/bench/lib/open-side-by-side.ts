@@ -48,44 +48,33 @@ function runCutpoint(node: string, file: string): OpenRun {
   return parseRun("Cutpoint", run);
 }
 
-interface Summary {
-  ms: number;
-  cpuMs: number;
-  peakMB: number;
-  baselineMB: number;
-  phases: Record<string, number>;
-  phasesCpu: Record<string, number>;
-  messages: number;
-  entries: number;
-}
-
-function summarize(runs: OpenRun[]): Summary {
+/** The median of each number over the runs (phase by phase). */
+function summarize(runs: OpenRun[]): OpenRun {
+  const med = (pick: (r: OpenRun) => number) => median(runs.map(pick));
   const phases: Record<string, number> = {};
   const phasesCpu: Record<string, number> = {};
   for (const name of Object.keys(runs[0]!.phases)) {
-    phases[name] = median(runs.map((r) => r.phases[name]!));
-    phasesCpu[name] = median(runs.map((r) => r.phasesCpu[name]!));
+    phases[name] = med((r) => r.phases[name]!);
+    phasesCpu[name] = med((r) => r.phasesCpu[name]!);
   }
-  return {
-    ms: median(runs.map((r) => r.totalMs)),
-    cpuMs: median(runs.map((r) => r.cpuMs)),
-    peakMB: median(runs.map((r) => r.peakMB)),
-    baselineMB: median(runs.map((r) => r.baselineMB)),
-    phases,
-    phasesCpu,
-    messages: runs[0]!.messages,
-    entries: runs[0]!.entries,
-  };
+  const { entries, messages } = runs[0]!;
+  const [totalMs, cpuMs, peakMB, baselineMB] = [
+    med((r) => r.totalMs),
+    med((r) => r.cpuMs),
+    med((r) => r.peakMB),
+    med((r) => r.baselineMB),
+  ];
+  return { totalMs, cpuMs, phases, phasesCpu, peakMB, baselineMB, entries, messages };
 }
 
-const phaseText = (s: Summary) =>
+const phaseText = (s: OpenRun) =>
   Object.entries(s.phases)
     .map(([k, v]) => `${k} ${v.toFixed(0)} (CPU ${s.phasesCpu[k]!.toFixed(0)}) ms`)
     .join(", ");
 
-function line(label: string, s: Summary): string {
+function line(label: string, s: OpenRun): string {
   const cells = [
-    `${s.ms.toFixed(0)} ms`,
+    `${s.totalMs.toFixed(0)} ms`,
     `${s.cpuMs.toFixed(0)} ms`,
     `${s.peakMB.toFixed(0)} MB`,
     `${(s.peakMB - s.baselineMB).toFixed(0)} MB`,
@@ -130,7 +119,7 @@ export function openSideBySide(text: string, rounds = 5): void {
     console.log(line("pi 1.6", theirs));
     console.log(line("Cutpoint core", ours));
     const ratios = [
-      ratio(ours.ms, theirs.ms),
+      ratio(ours.totalMs, theirs.totalMs),
       ratio(ours.cpuMs, theirs.cpuMs),
       ratio(ours.peakMB, theirs.peakMB),
       ratio(ours.peakMB - ours.baselineMB, theirs.peakMB - theirs.baselineMB),
