@@ -202,6 +202,26 @@ describe("plan command, many leaves", () => {
     );
   });
 
+  it("waits for a slow reader between leaves (io.drain) and still prints every row", async () => {
+    const out: string[] = [];
+    let drains = 0;
+    const io = {
+      out: (t: string) => out.push(t),
+      err: () => {},
+      drain: () => {
+        drains++;
+        return new Promise<void>((done) => setTimeout(done, 0));
+      },
+    };
+    const code = await runCli(["plan", FIXTURE, "--every-line", "--json", "--pi-fields"], io);
+    expect(code).toBe(0);
+    const rows = lines<PiPlanRow>(out.join(""));
+    expect(rows).toHaveLength(1002);
+    // ~600 KB of rows in 64 KB writes: one wait after each write.
+    expect(drains).toBeGreaterThanOrEqual(out.length - 1);
+    expect(drains).toBeGreaterThan(5);
+  });
+
   it("leaves on different branches each get their own path", async () => {
     const head = '{"type":"session","version":3,"id":"s1","timestamp":"2026-01-01T00:00:00.000Z","cwd":"/w"}';
     const m = (id: string, parentId: string | null, role: string, text: string) =>

@@ -93,11 +93,17 @@ interface PlanSetup {
   reference?: PiPlanRow[];
 }
 
-/** Buffers output into ~64 KB writes (tens of thousands of rows). */
+/** Buffers output into ~64 KB writes (tens of thousands of rows); `settle` waits for a slow reader. */
 function bufferedOut(io: CliIo) {
   let buffer = "";
   let written = false;
+  let flushed = false;
   return {
+    async settle() {
+      if (!flushed) return;
+      flushed = false;
+      await io.drain?.();
+    },
     write(text: string) {
       buffer += text;
       written = true;
@@ -108,7 +114,10 @@ function bufferedOut(io: CliIo) {
       if (written) this.write("\n");
     },
     flush() {
-      if (buffer !== "") io.out(buffer);
+      if (buffer !== "") {
+        io.out(buffer);
+        flushed = true;
+      }
       buffer = "";
     },
   };
@@ -178,7 +187,11 @@ async function planFile(
     }
   };
   if (leafIds === "current") plansAt(walker.setPath(currentPath(entries, index)));
-  else for (const id of leafIds) plansAt(walker.moveTo(id));
+  else
+    for (const id of leafIds) {
+      plansAt(walker.moveTo(id));
+      await out.settle();
+    }
   return undefined;
 }
 
