@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -320,6 +320,45 @@ describe("plan --compare", () => {
 });
 
 describe("context command", () => {
+  it("shows what pi 1.6 shows at the leaf of every conformance reference (messages, size, usage)", async () => {
+    const dir = resolve(ROOT, "src/conformance/references");
+    const names = readdirSync(dir).filter((f) => f.endsWith(".json"));
+    expect(names.length).toBeGreaterThan(10);
+    for (const name of names) {
+      const ref = JSON.parse(readFileSync(resolve(dir, name), "utf8")) as {
+        source: string;
+        /** False for a v1 file: pi and Cutpoint give its entries different fresh ids. */
+        idsStable: boolean;
+        leaf: {
+          leafLine: number;
+          contextTokens: number;
+          usageIndex: number | null;
+          messages: { role: string; entryId: string; line: number; tokens: number }[];
+        };
+      };
+      const file = existsSync(resolve(ROOT, ref.source))
+        ? resolve(ROOT, ref.source)
+        : resolve(SHARED, ref.source.slice(ref.source.indexOf("fixtures/") + "fixtures/".length));
+      const { code, stdout } = await inProcess("context", file, "--json");
+      expect(code, name).toBe(0);
+      const ours = JSON.parse(stdout) as ContextReport;
+      expect(
+        {
+          leafLine: ours.leafLine,
+          contextTokens: ours.contextTokens,
+          usageIndex: ours.usageIndex,
+          messages: ours.messages.map((m) => [m.role, ref.idsStable ? m.entryId : "", m.line, m.tokens]),
+        },
+        name,
+      ).toEqual({
+        leafLine: ref.leaf.leafLine,
+        contextTokens: ref.leaf.contextTokens,
+        usageIndex: ref.leaf.usageIndex,
+        messages: ref.leaf.messages.map((m) => [m.role, ref.idsStable ? m.entryId : "", m.line, m.tokens]),
+      });
+    }
+  });
+
   it("spawned: lists the messages the model sees with roles and estimates", async () => {
     const { code, stdout } = await spawnCli("context", FIXTURE, "--json");
     expect(code).toBe(0);
