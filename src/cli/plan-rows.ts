@@ -4,44 +4,13 @@
  * fields only when it compacts) followed by Cutpoint's own fields; the pi projection of a row,
  * the comparison of rows with a reference file, and the text forms (detailed report, table).
  */
+
 import { type PlanResult, shouldCompact } from "../core/compaction/index.ts";
+import { PI_FIELDS, type PiPlanRow, piPlanRow } from "../core/compaction/pi-plan-row.ts";
+
+export { PI_FIELDS, type PiPlanRow };
+
 import type { SessionEntry } from "../core/session/index.ts";
-
-/** The reference file's fields, in its order. */
-export const PI_FIELDS = [
-  "line",
-  "keep",
-  "compact",
-  "firstKeptLine",
-  "firstKeptType",
-  "tokensBefore",
-  "isSplitTurn",
-  "messagesToSummarize",
-  "turnPrefixMessages",
-  "previousSummary",
-  "readFiles",
-  "modifiedFiles",
-  "contextTokens",
-] as const;
-
-/** A row as pi's reference file has it (plan fields present only when `compact`). */
-export interface PiPlanRow {
-  /** Physical line of the leaf (null: empty path). */
-  line: number | null;
-  keep: number;
-  compact: boolean;
-  firstKeptLine?: number | null;
-  /** The first kept entry's message role, or its entry type when it is not a message. */
-  firstKeptType?: string;
-  tokensBefore?: number;
-  isSplitTurn?: boolean;
-  messagesToSummarize?: number;
-  turnPrefixMessages?: number;
-  previousSummary?: boolean;
-  readFiles?: string[];
-  modifiedFiles?: string[];
-  contextTokens: number;
-}
 
 export interface PlanReport extends PiPlanRow {
   file: string;
@@ -74,34 +43,11 @@ export interface RowInput {
   context: { tokens: number; source: "reported" | "estimated" };
 }
 
-function entryKind(entry: SessionEntry | undefined): string | undefined {
-  if (entry === undefined) return undefined;
-  const role = (entry as { message?: { role?: unknown } }).message?.role;
-  return entry.type === "message" && typeof role === "string" ? role : entry.type;
-}
-
 /** Builds the row; keys in the reference order, then Cutpoint's. */
 export function planReport(input: RowInput): PlanReport {
   const { path, lineOf, result, context } = input;
   const line = (i: number) => (i >= 0 && i < path.length ? (lineOf.get(path[i]!) ?? null) : null);
-  const report = {
-    line: line(path.length - 1),
-    keep: input.keep,
-    compact: result.ok,
-  } as PlanReport;
-  if (result.ok) {
-    const plan = result.plan;
-    report.firstKeptLine = line(plan.firstKeptIndex);
-    report.firstKeptType = entryKind(path[plan.firstKeptIndex]);
-    report.tokensBefore = plan.tokensBefore;
-    report.isSplitTurn = plan.isSplitTurn;
-    report.messagesToSummarize = plan.summarizeCount;
-    report.turnPrefixMessages = plan.turnPrefixCount;
-    report.previousSummary = plan.previousSummary !== undefined;
-    report.readFiles = plan.fileOps.readFiles;
-    report.modifiedFiles = plan.fileOps.modifiedFiles;
-  }
-  report.contextTokens = context.tokens;
+  const report = piPlanRow(path, (e) => lineOf.get(e), input.keep, result, context.tokens) as PlanReport;
   report.file = input.file;
   report.reserve = input.reserve;
   report.contextWindow = input.contextWindow;

@@ -45,7 +45,7 @@ export interface ErrorContext {
 
 /**
  * Whether a provider's error text means "the prompt does not fit the context window": the
- * authoritative wording list of core/compaction (pi-session-format.md §9), so the adapter's
+ * authoritative wording list of core/compaction (docs/session-format.md §13), so the adapter's
  * classification and the overflow recovery always agree.
  */
 export const looksLikeOverflow = (text: string): boolean => isContextOverflowError(text);

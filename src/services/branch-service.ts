@@ -1,5 +1,5 @@
 /**
- * Writes of the session tree (pi-session-format.md §1, §2, §10): moving the leaf with a `leaf`
+ * Writes of the session tree (docs/session-format.md §2, §4, §12): moving the leaf with a `leaf`
  * entry, confirming a branch summary, labelling an entry, and generating the branch summary
  * (streamed from the configured model when a key is set, an offline draft otherwise).
  * Every write is one `appendEntries` transaction; nothing is ever deleted.
@@ -65,7 +65,7 @@ async function appendFromRow(
 }
 
 /**
- * The `leaf` entry that moves the leaf from `fromLeafId` to `targetId` (pi-session-format.md §1).
+ * The `leaf` entry that moves the leaf from `fromLeafId` to `targetId` (docs/session-format.md §2).
  * Built before the write when the view shows the move at once (`moveLeaf` with `entry`).
  */
 export function buildLeafEntry(

@@ -27,7 +27,7 @@ export interface CompactionUserSettings {
   estimator: EstimatorChoice;
   /** Model used for summaries; "" means the session's model. */
   summarizerModel: string;
-  /** Whether moving the leaf off a branch offers a branch summary (docs/session-format.md §10). */
+  /** Whether moving the leaf off a branch offers a branch summary (docs/session-format.md §12). */
   branchSummary: BranchSummaryMode;
   trigger: TriggerSetting;
 }

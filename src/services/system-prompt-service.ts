@@ -1,6 +1,6 @@
 /**
  * The session's prompt as pi 1.6 keeps it: read from its system messages (replayed), changed by
- * appending a system message that patches it (docs/session-format.md §3). A session that declares
+ * appending a system message that patches it (docs/session-format.md §5). A session that declares
  * no prompt yet uses the one set for it in this browser (or the default) until its first run.
  */
 import { PROMPT_SECTION, promptEdit, systemMessageEntry } from "../core/agent/settings.ts";

@@ -1,7 +1,7 @@
 /**
  * Entries for changing the model, the thinking level or the prompt and tool loadout of a session.
  * Append them (chained to the leaf) before the next prompt; `settingsChanges` writes only what
- * differs from the path. The loadout is a pi 1.6 system message (docs/session-format.md §3): the
+ * differs from the path. The loadout is a pi 1.6 system message (docs/session-format.md §5): the
  * first one declares the prompt (as the section "prompt") and the tools; later ones patch them.
  */
 import { buildSessionContext } from "../session/context.ts";

@@ -1,5 +1,5 @@
 /**
- * Branch summaries (docs/session-format.md §10): what is left behind when the leaf moves to another
+ * Branch summaries (docs/session-format.md §12): what is left behind when the leaf moves to another
  * point of the tree, the new leaf rule, the token-budgeted selection (context edits of the branch
  * applied), file lists, generation with the injected complete fn, and the entry to append.
  */
@@ -65,7 +65,7 @@ function plainText(content: unknown): string {
     .join("");
 }
 
-/** §10: a user message or custom_message target moves the leaf to its parent (text back to the composer). */
+/** §12: a user message or custom_message target moves the leaf to its parent (text back to the composer). */
 export function branchNewLeaf(target: SessionEntry | null): NewLeaf {
   if (target === null) return { leafId: null };
   if (messageRole(target) === "user") {
@@ -110,7 +110,7 @@ function branchMessage(e: SessionEntry, edits: ReturnType<typeof latestEdits>): 
 }
 
 /**
- * §10 selection: tool results skipped; newest first while within (window or 128000) − reserve;
+ * §12 selection: tool results skipped; newest first while within (window or 128000) − reserve;
  * a compaction / branch summary that does not fit is still taken while < 90 % is used, then stop.
  * Files: nested default branch_summary details of every candidate, plus the tool calls of every
  * message looked at (the one that no longer fits included, as pi 1.6 counts them).

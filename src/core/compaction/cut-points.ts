@@ -12,7 +12,7 @@ export interface CutPointInfo {
   /** Index on the path of the valid cut point (a message, branch summary or custom message). */
   index: number;
   entryId: string;
-  /** The first kept index after stepping back over settings entries before it (§7). */
+  /** The first kept index after stepping back over settings entries before it (§10). */
   firstKeptIndex: number;
   firstKeptEntryId: string;
   isSplitTurn: boolean;

@@ -1,5 +1,5 @@
 /**
- * pi 1.6's cut rules on a PathIndex (docs/session-format.md §7): the automatic cut, the step back
+ * pi 1.6's cut rules on a PathIndex (docs/session-format.md §10): the automatic cut, the step back
  * over entries the model does not see, the recovery-omission rule and the split turn.
  */
 import { ABSENT, CUT, OMITTED, type PathIndex, TURN, VISIBLE } from "./path-index.ts";
@@ -18,7 +18,7 @@ export function nextPresent(index: PathIndex, i: number): number {
 }
 
 /**
- * §7 step back: from the cut, over the entries directly before it that the model does not see,
+ * §10 step back: from the cut, over the entries directly before it that the model does not see,
  * stopping after an entry it sees, an older compaction, or at the window start. Entries that are
  * not in the projection are passed over and never become the cut.
  */
@@ -31,7 +31,7 @@ export function stepBack(index: PathIndex, cut: number, windowStart: number): nu
   return landed >= 0 && landed < cut ? landed : cut;
 }
 
-/** §7 split turn: a first kept entry that starts a turn is a clean cut; else the turn that holds it is split. */
+/** §10 split turn: a first kept entry that starts a turn is a clean cut; else the turn that holds it is split. */
 export function splitAt(index: PathIndex, firstKept: number, windowStart: number): CutResult {
   index.ensure();
   if (index.flags[firstKept]! & TURN)
@@ -42,7 +42,7 @@ export function splitAt(index: PathIndex, firstKept: number, windowStart: number
 }
 
 /**
- * §7 recovery omission: after a failed attempt hidden by omission edits, everything after the cut
+ * §10 recovery omission: after a failed attempt hidden by omission edits, everything after the cut
  * is either invisible to the model or omitted (an omitted assistant reply among them, no edit that
  * replaces something else, no compaction): the cut then moves past the unsent attempt.
  */
@@ -69,7 +69,7 @@ function isRecoveryOmissionSuffix(index: PathIndex, cut: number): boolean {
 }
 
 /**
- * §7 automatic cut: walk from the newest entry summing what the model sees; at the entry where
+ * §10 automatic cut: walk from the newest entry summing what the model sees; at the entry where
  * the sum reaches `keep`, cut at the first valid cut point at or after it (the last one when none
  * follows); when the sum never reaches it, at the first valid cut point of the window.
  */

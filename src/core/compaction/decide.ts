@@ -1,5 +1,5 @@
 /**
- * When to compact (docs/session-format.md §6, §9), as pi 1.6 decides it, in one pure function:
+ * When to compact (docs/session-format.md §9, §13), as pi 1.6 decides it, in one pure function:
  * before a prompt, between the turns of a run (after tool results) and after a run, it returns
  * nothing to do, ask the person, compact automatically, recover from an overflow or a truncated
  * reply (hide the failed attempt, compact, retry once), or report that recovery failed.

@@ -1,5 +1,5 @@
 /**
- * The compaction engine's view of what an entry contributes (docs/session-format.md §5, §7):
+ * The compaction engine's view of what an entry contributes (docs/session-format.md §8, §10):
  * its main message, and which contributions make a valid cut point or start a turn. The
  * messages themselves come from session/projection.ts (one conversion for the whole app).
  */
@@ -37,24 +37,24 @@ const CUT_ROLES = new Set([
 ]);
 const TURN_ROLES = new Set(["user", "bashExecution", "custom", "branchSummary", "compactionSummary"]);
 
-/** §7: contributions that make a valid cut point (never a tool result: it stays with its call). */
+/** §10: contributions that make a valid cut point (never a tool result: it stays with its call). */
 export function hasCutPointMessage(messages: readonly AgentMessage[]): boolean {
   for (const m of messages) if (CUT_ROLES.has(m.role)) return true;
   return false;
 }
 
-/** §7: contributions that start a turn (user-like: a person's message, a bash run, a custom message, a summary). */
+/** §10: contributions that start a turn (user-like: a person's message, a bash run, a custom message, a summary). */
 export function hasTurnStartMessage(messages: readonly AgentMessage[]): boolean {
   for (const m of messages) if (TURN_ROLES.has(m.role)) return true;
   return false;
 }
 
-/** §7: an entry that is a valid cut point as stored (no edits applied; compactions never are). */
+/** §10: an entry that is a valid cut point as stored (no edits applied; compactions never are). */
 export function isValidCutPoint(entry: SessionEntry): boolean {
   return entry.type !== "compaction" && hasCutPointMessage(entryMessages(entry));
 }
 
-/** §7: an entry that starts a turn as stored (no edits applied; compactions never do). */
+/** §10: an entry that starts a turn as stored (no edits applied; compactions never do). */
 export function isTurnStart(entry: SessionEntry): boolean {
   return entry.type !== "compaction" && hasTurnStartMessage(entryMessages(entry));
 }

@@ -1,5 +1,5 @@
 /**
- * File operations for summaries (docs/session-format.md §7, §10): tool calls named read, write,
+ * File operations for summaries (docs/session-format.md §10, §12): tool calls named read, write,
  * edit with a string `arguments.path`, in assistant messages and in the nested calls recorded on
  * a tool result. Modified = written ∪ edited; read-only = read − modified; both sorted (UTF-16
  * code unit order).

@@ -8,6 +8,7 @@ export * from "./file-ops.ts";
 export * from "./offline-summary.ts";
 export * from "./overflow.ts";
 export * from "./path-index.ts";
+export * from "./pi-plan-row.ts";
 export * from "./plan.ts";
 export * from "./planner.ts";
 export * from "./prompts.ts";

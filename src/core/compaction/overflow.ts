@@ -1,5 +1,5 @@
 /**
- * Context-overflow detection (docs/session-format.md §9): provider error texts that mean "the
+ * Context-overflow detection (docs/session-format.md §13): provider error texts that mean "the
  * context is too long" (every wording pi 1.6 recognises), the silent overflow of a complete reply
  * whose reported input exceeds the window, and the truncated input of a reply stopped for length
  * with no output because the server cut the input to fit.

@@ -1,6 +1,6 @@
 /**
  * An append-friendly index over a path (root first) that makes planning O(log n) under pi 1.6's
- * projection (docs/session-format.md §5, §7): what each entry contributes with context edits
+ * projection (docs/session-format.md §8, §10): what each entry contributes with context edits
  * applied, prefix sums of token estimates, the sorted valid cut points and "latest X at or before
  * i" arrays, in typed arrays that grow by doubling. The arrays describe the projection of the
  * WHOLE indexed path, so an append that changes earlier contributions (a context edit, a new
@@ -256,7 +256,7 @@ export class PathIndex {
   }
 
   /**
-   * §7 window start: 0 without a compaction; else the start of the latest compaction's kept
+   * §10 window start: 0 without a compaction; else the start of the latest compaction's kept
    * range, or just after it when nothing is kept.
    */
   windowStart(): number {
@@ -367,7 +367,7 @@ export class PathIndex {
   }
 
   /**
-   * The walk of §7: the newest entry in [start, end) at which the sum of projected estimates
+   * The walk of §10: the newest entry in [start, end) at which the sum of projected estimates
    * from it to the end reaches `keep`, or -1 when the sum never does.
    */
   thresholdEntry(start: number, keep: number): number {

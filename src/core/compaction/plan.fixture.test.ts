@@ -9,9 +9,10 @@ import { buildSessionContext } from "../session/context.ts";
 import { buildTreeIndex, getPath, resolveLeafId } from "../session/tree.ts";
 import type { CompactionEntry, SessionEntry } from "../session/types.ts";
 import { listCutPoints } from "./cut-points.ts";
+import { piPlanRow } from "./pi-plan-row.ts";
 import { contextTokensOf, indexPath, type PlanResult, planCompaction } from "./plan.ts";
 import { createPlanner } from "./planner.ts";
-import { loadFixture, loadPi16Plans, type Pi16PlanRow, pathThroughLine } from "./test-fixture.ts";
+import { loadFixture, loadPi16Plans, pathThroughLine } from "./test-fixture.ts";
 
 const RESERVE = 16384;
 const fixture = loadFixture();
@@ -19,34 +20,9 @@ const fixture = loadFixture();
 const lineOf = (index: number) => fixture.lines[index]!;
 const lineById = new Map(fixture.entries.map((e, i) => [e.id, fixture.lines[i]!]));
 
-/** A plan result in the shape of pi 1.6's plan rows. */
-function asPi16Row(
-  line: number,
-  keep: number,
-  path: readonly SessionEntry[],
-  r: PlanResult,
-  context: number,
-): Pi16PlanRow {
-  if (!r.ok) return { line, keep, compact: false, contextTokens: context };
-  const p = r.plan;
-  const first = path[p.firstKeptIndex]!;
-  return {
-    line,
-    keep,
-    compact: true,
-    firstKeptLine: lineById.get(first.id)!,
-    firstKeptType:
-      first.type === "message" ? (first as { message: { role: string } }).message.role : first.type,
-    tokensBefore: p.tokensBefore,
-    isSplitTurn: p.isSplitTurn,
-    messagesToSummarize: p.messagesToSummarize.messages.length,
-    turnPrefixMessages: p.turnPrefixMessages.messages.length,
-    previousSummary: p.previousSummary !== undefined,
-    readFiles: p.fileOps.readFiles,
-    modifiedFiles: p.fileOps.modifiedFiles,
-    contextTokens: context,
-  };
-}
+/** A plan result in the shape of pi 1.6's plan rows (the CLI's --pi-fields rows too). */
+const asPi16Row = (keep: number, path: readonly SessionEntry[], r: PlanResult, context: number) =>
+  piPlanRow(path, (e) => lineById.get(e.id), keep, r, context);
 
 /** A plan result with the message lists reduced to their entry ids (cheap to compare). */
 function comparable(r: PlanResult): unknown {
@@ -74,9 +50,9 @@ describe("agreement with pi 1.6 on every line of the real fixture", () => {
   it("the one-shot planner agrees on every row", () => {
     const mismatches: string[] = [];
     for (const row of rows) {
-      const path = getPath(byId, fixture.entries[fixture.lines.indexOf(row.line)]!.id);
+      const path = getPath(byId, fixture.entries[fixture.lines.indexOf(row.line!)]!.id);
       const r = planCompaction(path, { keepRecentTokens: row.keep, reserveTokens: RESERVE });
-      const got = asPi16Row(row.line, row.keep, path, r, contextTokensOf(indexPath(path)).tokens);
+      const got = asPi16Row(row.keep, path, r, contextTokensOf(indexPath(path)).tokens);
       if (JSON.stringify(got) !== JSON.stringify(row))
         mismatches.push(`want ${JSON.stringify(row)}\n got ${JSON.stringify(got)}`);
       const plan = r.ok ? r.plan : r.plan;
@@ -96,7 +72,7 @@ describe("agreement with pi 1.6 on every line of the real fixture", () => {
       for (const row of rows.filter((r) => r.line === fixture.lines[i])) {
         const settings = { keepRecentTokens: row.keep, reserveTokens: RESERVE };
         const r = planner.plan(settings);
-        expect(asPi16Row(row.line, row.keep, path, r, planner.contextTokens().tokens)).toEqual(row);
+        expect(asPi16Row(row.keep, path, r, planner.contextTokens().tokens)).toEqual(row);
         expect(comparable(r)).toEqual(comparable(planCompaction(path, settings)));
         checked++;
       }

@@ -1,7 +1,7 @@
 /**
  * Property tests over generated sessions (system messages, context edits, failed attempts hidden
  * by omission included): the cut agrees with a naive restatement of pi 1.6's rules over the
- * projection (docs/session-format.md §7), keeps tool results with their calls, is deterministic,
+ * projection (docs/session-format.md §10), keeps tool results with their calls, is deterministic,
  * the incremental planner follows any sequence of paths, and repeated compactions never lose a
  * message (#2608).
  */
@@ -253,7 +253,7 @@ function keptFrom(path: SessionEntry[], from: number): number {
 const keepArb = fc.constantFrom(0, 1, 200, 1000, 2500, 8000, 100000);
 
 describe("plan properties", () => {
-  it("matches the naive restatement of §7, and the cut is valid", () => {
+  it("matches the naive restatement of §10, and the cut is valid", () => {
     fc.assert(
       fc.property(fc.array(action, { minLength: 1, maxLength: 60 }), keepArb, (actions, keep) => {
         const path = buildPath(actions);

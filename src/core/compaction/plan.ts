@@ -1,5 +1,5 @@
 /**
- * The compaction plan (docs/session-format.md §7): window, cut, split turn, what is summarized,
+ * The compaction plan (docs/session-format.md §10): window, cut, split turn, what is summarized,
  * what is kept, token numbers and file lists, plus the index ranges the UI draws as bands. Pure,
  * on a PathIndex (pi 1.6's projection); `createPlanner` (planner.ts) keeps the index across
  * appends so re-planning is O(log n).
@@ -60,7 +60,7 @@ export interface CompactionPlan {
   previousSummary: string | undefined;
   /** Index of the latest compaction on the path, -1 when none. */
   previousCompactionIndex: number;
-  /** Context size of the whole current context (§6 rule, stale usage before the latest compaction ignored). */
+  /** Context size of the whole current context (§9 rule, stale usage before the latest compaction ignored). */
   tokensBefore: number;
   tokensBeforeSource: "reported" | "estimated";
   /** Estimates of what the model sees from the first kept entry to the end (the cut rule's sum). */
@@ -123,7 +123,7 @@ function lazy<T extends object, K extends keyof T>(target: T, key: K, make: () =
   });
 }
 
-/** §7 file lists: tool calls in [windowStart, firstKept) plus the previous compaction's default details. */
+/** §10 file lists: tool calls in [windowStart, firstKept) plus the previous compaction's default details. */
 function planFileOps(index: PathIndex, ws: number, firstKept: number): FileListDetails {
   const ops = index.fileOpsBetween(ws, firstKept);
   const read = new Set(ops.read);
@@ -140,7 +140,7 @@ function planFileOps(index: PathIndex, ws: number, firstKept: number): FileListD
 }
 
 /**
- * Context size of the whole current context (§6) from the index: the last usable provider usage
+ * Context size of the whole current context (§9) from the index: the last usable provider usage
  * plus estimates of what follows it, unless a compaction or a context edit came after that reply
  * (its usage describes another context); then the estimate of everything the model sees, the
  * replayed system prompt counted once.

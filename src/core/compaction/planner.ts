@@ -28,7 +28,7 @@ export interface Planner {
   append(entry: SessionEntry): void;
   plan(settings: PlanSettings, options?: Omit<PlanOptions, "estimator">): PlanResult;
   listCutPoints(): CutPointInfo[];
-  /** Context size of the current context (§6; stale usage before the latest compaction ignored). */
+  /** Context size of the current context (§9; stale usage before the latest compaction ignored). */
   contextTokens(): { tokens: number; source: "reported" | "estimated" };
   /** Token estimate of what the entry at a path index puts in the context (0 when nothing). */
   entryTokens(index: number): number;

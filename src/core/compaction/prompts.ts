@@ -1,5 +1,5 @@
 /**
- * Prompts and output budgets of the summarizer (docs/session-format.md §8, §10). Our own wording;
+ * Prompts and output budgets of the summarizer (docs/session-format.md §11, §12). Our own wording;
  * the structure (system prompt, <conversation>, <previous-summary>, instructions) follows the doc.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Serializes messages for the summarizer as labelled text (docs/session-format.md §8), so that the
+ * Serializes messages for the summarizer as labelled text (docs/session-format.md §11), so that the
  * model reads a transcript instead of continuing the conversation. Non-standard roles are first
  * converted to user messages exactly as the model would see them (session/context.ts). Thinking
  * is left out, as pi 1.6 does: visible text, tool calls and results record what happened, and

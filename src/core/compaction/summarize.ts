@@ -1,5 +1,5 @@
 /**
- * Generating a compaction summary with an injected `complete` function (docs/session-format.md §8).
+ * Generating a compaction summary with an injected `complete` function (docs/session-format.md §11).
  * Nothing here talks to the network: the llm layer implements CompleteFn. A failure or an abort
  * yields no entry fields, so no partial compaction is ever written. The two parts of a split turn
  * are requested one after the other, as pi 1.6 does.
@@ -158,7 +158,7 @@ export function compactionRequests(
   return out;
 }
 
-/** Joins the history and split-turn prefix summaries as §8 says. */
+/** Joins the history and split-turn prefix summaries as §11 says. */
 export function joinSplitSummary(history: string, prefix: string): string {
   return `${history}\n\n---\n\n${SPLIT_TURN_HEADING}\n\n${prefix}`;
 }

@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import { parseSessionJsonl } from "../session/parse.ts";
 import { buildTreeIndex, getPath, resolveLeafId } from "../session/tree.ts";
 import type { SessionEntry } from "../session/types.ts";
+import type { PiPlanRow } from "./pi-plan-row.ts";
 
 export const FIXTURE_DIR = resolve(import.meta.dirname, "../../../../shared/fixtures/pi");
 export const FIXTURE_JSONL = resolve(FIXTURE_DIR, "before-compaction.jsonl");
@@ -32,26 +33,9 @@ export function pathThroughLine(fixture: Fixture, lastLine: number): SessionEntr
   return getPath(buildTreeIndex(entries).byId, resolveLeafId(entries));
 }
 
-/** One row of pi 1.6's prepareCompaction at an entry line of the fixture (the pi16 plans file). */
-export interface Pi16PlanRow {
-  line: number;
-  keep: number;
-  compact: boolean;
-  firstKeptLine?: number;
-  firstKeptType?: string;
-  tokensBefore?: number;
-  isSplitTurn?: boolean;
-  messagesToSummarize?: number;
-  turnPrefixMessages?: number;
-  previousSummary?: boolean;
-  readFiles?: string[];
-  modifiedFiles?: string[];
-  contextTokens: number;
-}
-
-export function loadPi16Plans(): Pi16PlanRow[] {
+export function loadPi16Plans(): PiPlanRow[] {
   return readFileSync(PI16_PLANS, "utf8")
     .split("\n")
     .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l) as Pi16PlanRow);
+    .map((l) => JSON.parse(l) as PiPlanRow);
 }

@@ -1,5 +1,5 @@
 /**
- * Token accounting (docs/session-format.md §6): the pi-compatible chars/4 estimator, the
+ * Token accounting (docs/session-format.md §9): the pi-compatible chars/4 estimator, the
  * context-size rule (provider usage + estimates of what followed), the auto-compaction
  * threshold and the stale-usage guard. Pure; estimates are cached per message object.
  */
@@ -55,7 +55,7 @@ function contentParts(content: unknown, parts: MessageParts): void {
 }
 
 /**
- * Splits a message into the strings pi counts (§6): system content, section texts and the JSON
+ * Splits a message into the strings pi counts (§9): system content, section texts and the JSON
  * of the tools it adds; user / tool result / custom text and images; assistant text + thinking + tool name + compact JSON of the arguments; bash command
  * + output; summary text. Shared by the chars/4 estimator and the tokenizer estimator.
  */
@@ -101,7 +101,7 @@ export function messageParts(message: AgentMessage): MessageParts {
   return parts;
 }
 
-/** chars/4 rounded up, per message, exactly as pi counts (§6). */
+/** chars/4 rounded up, per message, exactly as pi counts (§9). */
 export function estimateMessageTokensPi(message: AgentMessage): number {
   const parts = messageParts(message);
   let chars = parts.images * IMAGE_CHARS;
@@ -167,7 +167,7 @@ export interface EstimateContextOptions {
   ignoreUsageBefore?: number;
 }
 
-/** Context size of a message list (§6): last usable provider usage + estimates after it. */
+/** Context size of a message list (§9): last usable provider usage + estimates after it. */
 export function estimateContextTokens(
   messages: readonly AgentMessage[],
   options: EstimateContextOptions = {},

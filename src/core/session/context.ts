@@ -1,6 +1,6 @@
 /**
  * Building the context (the messages a model sees) from a path, and converting it to the
- * model-facing roles. See docs/session-format.md §3 and §5. Linear in the path length.
+ * model-facing roles. See docs/session-format.md §5 and §8. Linear in the path length.
  */
 import { type ProjectedEntry, projectPath } from "./projection.ts";
 import { currentSystemMessage } from "./system-prompt.ts";
@@ -67,7 +67,7 @@ function pathSettings(
 }
 
 /**
- * The context at the end of `path` (root first), as pi 1.6 builds it (§5): settings from the
+ * The context at the end of `path` (root first), as pi 1.6 builds it (§8): settings from the
  * whole path; messages from the projection (projection.ts): with a compaction on the path, the
  * latest one's system checkpoint and summary first, its kept range without system messages, then
  * the entries after it; context edits applied; older compactions contribute nothing.

@@ -1,5 +1,5 @@
 /**
- * What each entry of a path contributes to the model's context (docs/session-format.md §5): its
+ * What each entry of a path contributes to the model's context (docs/session-format.md §8): its
  * messages, with the latest `context_edit` for it applied, and the projection of a whole path
  * (the latest compaction first, its kept range without system messages, then what follows).
  * Synthesized and edited messages are cached per entry object, so that token estimates (cached

@@ -1,5 +1,5 @@
 /**
- * pi 1.6's system messages replayed (docs/session-format.md §3): the current prompt text, its
+ * pi 1.6's system messages replayed (docs/session-format.md §5): the current prompt text, its
  * named sections and the declared tools, from every system message of a context in order.
  */
 import type { AgentMessage, SystemMessage, ToolDeclaration } from "./types.ts";
