@@ -188,7 +188,7 @@ test("changing the model and thinking level in a session appends setting entries
     { type: "thinking_level_change", thinkingLevel: "high" },
   ]);
   // System prompt: visible, editable, used by the next request.
-  await page.getByRole("button", { name: "System prompt" }).click();
+  await page.getByRole("button", { name: "System prompt", exact: true }).click();
   const dlg = page.locator('dialog[data-dialog="system-prompt"]');
   await expect(dlg.getByLabel("System prompt")).toContainText("read {path");
   await dlg.getByLabel("System prompt").fill("You are a terse test agent.");

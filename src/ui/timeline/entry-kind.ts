@@ -13,6 +13,9 @@ export type EntryKind =
   | "label"
   | "session-info"
   | "custom"
+  | "system"
+  | "usage"
+  | "edit"
   | "error"
   | "other";
 
@@ -58,8 +61,29 @@ function argsSummary(args: unknown): string {
   return oneLine(JSON.stringify(args) ?? "", 120);
 }
 
+/** A system message: the prompt and tools it declares or changes. */
+function describeSystem(m: Rec): EntryDescription {
+  const parts: string[] = [];
+  const text = contentText(m.content);
+  if (text) parts.push(oneLine(text, 80));
+  const sections = m.sections && typeof m.sections === "object" ? Object.entries(m.sections as Rec) : [];
+  const set = sections.filter(([, v]) => typeof v === "string").map(([k]) => k);
+  const removed = sections.filter(([, v]) => v === null).map(([k]) => k);
+  if (set.length > 0) parts.push(`sections ${set.join(", ")}`);
+  if (removed.length > 0) parts.push(`removes ${removed.join(", ")}`);
+  const names = (v: unknown) =>
+    Array.isArray(v) ? (v as Rec[]).map((t) => String(t?.name ?? "?")) : [];
+  const added = names(m.toolsAdded);
+  const gone = names(m.toolsRemoved);
+  if (added.length > 0) parts.push(`tools +${added.join(" +")}`);
+  if (gone.length > 0) parts.push(`−${gone.join(" −")}`);
+  return { kind: "system", icon: "§", label: "System prompt", excerpt: oneLine(parts.join(" · ")) };
+}
+
 function describeMessage(m: Rec): EntryDescription {
   switch (m.role) {
+    case "system":
+      return describeSystem(m);
     case "user":
       return { kind: "user", icon: "›", label: "User", excerpt: oneLine(contentText(m.content)) };
     case "assistant": {
@@ -181,6 +205,29 @@ export function describeEntry(entry: SessionEntry): EntryDescription {
       };
     case "custom":
       return { kind: "custom", icon: "✦", label: "Custom", excerpt: String(e.customType ?? "") };
+    case "usage": {
+      const u = (e.usage ?? {}) as Rec;
+      const total = typeof u.totalTokens === "number" ? u.totalTokens : 0;
+      const cost = (u.cost as Rec | undefined)?.total;
+      return {
+        kind: "usage",
+        icon: "¤",
+        label: `Usage ${String(e.kind ?? "")}`.trim(),
+        excerpt: `${String(e.model ?? "")} · ${total.toLocaleString("en-US")} tokens${typeof cost === "number" && cost > 0 ? ` · $${cost.toFixed(4)}` : ""}`,
+      };
+    }
+    case "context_edit": {
+      const r = e.replacement as Rec | null | undefined;
+      return {
+        kind: "edit",
+        icon: "✎",
+        label: "Context edit",
+        excerpt:
+          r === null || r === undefined
+            ? `omits ${String(e.targetId)} from what the model sees`
+            : `replaces ${String(e.targetId)} for the model: ${oneLine(contentText(r.content), 160)}`,
+      };
+    }
     case "custom_message":
       return {
         kind: "custom",

@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
+import { buildSessionContext } from "../../core/session/context.ts";
 import { parseSessionJsonl } from "../../core/session/parse.ts";
 import { assistant, entry, msg, user } from "../../core/session/test-builders.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
@@ -27,11 +29,17 @@ describe("timeline model", () => {
     const keptId = (last as { firstKeptEntryId?: string }).firstKeptEntryId!;
     expect(model.path[model.firstInContext]!.id).toBe(keptId);
     expect(model.firstInContext).toBeLessThan(model.lastCompaction);
+    // Running totals add what the model sees; entries before the kept range are dimmed and add nothing.
     let sum = 0;
     for (let i = 0; i < model.path.length; i++) {
-      sum += model.tokens[i]!;
+      if (model.inContext[i] && i >= model.firstInContext) sum += model.tokens[i]!;
       expect(model.totals[i]).toBe(sum);
+      if (i < model.firstInContext && model.path[i]!.type === "message") expect(model.inContext[i]).toBe(0);
     }
+    const context = buildSessionContext(model.path).messages;
+    expect(model.totals[model.path.length - 1]).toBe(
+      context.reduce((n, m) => n + PI_ESTIMATOR.estimateMessage(m), 0),
+    );
     // Every entry gets a readable kind label and never throws.
     for (const e of model.path) expect(describeEntry(e).label.length).toBeGreaterThan(0);
   });
@@ -46,6 +54,31 @@ describe("timeline model", () => {
       kind: "session-info",
       excerpt: "tally: --json flag and exact cents",
     });
+  });
+
+  it("pi 1.6 sessions: an omitted entry is dimmed and adds nothing, a replaced one counts its replacement", () => {
+    const entries = load(resolve(import.meta.dirname, "../../../../shared/fixtures/pi16/B-context-edit.jsonl"));
+    const model = buildTimelineModel(entries);
+    const context = buildSessionContext(model.path);
+    expect(model.edits.size).toBeGreaterThan(0);
+    for (const [target, edit] of model.edits) {
+      const i = model.indexById.get(target)!;
+      if (edit.replacement === null) {
+        expect(model.inContext[i]).toBe(0);
+        expect(context.entryIds).not.toContain(target);
+      } else {
+        expect(model.inContext[i]).toBe(1);
+        const seen = context.messages[context.entryIds.indexOf(target)]!;
+        expect(model.tokens[i]).toBe(PI_ESTIMATOR.estimateMessage(seen));
+      }
+    }
+    expect(model.totals[model.path.length - 1]).toBe(
+      context.messages.reduce((n, m) => n + PI_ESTIMATOR.estimateMessage(m), 0),
+    );
+    const system = load(resolve(import.meta.dirname, "../../../../shared/fixtures/pi16/A-system-usage.jsonl"));
+    const kinds = buildTimelineModel(system).path.map((e) => describeEntry(e).kind);
+    expect(kinds).toContain("system");
+    expect(kinds).toContain("usage");
   });
 
   it("counts tokens as chars/4 per message and nothing for settings entries", () => {

@@ -1,19 +1,36 @@
 /**
- * The data behind the timeline: the current path, each entry's estimated tokens (pi's chars/4,
- * from the compaction engine), running totals, labels, and what is outside the context
- * (entries before the last compaction's kept range). Pure; linear in the number of entries.
+ * The data behind the timeline: the current path, what each entry puts in the model's context
+ * (pi 1.6's projection: context edits applied, the latest compaction's checkpoint and summary,
+ * its kept range without system messages), its estimated tokens (pi's chars/4) and running
+ * totals of what the model sees, the edits per target, labels. Pure; linear in the path length.
  */
 import { entryMessage } from "../../core/compaction/entry-messages.ts";
-import { estimateMessageTokensPi } from "../../core/compaction/tokens.ts";
-import type { SessionEntry } from "../../core/session/types.ts";
+import { PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
+import {
+  entryMessages,
+  isSystemMessageEntry,
+  keptStartIndex,
+  latestCompactionIndex,
+  latestEdits,
+  projectEntry,
+} from "../../core/session/projection.ts";
+import type { AgentMessage, ContextEditEntry, SessionEntry } from "../../core/session/types.ts";
 import { sessionPath, siblingsOf, treeData } from "../tree/tree-model.ts";
 
 export interface TimelineModel {
   path: SessionEntry[];
-  /** Estimated tokens of each path entry (0 for entries that produce no message). */
+  /** Estimated tokens of what each path entry puts in the context (its own size when it is outside). */
   tokens: Float64Array;
-  /** Running total of `tokens` up to and including each path entry. */
+  /** Running total of what the model sees, up to and including each path entry. */
   totals: Float64Array;
+  /**
+   * 0 when the entry holds something for the model that it does not see now (before the kept
+   * range, omitted by an edit, an older compaction, a kept system message folded into the
+   * checkpoint); 1 otherwise (settings and other entries without content stay 1).
+   */
+  inContext: Uint8Array;
+  /** The latest context edit of each edited entry on the path (target id -> edit). */
+  edits: Map<string, ContextEditEntry>;
   /** Index on the path of each entry id. */
   indexById: Map<string, number>;
   labels: Map<string, string>;
@@ -26,11 +43,17 @@ export interface TimelineModel {
   leafId: string | null;
 }
 
-/** Estimated tokens of one entry, as the compaction engine counts them. */
+/** Estimated tokens of one entry as stored, as the compaction engine counts them. */
 export function entryTokens(entry: SessionEntry): number {
   const message = entryMessage(entry);
-  return message ? estimateMessageTokensPi(message) : 0;
+  return message ? PI_ESTIMATOR.estimateMessage(message) : 0;
 }
+
+const sum = (messages: readonly AgentMessage[]) => {
+  let n = 0;
+  for (const m of messages) n += PI_ESTIMATOR.estimateMessage(m);
+  return n;
+};
 
 export function buildTimelineModel(entries: readonly SessionEntry[]): TimelineModel {
   // Shared, incrementally maintained index and path (a leaf move appends one entry).
@@ -40,31 +63,36 @@ export function buildTimelineModel(entries: readonly SessionEntry[]): TimelineMo
   const n = path.length;
   const tokens = new Float64Array(n);
   const totals = new Float64Array(n);
+  const inContext = new Uint8Array(n);
   const indexById = new Map<string, number>();
   const forks = new Set<string>();
-  let sum = 0;
-  let lastCompaction = -1;
+  const lastCompaction = latestCompactionIndex(path);
+  const keptStart = keptStartIndex(path, lastCompaction);
+  // A kept id that is not on the path keeps nothing before the compaction.
+  const firstInContext = lastCompaction < 0 ? 0 : keptStart >= 0 ? keptStart : lastCompaction;
+  const edits = latestEdits(lastCompaction < 0 ? path : path.slice(firstInContext));
+  let total = 0;
   for (let i = 0; i < n; i++) {
     const entry = path[i]!;
     indexById.set(entry.id, i);
     if (siblingsOf(data, entry).length > 1) forks.add(entry.id);
-    const t = entryTokens(entry);
+    let seen: readonly AgentMessage[] | undefined;
+    if (i === lastCompaction) seen = entryMessages(entry);
+    else if (entry.type === "compaction") seen = [];
+    else if (i >= firstInContext && !(i < lastCompaction && isSystemMessageEntry(entry)))
+      seen = projectEntry(entry, edits.get(entry.id));
+    const t = seen ? sum(seen) : entryTokens(entry);
     tokens[i] = t;
-    sum += t;
-    totals[i] = sum;
-    if (entry.type === "compaction") lastCompaction = i;
-  }
-  let firstInContext = 0;
-  if (lastCompaction >= 0) {
-    const kept = (path[lastCompaction] as { firstKeptEntryId?: unknown }).firstKeptEntryId;
-    const keptIndex = typeof kept === "string" ? indexById.get(kept) : undefined;
-    // A kept id that is not on the path keeps nothing before the compaction.
-    firstInContext = keptIndex !== undefined && keptIndex < lastCompaction ? keptIndex : lastCompaction;
+    if (seen && seen.length > 0) total += t;
+    inContext[i] = (seen && seen.length > 0) || entryMessages(entry).length === 0 ? 1 : 0;
+    totals[i] = total;
   }
   return {
     path,
     tokens,
     totals,
+    inContext,
+    edits,
     indexById,
     labels: data.labels,
     forks,

@@ -1,10 +1,10 @@
 /** One timeline row: kind, excerpt, time, tokens and running total; expands to the full content. */
 import { memo } from "react";
-import type { SessionEntry } from "../../core/session/types.ts";
+import type { ContextEditEntry, SessionEntry } from "../../core/session/types.ts";
 import { formatCount, formatEntryTime, formatTokens } from "../format.ts";
 import { TreeRowActions } from "../tree/row-actions.tsx";
 import { EntryContent } from "./entry-content.tsx";
-import { describeEntry } from "./entry-kind.ts";
+import { contentText, describeEntry } from "./entry-kind.ts";
 
 export interface TimelineRowProps {
   entry: SessionEntry;
@@ -13,6 +13,8 @@ export interface TimelineRowProps {
   /** Running total; NaN while only the newest entries are loaded. */
   total: number;
   inContext: boolean;
+  /** The latest context edit of this entry, when one applies: the model sees its replacement, or nothing. */
+  edit: ContextEditEntry | undefined;
   expanded: boolean;
   label: string | undefined;
   /** For a compaction: the first kept entry (to link to), if on the path. */
@@ -27,7 +29,8 @@ export interface TimelineRowProps {
 }
 
 export const TimelineRow = memo(function TimelineRow(props: TimelineRowProps) {
-  const { entry, tokens, total, inContext, expanded, label, keptFrom, flash } = props;
+  const { entry, tokens, total, inContext, expanded, label, keptFrom, flash, edit } = props;
+  const omitted = edit !== undefined && edit.replacement === null;
   const d = describeEntry(entry);
   const detailId = `entry-detail-${entry.id}`;
   const isCompaction = entry.type === "compaction";
@@ -47,7 +50,13 @@ export const TimelineRow = memo(function TimelineRow(props: TimelineRowProps) {
         aria-controls={expanded ? detailId : undefined}
         data-entry-id={entry.id}
         onClick={() => props.onToggle(entry.id)}
-        title={inContext ? undefined : "Not in context: before the last compaction's kept range"}
+        title={
+          inContext
+            ? undefined
+            : omitted
+              ? "Not in context: a context edit omits it (the original stays in the file)"
+              : "Not in context: summarized by a compaction, or folded into its system checkpoint"
+        }
       >
         <span className="row-icon" aria-hidden="true">
           {d.icon}
@@ -55,6 +64,11 @@ export const TimelineRow = memo(function TimelineRow(props: TimelineRowProps) {
         <span className="row-main">
           <span className="row-kind">{d.label}</span>
           {label && <span className="row-label">⚑ {label}</span>}
+          {edit && (
+            <span className="row-edit" data-testid="row-edit">
+              {omitted ? "omitted for the model" : "edited for the model"}
+            </span>
+          )}
           <span className="row-excerpt">{d.excerpt}</span>
           {!inContext && <span className="sr-only">(not in context)</span>}
         </span>
@@ -86,6 +100,7 @@ export const TimelineRow = memo(function TimelineRow(props: TimelineRowProps) {
       )}
       {expanded && (
         <div id={detailId}>
+          {edit && <EditNote edit={edit} />}
           <EntryContent entry={entry} />
         </div>
       )}
@@ -93,3 +108,23 @@ export const TimelineRow = memo(function TimelineRow(props: TimelineRowProps) {
     </div>
   );
 });
+
+/** What a context edit does to the entry: the model sees the replacement (shown as text), or nothing. */
+function EditNote({ edit }: { edit: ContextEditEntry }) {
+  if (edit.replacement === null)
+    return (
+      <p className="edit-note" data-testid="edit-note">
+        A context edit (entry {edit.id}) omits this entry from what the model sees. The original, below, stays
+        in the file.
+      </p>
+    );
+  return (
+    <div className="edit-note" data-testid="edit-note">
+      <p>
+        A context edit (entry {edit.id}) replaces its content for the model with:
+      </p>
+      <pre className="edit-replacement">{contentText(edit.replacement.content)}</pre>
+      <p>The original, as stored:</p>
+    </div>
+  );
+}

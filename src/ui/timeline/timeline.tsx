@@ -186,7 +186,7 @@ export function Timeline({ model, partial }: { model: TimelineModel; partial?: n
             const i = item.index;
             const entry = path[i]!;
             const d = describeEntry(entry);
-            const inContext = i >= model.firstInContext;
+            const inContext = model.inContext[i] === 1;
             return (
               <li
                 key={item.key}
@@ -202,6 +202,7 @@ export function Timeline({ model, partial }: { model: TimelineModel; partial?: n
                   tokens={model.tokens[i]!}
                   total={partial === undefined ? model.totals[i]! : Number.NaN}
                   inContext={inContext}
+                  edit={model.edits.get(entry.id)}
                   expanded={expanded.has(entry.id)}
                   label={model.labels.get(entry.id)}
                   keptFrom={keptFor(i)}
