@@ -2,7 +2,7 @@
  * CLI entry: `npm run cli -- <command> [args]` (runs this file with tsx).
  * To add a command: import its CliCommand and add one row to COMMANDS.
  */
-import { type CliCommand, type CliIo, EXIT_OK, EXIT_USAGE } from "./command.ts";
+import { type CliCommand, type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./command.ts";
 import { contextCommand } from "./context-command.ts";
 import { inspectCommand } from "./inspect-command.ts";
 import { migrateCommand } from "./migrate-command.ts";
@@ -41,8 +41,21 @@ export async function runCli(argv: readonly string[], io: CliIo, commands = COMM
   return command.run(rest, io);
 }
 
+/**
+ * A reader that stops early (`… | head`) closes the pipe: the next write fails with EPIPE. That
+ * is the reader's choice, not an error of the command: exit at once, with status 0, silently
+ * (any other error of the stream: status 1).
+ */
+export function exitQuietlyOnClosedPipe(stream: NodeJS.WriteStream, exit: (code: number) => void): void {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    exit(error.code === "EPIPE" ? EXIT_OK : EXIT_FAILURE);
+  });
+}
+
 const isEntry = process.argv[1] !== undefined && import.meta.filename === process.argv[1];
 if (isEntry) {
+  for (const stream of [process.stdout, process.stderr])
+    exitQuietlyOnClosedPipe(stream, (code) => process.exit(code));
   const io: CliIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
   runCli(process.argv.slice(2), io).then(
     (code) => {
