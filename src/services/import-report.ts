@@ -31,8 +31,11 @@ export function describePath(entryCount: number, path: PathSummary): string {
   const cut =
     path.cutBy === null
       ? ""
-      : `: it starts at line ${path.firstLine}, not at the start of the session, because of the damage on line ${path.cutBy}`;
-  return `${stored}; ${count(path.length)} of them will be on the current path (${range})${cut}.`;
+      : path.cutBy === path.firstLine
+        ? `: it starts at line ${path.firstLine}, where the tree is broken, not at the start of the session`
+        : `: it starts at line ${path.firstLine}, below the damage on line ${path.cutBy}, not at the start of the session`;
+  const onPath = path.length === entryCount ? "all of them" : `${count(path.length)} of them`;
+  return `${stored}; ${onPath} will be on the current path (${range})${cut}.`;
 }
 
 /**
@@ -54,7 +57,8 @@ export function describeDamage(problems: readonly LineProblem[]): string[] {
   if (utf8.length > 0) {
     sentences.push(
       `${plural(utf8.length, "line is", "lines are")} not valid UTF-8 (${firstLines(utf8)}): the bad bytes are ` +
-        "read as “\uFFFD” (U+FFFD), the entries are kept, and the export writes them as valid UTF-8.",
+        `read as “\uFFFD” (U+FFFD), ${utf8.length === 1 ? "the entry is" : "the entries are"} kept, and the ` +
+        "export writes them as valid UTF-8.",
     );
   }
   const cutters = of("missing-parent", "cycle");

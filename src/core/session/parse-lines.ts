@@ -100,6 +100,15 @@ export function excerptOf(line: string): string {
   return line.length > EXCERPT_LENGTH ? `${line.slice(0, EXCERPT_LENGTH)}…` : line;
 }
 
+/** An excerpt around the first `mark` in `line` (the start when there is none). */
+export function excerptAround(line: string, mark: string): string {
+  const at = line.indexOf(mark);
+  if (at < EXCERPT_LENGTH / 2) return excerptOf(line);
+  const from = at - EXCERPT_LENGTH / 2;
+  const rest = line.slice(from, from + EXCERPT_LENGTH);
+  return `…${rest}${from + EXCERPT_LENGTH < line.length ? "…" : ""}`;
+}
+
 export function isBlank(line: string): boolean {
   if (line.length === 0) return true;
   const first = line.charCodeAt(0);

@@ -24,6 +24,7 @@ import { createTreeScanner, type LineProblem, type PathSummary } from "./damage.
 import { headerVersion, migrateToV3, type NewId, type ParsedObject } from "./migrate.ts";
 import {
   createCheckedLineDecoder,
+  excerptAround,
   excerptOf,
   isBlank,
   MAX_JSON_DEPTH,
@@ -140,7 +141,12 @@ function createAssembler(options: StreamOptions) {
       return;
     }
     if (utf8)
-      problems.push({ line, kind: "invalid-utf8", reason: UTF8_REASON, excerpt: excerptOf(excerpt()) });
+      problems.push({
+        line,
+        kind: "invalid-utf8",
+        reason: UTF8_REASON,
+        excerpt: excerptAround(excerpt(), "\uFFFD"),
+      });
     if (retainEntries) {
       entries.push(entry);
       lines.push(line);
