@@ -111,6 +111,28 @@ describe("findTreeDamage", () => {
     ]);
   });
 
+  it("compactions in and below a cycle: the cycle's members are above them, other branches are not", () => {
+    const compaction = (id: string, parentId: string, firstKeptEntryId: string) =>
+      entry("compaction", id, parentId, { summary: "S", tokensBefore: 1, firstKeptEntryId });
+    const entries = [
+      entry("custom", "root", null),
+      entry("custom", "p", "q"),
+      entry("custom", "q", "p"),
+      entry("custom", "h", "q"),
+      compaction("k1", "h", "p"), // ok: p is in the cycle above it
+      compaction("k2", "k1", "h"), // ok
+      compaction("k3", "k2", "root"), // not above it
+      compaction("k4", "p", "q"), // a member keeping from another member: ok
+      compaction("k5", "k4", "k1"), // a branch beside it
+    ];
+    const { problems } = report(entries);
+    expect(brief(problems)).toEqual([
+      ["cycle", 3, 8, [3, 4]],
+      ["compaction-kept", 8, undefined, [2]],
+      ["compaction-kept", 10, undefined, [6]],
+    ]);
+  });
+
   it("a compaction cannot keep from an entry below it", () => {
     const entries = [
       entry("custom", "a", null),

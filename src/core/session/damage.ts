@@ -211,6 +211,7 @@ function analyzeTree(input: TreeInput, leftOut: readonly LineProblem[]): TreeRep
       const v = stack[depth - 1]!;
       if (next[v]! < childStart[v + 1]!) {
         const c = kids[next[v]!++]!;
+        if (tin[c]! >= 0) continue; // a cycle member, walked as a top of its own
         tin[c] = clock++;
         cutBy[c] = cause;
         stack[depth++] = c;
@@ -242,14 +243,20 @@ function analyzeTree(input: TreeInput, leftOut: readonly LineProblem[]): TreeRep
     });
   }
 
-  // What no top reaches hangs in or below a cycle.
-  findCycles(parent, lines, tin, cutBy, problems);
+  // What no top reaches hangs in or below a cycle: each member is a top for what hangs below it
+  // (times first for all members, so that no walk enters another member).
+  const cycles = findCycles(parent, lines, tin, problems);
+  for (const m of cycles.members) tin[m] = clock++;
+  for (const m of cycles.members) walk(m, cycles.line[m]!);
 
   // Compactions: firstKeptEntryId must be before the compaction on its path (or its own id).
+  // Above an entry in or below a cycle are the entries up to the cycle and all of its members.
+  const cycleOf = cycles.cycleOf;
   for (const [c, keptId] of input.kept) {
-    if (tin[c]! < 0 || keptId === ids[c]) continue;
+    if (keptId === ids[c]) continue;
     const k = typeof keptId === "string" ? indexOf.get(keptId) : undefined;
-    if (k !== undefined && tin[k]! >= 0 && tin[k]! < tin[c]! && tout[c]! <= tout[k]!) continue;
+    if (k !== undefined && tin[k]! < tin[c]! && tout[c]! <= tout[k]!) continue;
+    if (k !== undefined && k !== c && cycles.member[k] === 1 && cycleOf[k] === cycleOf[c]) continue;
     const what =
       typeof keptId !== "string"
         ? "has no firstKeptEntryId"
@@ -299,6 +306,14 @@ function analyzeTree(input: TreeInput, leftOut: readonly LineProblem[]): TreeRep
   };
 }
 
+/** The cycles found: members, each entry's cycle (in or below it, else -1), each member's problem line. */
+interface Cycles {
+  members: number[];
+  member: Uint8Array;
+  cycleOf: Int32Array;
+  line: Float64Array;
+}
+
 /**
  * The entries no top reaches (tin < 0) each lead up to a cycle. Follows parents from each one,
  * marking entries on the current walk (1) and done (2); meeting the current walk closes a new
@@ -308,12 +323,17 @@ function findCycles(
   parent: Int32Array,
   lines: readonly number[],
   tin: Int32Array,
-  cutBy: Float64Array,
   problems: LineProblem[],
-): void {
+): Cycles {
   const n = parent.length;
   const state = new Uint8Array(n);
-  const cycleOf = new Int32Array(n).fill(-1);
+  const out: Cycles = {
+    members: [],
+    member: new Uint8Array(n),
+    cycleOf: new Int32Array(n).fill(-1),
+    line: new Float64Array(n),
+  };
+  const { cycleOf } = out;
   const cycles: { members: number[]; cut: number }[] = [];
   const walk: number[] = [];
   for (let i = 0; i < n; i++) {
@@ -337,9 +357,13 @@ function findCycles(
     cycles[cycle]!.cut += walk.length;
     walk.length = 0;
   }
-  for (let i = 0; i < n; i++) if (cycleOf[i]! >= 0) cutBy[i] = lines[cycles[cycleOf[i]!]!.members[0]!]!;
   for (const { members, cut } of cycles) {
     const memberLines = members.map((m) => lines[m]!);
+    for (const m of members) {
+      out.members.push(m);
+      out.member[m] = 1;
+      out.line[m] = memberLines[0]!;
+    }
     const below = cut - members.length;
     const more = memberLines.length > MAX_LISTED ? ", …" : "";
     problems.push({
@@ -354,4 +378,5 @@ function findCycles(
       cutOff: cut,
     });
   }
+  return out;
 }
