@@ -193,3 +193,31 @@ test("invalid UTF-8: reported with its line, kept, and exported as valid UTF-8 (
   // Every other line is the input's own bytes.
   for (let i = 0; i < lines.length; i++) if (i !== bad) expect(out[i]).toBe(lines[i]);
 });
+
+test("the dialog at 800 px, light and dark: long problem lists scroll, the buttons stay in view", async ({
+  page,
+}) => {
+  const lines = v3Lines();
+  // Many problems: every tenth line loses its parent (98), and so two compactions their kept entry.
+  let damaged = lines;
+  for (let n = 20; n < 1000; n += 10) damaged = withParent(damaged, n, `gone-${n}`);
+  const file = tempFile("many.jsonl", `${damaged.join("\n")}\n`);
+  await page.setViewportSize({ width: 800, height: 700 });
+  const app = new AppPage(page);
+  await app.goto();
+  await app.importByPicker(file);
+  await expect(app.importDialog.getByRole("listitem")).toHaveCount(51, { timeout: IMPORT_TIMEOUT });
+  await expect(app.importDialog.getByRole("listitem").last()).toHaveText("… and 50 more");
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    await shot(page, `many-800-${colorScheme}`);
+    await expect(
+      app.importDialog.getByRole("button", { name: "Import the 1,002 valid entries" }),
+    ).toBeInViewport();
+    await expect(app.importDialog.getByRole("button", { name: "Cancel import" })).toBeInViewport();
+    const overflow = await app.importDialog.evaluate((d) => d.scrollWidth - d.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  }
+  await app.importDialog.getByRole("button", { name: "Cancel import" }).click();
+  await expect(app.sessionItems).toHaveCount(0);
+});

@@ -202,40 +202,56 @@ async function run(
 }
 
 describe("import fuzz", () => {
-  it("generated sessions", async () => {
-    await run(generatedSessionArb, 400, true);
-  }, 60_000);
+  it(
+    "generated sessions",
+    async () => {
+      await run(generatedSessionArb, 400, true);
+    },
+    60_000 * SCALE,
+  );
 
-  it("the first 120 lines of the real pi session", async () => {
-    await run(fc.constant(FIXTURE_V3.slice(0, 120)), 120, true);
-  }, 60_000);
+  it(
+    "the first 120 lines of the real pi session",
+    async () => {
+      await run(fc.constant(FIXTURE_V3.slice(0, 120)), 120, true);
+    },
+    60_000 * SCALE,
+  );
 
-  it("the whole real pi session (1,003 lines)", async () => {
-    const whole = FIXTURE_V3;
-    await run(fc.constant(whole), 20, false, [
-      [{ base: whole, mutations: [{ kind: "cycle", a: 2, b: 0 }], poison: true }],
-      [{ base: whole, mutations: [{ kind: "delete", a: 499 }], poison: false }],
-      [{ base: whole, mutations: [{ kind: "deep", a: 3, depth: 200_000, inEntry: false }], poison: false }],
-      [{ base: whole, mutations: [{ kind: "utf8", a: 9, bytes: [0xff], inString: true }], poison: false }],
-    ]);
-  }, 60_000);
+  it(
+    "the whole real pi session (1,003 lines)",
+    async () => {
+      const whole = FIXTURE_V3;
+      await run(fc.constant(whole), 20, false, [
+        [{ base: whole, mutations: [{ kind: "cycle", a: 2, b: 0 }], poison: true }],
+        [{ base: whole, mutations: [{ kind: "delete", a: 499 }], poison: false }],
+        [{ base: whole, mutations: [{ kind: "deep", a: 3, depth: 200_000, inEntry: false }], poison: false }],
+        [{ base: whole, mutations: [{ kind: "utf8", a: 9, bytes: [0xff], inString: true }], poison: false }],
+      ]);
+    },
+    60_000 * SCALE,
+  );
 
-  it("every damage kind at least once (the mix above is random: these are fixed)", async () => {
-    const base = FIXTURE_V3.slice(0, 60);
-    const fixed: Mutation[][] = [
-      [{ kind: "cycle", a: 10, b: 3 }],
-      [{ kind: "orphan", a: 20 }],
-      [{ kind: "duplicate", a: 5 }],
-      [{ kind: "delete", a: 7 }],
-      [{ kind: "swap", a: 3, b: 40 }],
-      [{ kind: "truncate", at: 0.5 }],
-      [{ kind: "flip", at: 0.3, bit: 6 }],
-      [{ kind: "deep", a: 4, depth: 1001, inEntry: true }],
-      [{ kind: "bom" }, { kind: "crlf", a: 8 }],
-      [{ kind: "nul", a: 12, at: 0.5 }],
-      [{ kind: "utf8", a: 15, bytes: [0xed, 0xa0, 0x80], inString: true }],
-      [{ kind: "leaf", b: 0, missing: true }],
-    ];
-    for (const m of fixed) await check(applyMutations(base, m), { commands: true, poison: true });
-  }, 60_000);
+  it(
+    "every damage kind at least once (the mix above is random: these are fixed)",
+    async () => {
+      const base = FIXTURE_V3.slice(0, 60);
+      const fixed: Mutation[][] = [
+        [{ kind: "cycle", a: 10, b: 3 }],
+        [{ kind: "orphan", a: 20 }],
+        [{ kind: "duplicate", a: 5 }],
+        [{ kind: "delete", a: 7 }],
+        [{ kind: "swap", a: 3, b: 40 }],
+        [{ kind: "truncate", at: 0.5 }],
+        [{ kind: "flip", at: 0.3, bit: 6 }],
+        [{ kind: "deep", a: 4, depth: 1001, inEntry: true }],
+        [{ kind: "bom" }, { kind: "crlf", a: 8 }],
+        [{ kind: "nul", a: 12, at: 0.5 }],
+        [{ kind: "utf8", a: 15, bytes: [0xed, 0xa0, 0x80], inString: true }],
+        [{ kind: "leaf", b: 0, missing: true }],
+      ];
+      for (const m of fixed) await check(applyMutations(base, m), { commands: true, poison: true });
+    },
+    60_000 * SCALE,
+  );
 });
