@@ -58,7 +58,7 @@ export function describeDamage(problems: readonly LineProblem[]): string[] {
     sentences.push(
       `${plural(utf8.length, "line is", "lines are")} not valid UTF-8 (${firstLines(utf8)}): the bad bytes are ` +
         `read as “\uFFFD” (U+FFFD), ${utf8.length === 1 ? "the entry is" : "the entries are"} kept, and the ` +
-        "export writes them as valid UTF-8.",
+        `export writes ${utf8.length === 1 ? "it" : "them"} as valid UTF-8.`,
     );
   }
   const cutters = of("missing-parent", "cycle");
