@@ -1,7 +1,11 @@
 /** Tree damage: each kind with its lines, the current path's summary, and size without recursion. */
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { findTreeDamage, type LineProblem, problemEffect } from "./damage.ts";
+import { PI_FIXTURE } from "./fixture-path.ts";
+import { parseSessionBytes } from "./parse.ts";
 import { chain, entry } from "./test-builders.ts";
 import { buildTreeIndex, currentPath } from "./tree.ts";
 import type { SessionEntry } from "./types.ts";
@@ -17,6 +21,17 @@ function report(entries: SessionEntry[]) {
 const brief = (problems: LineProblem[]) => problems.map((p) => [p.kind, p.line, p.cutOff, p.lines]);
 
 describe("findTreeDamage", () => {
+  it("files pi 1.6 wrote (retain-none compactions, context edits, system messages) have no damage", () => {
+    const dir = join(dirname(PI_FIXTURE), "../pi16");
+    const files = readdirSync(dir).filter((f) => /^[A-Z]\d?-.*\.jsonl$/.test(f));
+    expect(files.length).toBeGreaterThanOrEqual(5);
+    for (const file of files) {
+      const parsed = parseSessionBytes(readFileSync(join(dir, file)));
+      expect(parsed.ok && parsed.value.problems).toEqual([]);
+    }
+    expect(files).toContain("D-retain-none.jsonl");
+  });
+
   it("a clean chain with a branch has no problems; the path runs from the root to the last entry", () => {
     const entries = [...chain([{ id: "a" }, { id: "b" }, { id: "c" }]), entry("custom", "d", "a")];
     const { problems, path } = report(entries);
