@@ -127,6 +127,32 @@ describe("runCli (in process)", () => {
     expect(c.out).toEqual(["a b"]);
   });
 
+  it("plan and context warn about a damaged file on stderr; inspect and migrate report it themselves", async () => {
+    const lines = readFileSync(FIXTURE, "utf8").trimEnd().split("\n");
+    const v3 = join(tmp, "v3.jsonl");
+    expect(await runCli(["migrate", FIXTURE, "-o", v3], collect().io)).toBe(0);
+    const entries = readFileSync(v3, "utf8").trimEnd().split("\n");
+    entries[700] = JSON.stringify({ ...JSON.parse(entries[700]!), parentId: "nothere" });
+    const damaged = join(tmp, "damaged.jsonl");
+    writeFileSync(damaged, `${entries.join("\n")}\n`);
+    expect(lines.length).toBe(entries.length);
+    const warning = `${damaged}: warning: line 701: parentId "nothere" names no entry of the file`;
+    for (const command of ["plan", "context"]) {
+      const c = collect();
+      expect(await runCli([command, damaged], c.io)).toBe(0);
+      expect(c.err.join("")).toContain(warning);
+    }
+    const inspect = collect();
+    expect(await runCli(["inspect", damaged], inspect.io)).toBe(0);
+    expect(inspect.err).toEqual([]);
+    expect(inspect.out.join("")).toContain(
+      "303 entries from line 701 to the leaf (line 1003), cut off from the root",
+    );
+    const migrate = collect();
+    expect(await runCli(["migrate", damaged, "-o", join(tmp, "m.jsonl")], migrate.io)).toBe(0);
+    expect(migrate.err.join("")).toContain("1 problem(s) in the tree, kept as they are (see inspect)");
+  });
+
   it("inspect: human table with lines of problems; bad options", async () => {
     const file = join(tmp, "bad.jsonl");
     writeFileSync(

@@ -155,7 +155,7 @@ export const inspectCommand: CliCommand = {
     let code = EXIT_OK;
     const files = checked.value.positionals;
     for (const [i, file] of files.entries()) {
-      const session = await readSessionFile(file);
+      const session = await readSessionFile(file, { quiet: true });
       if (!session.ok) {
         io.err(`${session.error}\n`);
         if (json) io.out(`${JSON.stringify({ file, error: session.error })}\n`);

@@ -2,7 +2,14 @@
  * CLI entry: `npm run cli -- <command> [args]` (runs this file with tsx).
  * To add a command: import its CliCommand and add one row to COMMANDS.
  */
-import { type CliCommand, type CliIo, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./command.ts";
+import {
+  type CliCommand,
+  type CliIo,
+  EXIT_FAILURE,
+  EXIT_OK,
+  EXIT_USAGE,
+  reportProblemsTo,
+} from "./command.ts";
 import { contextCommand } from "./context-command.ts";
 import { inspectCommand } from "./inspect-command.ts";
 import { migrateCommand } from "./migrate-command.ts";
@@ -38,7 +45,12 @@ export async function runCli(argv: readonly string[], io: CliIo, commands = COMM
     io.out(`Usage: npm run cli -- ${command.usage}\n${command.summary}\n`);
     return EXIT_OK;
   }
-  return command.run(rest, io);
+  reportProblemsTo(io.err);
+  try {
+    return await command.run(rest, io);
+  } finally {
+    reportProblemsTo(undefined);
+  }
 }
 
 /**

@@ -38,7 +38,7 @@ export const migrateCommand: CliCommand = {
       );
       return EXIT_USAGE;
     }
-    const session = await readSessionFile(input);
+    const session = await readSessionFile(input, { quiet: true });
     if (!session.ok) {
       io.err(`${session.error}\n`);
       return EXIT_FAILURE;
