@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -75,6 +75,30 @@ describe("cli processes (spawned with tsx)", () => {
   }, 60_000);
 });
 
+describe("no input crashes the CLI", () => {
+  it("200,000-deep nesting (a bare array line, an entry's content) is a reported bad line for every command", async () => {
+    const nest = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
+    const lines = readFileSync(FIXTURE, "utf8").trimEnd().split("\n");
+    lines.splice(2, 0, nest, `{"type":"message","message":{"role":"user","content":${nest},"timestamp":1}}`);
+    const deep = join(tmp, "deep.jsonl");
+    writeFileSync(deep, `${lines.join("\n")}\n`);
+    const runs = await Promise.all([
+      cli("inspect", deep, "--json"),
+      cli("migrate", deep, "-o", join(tmp, "deep-out.jsonl")),
+      cli("plan", deep),
+      cli("context", deep),
+    ]);
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 0]);
+    for (const r of runs) expect(r.stderr).not.toContain("internal error");
+    const report = JSON.parse(runs[0]!.stdout) as InspectReport;
+    expect(report.problems.map((p) => [p.line, p.reason])).toEqual([
+      [3, "nested more than 1,000 levels deep"],
+      [4, "nested more than 1,000 levels deep"],
+    ]);
+    expect(report.entries).toBe(1002);
+  }, 120_000);
+});
+
 describe("runCli (in process)", () => {
   it("prints usage for no command or an unknown one", async () => {
     const none = collect();
@@ -101,6 +125,32 @@ describe("runCli (in process)", () => {
     expect(await runCli(["echo", "a", "b"], c.io, [extra])).toBe(0);
     expect(seen).toEqual([["a", "b"]]);
     expect(c.out).toEqual(["a b"]);
+  });
+
+  it("plan and context warn about a damaged file on stderr; inspect and migrate report it themselves", async () => {
+    const lines = readFileSync(FIXTURE, "utf8").trimEnd().split("\n");
+    const v3 = join(tmp, "v3.jsonl");
+    expect(await runCli(["migrate", FIXTURE, "-o", v3], collect().io)).toBe(0);
+    const entries = readFileSync(v3, "utf8").trimEnd().split("\n");
+    entries[700] = JSON.stringify({ ...JSON.parse(entries[700]!), parentId: "nothere" });
+    const damaged = join(tmp, "damaged.jsonl");
+    writeFileSync(damaged, `${entries.join("\n")}\n`);
+    expect(lines.length).toBe(entries.length);
+    const warning = `${damaged}: warning: line 701: parentId "nothere" names no entry of the file`;
+    for (const command of ["plan", "context"]) {
+      const c = collect();
+      expect(await runCli([command, damaged], c.io)).toBe(0);
+      expect(c.err.join("")).toContain(warning);
+    }
+    const inspect = collect();
+    expect(await runCli(["inspect", damaged], inspect.io)).toBe(0);
+    expect(inspect.err).toEqual([]);
+    expect(inspect.out.join("")).toContain(
+      "303 entries from line 701 to the leaf (line 1003), cut off from the root",
+    );
+    const migrate = collect();
+    expect(await runCli(["migrate", damaged, "-o", join(tmp, "m.jsonl")], migrate.io)).toBe(0);
+    expect(migrate.err.join("")).toContain("1 problem(s) in the tree, kept as they are (see inspect)");
   });
 
   it("inspect: human table with lines of problems; bad options", async () => {
@@ -137,4 +187,54 @@ describe("parseArgs", () => {
     });
     expect(parseArgs(["-o"], ["-o"])).toEqual({ ok: false, error: "option -o needs a value" });
   });
+});
+
+describe("a reader that stops early (EPIPE)", () => {
+  /** Runs the CLI, closes its stdout (or stderr) after the first bytes, resolves to status and stderr. */
+  function closeEarly(
+    args: string[],
+    stream: "stdout" | "stderr",
+  ): Promise<{ code: number | null; stderr: string }> {
+    return new Promise((resolvePromise) => {
+      const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], { cwd: ROOT });
+      let stderr = "";
+      if (stream === "stdout") {
+        child.stdout.once("data", () => child.stdout.destroy());
+        child.stderr.on("data", (d: Buffer) => {
+          stderr += d.toString();
+        });
+      } else {
+        child.stderr.destroy();
+        child.stdout.resume();
+      }
+      child.on("close", (code) => resolvePromise({ code, stderr }));
+    });
+  }
+
+  it("every command exits quietly with status 0", async () => {
+    // A long session without compactions, so that every command prints far more than a pipe holds.
+    const entries = Array.from({ length: 3000 }, (_, i) =>
+      JSON.stringify({
+        type: "message",
+        id: `m${i}`,
+        parentId: i === 0 ? null : `m${i - 1}`,
+        timestamp: "2026-01-01T00:00:00.000Z",
+        message: { role: "user", content: `message ${i} ${"words ".repeat(20)}`, timestamp: i },
+      }),
+    );
+    const big = join(tmp, "big.jsonl");
+    writeFileSync(
+      big,
+      `${['{"type":"session","version":3,"id":"big","timestamp":"t","cwd":"/"}', ...entries].join("\n")}\n`,
+    );
+    const keeps = Array.from({ length: 400 }, (_, i) => 100 * (i + 1)).join(",");
+    const runs = await Promise.all([
+      closeEarly(["inspect", ...Array.from({ length: 300 }, () => big)], "stdout"),
+      closeEarly(["context", big], "stdout"),
+      closeEarly(["plan", big, "--keep-recent-tokens", keeps, "--json"], "stdout"),
+      closeEarly(["migrate", big, "-o", join(tmp, "big-out.jsonl")], "stderr"),
+      closeEarly(["help"], "stderr"),
+    ]);
+    for (const run of runs) expect(run).toEqual({ code: 0, stderr: "" });
+  }, 120_000);
 });

@@ -76,8 +76,32 @@ export function checkOptions(parsed: ParsedArgs, known: readonly string[]): Resu
   return { ok: true, value: parsed };
 }
 
-/** Reads and parses a session file; errors are messages naming the file (and line). */
-export async function readSessionFile(path: string): Promise<Result<ParsedSession & { bytes: Uint8Array }>> {
+/**
+ * Where `readSessionFile` tells about a file's problems (bad lines, a damaged tree), so that no
+ * command works on a damaged file without saying so; `runCli` points it at stderr.
+ */
+let problemSink: ((text: string) => void) | undefined;
+
+export function reportProblemsTo(sink: ((text: string) => void) | undefined): void {
+  problemSink = sink;
+}
+
+/** One line about a file's problems: how many, the first, and where to see them all. */
+export function problemsWarning(path: string, problems: ParsedSession["problems"]): string {
+  const first = problems[0];
+  if (first === undefined) return "";
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : "";
+  return `${path}: warning: line ${first.line}: ${first.reason}${more}; see npm run cli -- inspect ${path}\n`;
+}
+
+/**
+ * Reads and parses a session file; errors are messages naming the file (and line). Its problems
+ * go to the sink (`reportProblemsTo`) unless `quiet` (a command that reports them itself).
+ */
+export async function readSessionFile(
+  path: string,
+  { quiet = false }: { quiet?: boolean } = {},
+): Promise<Result<ParsedSession & { bytes: Uint8Array }>> {
   let bytes: Uint8Array;
   try {
     bytes = await readFile(path);
@@ -92,5 +116,6 @@ export async function readSessionFile(path: string): Promise<Result<ParsedSessio
     const where = result.error.line === undefined ? "" : `:${result.error.line}`;
     return { ok: false, error: `${path}${where}: ${result.error.message}` };
   }
+  if (!quiet && result.value.problems.length > 0) problemSink?.(problemsWarning(path, result.value.problems));
   return { ok: true, value: { ...result.value, bytes } };
 }

@@ -1,8 +1,9 @@
 /**
  * `inspect <file>... [--json]`: what a session file holds. Per file: the header version, counts
- * per entry type and per message role, the path length from the leaf, the compactions on that
- * path (line of the entry, line of its first kept entry) and the lines with problems. Lines are
- * 1-based physical lines of the input. `--json` prints one JSON object per file per line.
+ * per entry type and per message role, the path length from the leaf (and where a damaged tree
+ * cuts it short), the compactions on that path (line of the entry, line of its first kept entry)
+ * and every problem with its line: the parser's and damage.ts's, exactly what the app's import
+ * reports. Lines are 1-based physical lines of the input. `--json` prints one JSON object per file per line.
  */
 import {
   buildTreeIndex,
@@ -45,6 +46,10 @@ export interface InspectReport {
   /** Line of the leaf entry; null when the leaf is before the first entry or there are none. */
   leafLine: number | null;
   pathLength: number;
+  /** Line of the path's first entry; null when the path is empty. */
+  pathFirstLine: number | null;
+  /** Line of the problem that cuts the path short (a missing parent or a cycle), else null. */
+  pathCutBy: number | null;
   compactions: CompactionOnPath[];
   problems: LineProblem[];
 }
@@ -86,8 +91,10 @@ export function inspectSession(file: string, session: ParsedSession): InspectRep
     entries: entries.length,
     types,
     roles,
-    leafLine: lineOf(leafId),
-    pathLength: path.length,
+    leafLine: session.path.leafLine,
+    pathLength: session.path.length,
+    pathFirstLine: session.path.firstLine,
+    pathCutBy: session.path.cutBy,
     compactions,
     problems: session.problems,
   };
@@ -100,6 +107,15 @@ function countsText(counts: Record<string, number>): string {
   return parts.length === 0 ? "none" : parts.join(", ");
 }
 
+function pathText(report: InspectReport): string {
+  const leaf = report.leafLine === null ? "" : ` (line ${report.leafLine})`;
+  if (report.pathCutBy === null) return `${report.pathLength} entries from the root to the leaf${leaf}`;
+  return (
+    `${report.pathLength} entries from line ${report.pathFirstLine} to the leaf${leaf}, ` +
+    `cut off from the root by the problem on line ${report.pathCutBy}`
+  );
+}
+
 export function formatReport(report: InspectReport): string {
   const rows: [string, string][] = [
     ["session", `${report.sessionId}${report.name === null ? "" : ` "${report.name}"`}`],
@@ -107,10 +123,7 @@ export function formatReport(report: InspectReport): string {
     ["entries", String(report.entries)],
     ["types", countsText(report.types)],
     ["roles", countsText(report.roles)],
-    [
-      "path",
-      `${report.pathLength} entries from the root to the leaf${report.leafLine === null ? "" : ` (line ${report.leafLine})`}`,
-    ],
+    ["path", pathText(report)],
   ];
   if (report.compactions.length === 0) rows.push(["compactions", "none on the path"]);
   for (const [i, c] of report.compactions.entries()) {
@@ -120,7 +133,8 @@ export function formatReport(report: InspectReport): string {
   }
   if (report.problems.length === 0) rows.push(["problems", "none"]);
   for (const [i, p] of report.problems.entries()) {
-    rows.push([i === 0 ? "problems" : "", `line ${p.line}: ${p.reason}: ${JSON.stringify(p.excerpt)}`]);
+    const excerpt = p.excerpt === "" ? "" : `: ${JSON.stringify(p.excerpt)}`;
+    rows.push([i === 0 ? "problems" : "", `line ${p.line}: ${p.reason}${excerpt}`]);
   }
   const width = Math.max(...rows.map(([key]) => key.length));
   return `${report.file}\n${rows.map(([key, value]) => `  ${key.padEnd(width)}  ${value}`).join("\n")}\n`;
@@ -141,7 +155,7 @@ export const inspectCommand: CliCommand = {
     let code = EXIT_OK;
     const files = checked.value.positionals;
     for (const [i, file] of files.entries()) {
-      const session = await readSessionFile(file);
+      const session = await readSessionFile(file, { quiet: true });
       if (!session.ok) {
         io.err(`${session.error}\n`);
         if (json) io.out(`${JSON.stringify({ file, error: session.error })}\n`);

@@ -3,7 +3,14 @@
  * To add a command: import its CliCommand and add one row to COMMANDS.
  */
 import { once } from "node:events";
-import { type CliCommand, type CliIo, EXIT_OK, EXIT_USAGE } from "./command.ts";
+import {
+  type CliCommand,
+  type CliIo,
+  EXIT_FAILURE,
+  EXIT_OK,
+  EXIT_USAGE,
+  reportProblemsTo,
+} from "./command.ts";
 import { contextCommand } from "./context-command.ts";
 import { inspectCommand } from "./inspect-command.ts";
 import { migrateCommand } from "./migrate-command.ts";
@@ -39,11 +46,29 @@ export async function runCli(argv: readonly string[], io: CliIo, commands = COMM
     io.out(`Usage: npm run cli -- ${command.usage}\n${command.summary}\n`);
     return EXIT_OK;
   }
-  return command.run(rest, io);
+  reportProblemsTo(io.err);
+  try {
+    return await command.run(rest, io);
+  } finally {
+    reportProblemsTo(undefined);
+  }
+}
+
+/**
+ * A reader that stops early (`… | head`) closes the pipe: the next write fails with EPIPE. That
+ * is the reader's choice, not an error of the command: exit at once, with status 0, silently
+ * (any other error of the stream: status 1).
+ */
+export function exitQuietlyOnClosedPipe(stream: NodeJS.WriteStream, exit: (code: number) => void): void {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    exit(error.code === "EPIPE" ? EXIT_OK : EXIT_FAILURE);
+  });
 }
 
 const isEntry = process.argv[1] !== undefined && import.meta.filename === process.argv[1];
 if (isEntry) {
+  for (const stream of [process.stdout, process.stderr])
+    exitQuietlyOnClosedPipe(stream, (code) => process.exit(code));
   const io: CliIo = {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),

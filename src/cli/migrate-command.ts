@@ -5,7 +5,7 @@
  * app's import and this command give byte-identical output for the same file.
  */
 import { writeFile } from "node:fs/promises";
-import { serializeParsedSession } from "../core/session/index.ts";
+import { problemEffect, serializeParsedSession } from "../core/session/index.ts";
 import {
   type CliCommand,
   type CliIo,
@@ -38,7 +38,7 @@ export const migrateCommand: CliCommand = {
       );
       return EXIT_USAGE;
     }
-    const session = await readSessionFile(input);
+    const session = await readSessionFile(input, { quiet: true });
     if (!session.ok) {
       io.err(`${session.error}\n`);
       return EXIT_FAILURE;
@@ -50,9 +50,17 @@ export const migrateCommand: CliCommand = {
       io.err(`${out}: cannot write (${(error as NodeJS.ErrnoException).code ?? String(error)})\n`);
       return EXIT_FAILURE;
     }
+    const leftOut = problems.filter((p) => problemEffect(p.kind) === "left-out").length;
+    const repaired = problems.filter((p) => problemEffect(p.kind) === "repaired").length;
+    const tree = problems.length - leftOut - repaired;
+    const notes = [
+      leftOut > 0 ? `${leftOut} bad line(s) left out` : "",
+      repaired > 0 ? `${repaired} line(s) of invalid UTF-8 written with U+FFFD` : "",
+      tree > 0 ? `${tree} problem(s) in the tree, kept as they are` : "",
+    ].filter((s) => s !== "");
     io.err(
       `${input}: version ${originalVersion} -> 3, ${entries.length} entries written to ${out}` +
-        (problems.length === 0 ? "\n" : `; ${problems.length} bad line(s) left out (see inspect)\n`),
+        (notes.length === 0 ? "\n" : `; ${notes.join(", ")} (see inspect)\n`),
     );
     return EXIT_OK;
   },

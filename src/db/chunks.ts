@@ -87,7 +87,8 @@ export function chunkData(chunk: ChunkSource): Blob | string {
  * Chunks of an imported file made of the file's own bytes: each chunk is a Blob of slices of
  * `source` (the File: nothing is copied or re-encoded in JS, IndexedDB reads the bytes) for the
  * entries whose line is kept verbatim (`spans`, from `parseSessionBytes`), and of
- * `JSON.stringify` text for the others (a CRLF line). Without spans (a migrated file) every
+ * `JSON.stringify` text for the others (a CRLF line; a line that was not valid UTF-8, so that it
+ * is stored and exported as valid UTF-8, U+FFFD in place of its bad bytes). Without spans (a migrated file) every
  * line is serialized, as `buildChunks` does. Same grouping as `buildChunks`, by bytes.
  */
 export function buildSourceChunks(

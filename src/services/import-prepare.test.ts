@@ -6,7 +6,8 @@ import { serializeParsedSession } from "../core/session/export.ts";
 import { parseSessionBytes } from "../core/session/parse.ts";
 import { createDb } from "../db/schema.ts";
 import { exportSession, saveSession } from "../db/sessions-repo.ts";
-import { describeProblems, prepareImport } from "./import-prepare.ts";
+import { prepareImport } from "./import-prepare.ts";
+import { describeProblems } from "./import-report.ts";
 
 const FIXTURE = resolve(import.meta.dirname, "../../../shared/fixtures/pi/before-compaction.jsonl");
 const EXAMPLE = resolve(import.meta.dirname, "../../public/examples/example-session.jsonl");

@@ -2,7 +2,8 @@
  * Turning a file into a session ready to store: parse + migrate (core), then chunks and
  * metadata (db). Runs in the import Web Worker; pure, so tests call it directly.
  */
-import { createSessionByteParser, EMPTY_FILE_MESSAGE, type LineProblem } from "../core/session/parse.ts";
+import type { LineProblem, PathSummary } from "../core/session/damage.ts";
+import { createSessionByteParser, EMPTY_FILE_MESSAGE } from "../core/session/parse.ts";
 import { buildSourceChunks, serializeEntryLine } from "../db/chunks.ts";
 import { createMetaAccumulator } from "../db/session-meta.ts";
 import type { PreparedSession } from "../db/sessions-repo.ts";
@@ -10,8 +11,10 @@ import type { PreparedSession } from "../db/sessions-repo.ts";
 export interface ImportCandidate {
   fileName: string;
   prepared: PreparedSession;
-  /** Lines that could not be read (never silently skipped: the person decides). */
+  /** What is wrong with the file, line by line (never silently skipped: the person decides). */
   problems: LineProblem[];
+  /** The current path of what would be stored. */
+  path: PathSummary;
 }
 
 export interface ImportRejection {
@@ -50,10 +53,10 @@ export function createImportBuilder(fileName: string) {
         const why = parsed.error.message.replace(/^Not a pi session: /, "");
         return { ok: false, error: { fileName, message: `Not a pi session${where}: ${why}` } };
       }
-      const { header, entryCount, problems, originalVersion, verbatimSpans } = parsed.value;
+      const { header, entryCount, problems, path, originalVersion, verbatimSpans } = parsed.value;
       const chunks = buildSourceChunks(entryCount, verbatimSpans, source, (i) => rewritten.get(i) ?? "");
       const prepared: PreparedSession = { header, chunks, meta: meta.result(), originalVersion };
-      return { ok: true, value: { fileName, prepared, problems } };
+      return { ok: true, value: { fileName, prepared, problems, path } };
     },
   };
 }
@@ -68,13 +71,4 @@ export function prepareImport(fileName: string, content: string | Uint8Array): P
 
 function emptyFile(fileName: string): PrepareResult {
   return { ok: false, error: { fileName, message: "The file is empty: it is not a pi session." } };
-}
-
-/** A one-paragraph description of the bad lines: how many, the first line numbers, why. */
-export function describeProblems(problems: readonly LineProblem[], shown = 5): string {
-  if (problems.length === 0) return "";
-  const first = problems.slice(0, shown).map((p) => `line ${p.line}: ${p.reason}`);
-  const more = problems.length > shown ? `; and ${problems.length - shown} more` : "";
-  const noun = problems.length === 1 ? "line" : "lines";
-  return `${problems.length} ${noun} could not be read (${first.join("; ")}${more}).`;
 }

@@ -1,5 +1,5 @@
 /** Messages between the page and the import worker. */
-import type { LineProblem } from "../core/session/parse.ts";
+import type { LineProblem, PathSummary } from "../core/session/damage.ts";
 import type { SessionHeader } from "../core/session/types.ts";
 import type { DbError, EntriesMeta, SessionRow } from "../db/index.ts";
 
@@ -11,6 +11,8 @@ export interface ParsedSummary {
   header: SessionHeader;
   meta: EntriesMeta;
   problems: LineProblem[];
+  /** The current path of what would be stored (how many entries, where it starts). */
+  path: PathSummary;
   originalVersion: number;
   /**
    * Worker-side timings (ms): read = waiting for the file's bytes, parse = decoding and parsing

@@ -108,7 +108,7 @@ function parsedImport(jobId: number, summary: ParsedSummary, waiter: Waiter): Pa
 
 /** What the person must decide before a parsed file is stored (nothing: store directly). */
 export interface ImportQuestions {
-  /** Bad lines: import only the valid entries, or cancel. */
+  /** Problems (bad lines, invalid UTF-8, a broken tree): import the valid entries, or cancel. */
   problems: boolean;
   /** The session id exists: replace it, import as a copy, or cancel. */
   existing: SessionRow | undefined;

@@ -47,7 +47,7 @@ async function parse(jobId: number, file: Blob, fileName: string): Promise<void>
       return;
     }
     held.set(jobId, result.value);
-    const { prepared, problems } = result.value;
+    const { prepared, problems, path } = result.value;
     post({
       jobId,
       type: "parsed",
@@ -57,6 +57,7 @@ async function parse(jobId: number, file: Blob, fileName: string): Promise<void>
         header: prepared.header,
         meta: prepared.meta,
         problems,
+        path,
         originalVersion: prepared.originalVersion,
         // read: waiting for bytes; parse: decoding and parsing while reading; prepare: chunks, metadata.
         timings: { read: waitMs, parse: t1 - t0 - waitMs, prepare: t2 - t1 },

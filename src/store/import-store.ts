@@ -3,6 +3,7 @@
  * the dialog answers with `answer()`. Transient only.
  */
 import { create } from "zustand";
+import type { LineProblem, PathSummary } from "../core/session/damage.ts";
 
 export type ImportAnswer = "valid" | "replace" | "copy" | "cancel";
 
@@ -10,7 +11,9 @@ export interface ImportQuestion {
   fileName: string;
   sessionName: string;
   entryCount: number;
-  problems: { line: number; reason: string; excerpt: string }[];
+  problems: LineProblem[];
+  /** The current path of what would be stored. */
+  path: PathSummary;
   /** Name of the stored session with the same id, when there is one. */
   existingName: string | undefined;
 }

@@ -1,5 +1,6 @@
 /** Public API of the session core. */
 export * from "./context.ts";
+export * from "./damage.ts";
 export * from "./export.ts";
 export * from "./migrate.ts";
 export * from "./parse.ts";

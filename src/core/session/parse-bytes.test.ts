@@ -15,6 +15,7 @@ import {
   parseSessionBytes,
   parseSessionJsonl,
 } from "./parse.ts";
+import { createCheckedLineDecoder, MAX_JSON_DEPTH, nestedTooDeep } from "./parse-lines.ts";
 import type { SessionEntry } from "./types.ts";
 
 const enc = new TextEncoder();
@@ -225,5 +226,86 @@ describe("the line decoder", () => {
     expect(decode(enc.encode(ascii))).toBe(ascii);
     const mixed = `${"y".repeat(20_000)}é😀`;
     expect(decode(enc.encode(mixed))).toBe(mixed);
+  });
+});
+
+describe("invalid UTF-8 and deep nesting", () => {
+  const fatal = new TextDecoder("utf-8", { fatal: true });
+
+  it("the checked decoder flags exactly what a fatal TextDecoder rejects", () => {
+    const decoder = createCheckedLineDecoder();
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {
+        let valid = true;
+        try {
+          fatal.decode(bytes);
+        } catch {
+          valid = false;
+        }
+        expect(decoder.decode(bytes)).toBe(dec.decode(bytes));
+        expect(decoder.invalid).toBe(!valid);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("an entry line with invalid UTF-8 is kept, reported, and written anew as valid UTF-8", () => {
+    const line = enc.encode(entryLine(1, "café"));
+    const at = line.indexOf(0xc3);
+    const broken = concat([line.subarray(0, at), new Uint8Array([0xff, 0xfe]), line.subarray(at + 2)]);
+    const bytes = concat([`${HEADER}\n${entryLine(0, "a")}\n`, broken, `\n${entryLine(2, "b")}\n`]);
+    const session = ok(parseSessionBytes(bytes));
+    expect(session.entries.map((e) => e.id)).toEqual(["e0", "e1", "e2"]);
+    expect(session.problems.map((p) => [p.line, p.kind])).toEqual([[3, "invalid-utf8"]]);
+    expect(Array.from(session.verbatimSpans!.subarray(2, 4))).toEqual([-1, -1]);
+    const out = concat(serializeParsedSession(session, bytes));
+    const text = fatal.decode(out);
+    expect(text).toContain("caf\uFFFD\uFFFD");
+    // The valid lines are the input's own bytes.
+    expect(text).toContain(entryLine(0, "a"));
+    expect(text).toContain(entryLine(2, "b"));
+  });
+
+  it("a line that is not JSON because of bad bytes is a bad line; a bad header is reported", () => {
+    const bytes = concat([
+      `${HEADER.slice(0, -1)},"x":"`,
+      new Uint8Array([0xc3]),
+      `"}\n`,
+      new Uint8Array([0xff, 0x7b]),
+      "\n",
+    ]);
+    const session = ok(parseSessionBytes(bytes));
+    expect(session.problems.map((p) => [p.line, p.kind, p.reason.slice(0, 21)])).toEqual([
+      [1, "invalid-utf8", "the header is not val"],
+      [2, "bad-line", "binary data, not JSON"],
+    ]);
+  });
+
+  it("lines nested deeper than MAX_JSON_DEPTH are bad lines, found without recursion", () => {
+    const deepArray = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
+    const deepEntry = entryLine(1, "X").replace(
+      '"X"',
+      `${"[".repeat(MAX_JSON_DEPTH)}${"]".repeat(MAX_JSON_DEPTH)}`,
+    );
+    const okEntry = entryLine(2, "X").replace(
+      '"X"',
+      `${"[".repeat(MAX_JSON_DEPTH - 5)}${"]".repeat(MAX_JSON_DEPTH - 5)}`,
+    );
+    const strings = entryLine(3, `${"[".repeat(5000)}`);
+    const text = [HEADER, entryLine(0, "a"), deepArray, deepEntry, okEntry, strings].join("\n");
+    const session = ok(parseSessionJsonl(text));
+    expect(session.problems.map((p) => [p.line, p.reason.slice(0, 34)])).toEqual([
+      [3, "nested more than 1,000 levels deep"],
+      [4, "nested more than 1,000 levels deep"],
+      // e2's parent e1 was on line 4.
+      [5, 'parentId "e1" names no entry of th'],
+    ]);
+    expect(session.entries.map((e) => e.id)).toEqual(["e0", "e2", "e3"]);
+    expect(session.problems[2]!.reason).toContain(
+      "names no entry of the file (line 4, left out, has that id)",
+    );
+    expect(session.problems[2]!.lines).toEqual([4]);
+    expect(nestedTooDeep('{"a":"\\"[[[["}', 2)).toBe(false);
+    expect(nestedTooDeep("[[[1]]]", 2)).toBe(true);
   });
 });

@@ -112,7 +112,7 @@ describe("bad lines become problems with line numbers", () => {
       [9, "invalid parentId (must be a string or null)"],
       [10, "missing parentId"],
       [11, "message without a role"],
-      [12, 'duplicate id "a"'],
+      [12, 'duplicate id "a" (first on line 2); left out'],
       [13, "binary data, not JSON"],
       [15, "truncated last line (incomplete JSON)"],
     ]);
@@ -149,7 +149,9 @@ describe("files that are not sessions", () => {
   it("like pi, skips non-JSON lines before the header (and reports them)", () => {
     const session = ok(`garbage\n${HEADER}\n${E1}`);
     expect(session.lines).toEqual([3]);
-    expect(session.problems).toEqual([{ line: 1, reason: "not valid JSON", excerpt: "garbage" }]);
+    expect(session.problems).toEqual([
+      { line: 1, kind: "bad-line", reason: "not valid JSON", excerpt: "garbage" },
+    ]);
   });
 });
 

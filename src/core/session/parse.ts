@@ -6,8 +6,12 @@
  * - Not a session at all -> `{ok:false}`: empty text, NUL bytes before the header (binary), or
  *   a first parsed JSON value that is not `{type:"session", id:<string>}`. As in pi, lines that
  *   are not JSON before the header are skipped (and reported).
- * - Bad lines become `problems` (1-based physical line, reason, excerpt); see validate.ts for
- *   what a valid entry is. Entries whose id repeats an earlier entry's are problems too.
+ * - Bad lines become `problems` (1-based physical line, kind, reason, excerpt; damage.ts): not
+ *   JSON, not a valid entry (validate.ts), nested deeper than MAX_JSON_DEPTH, or an id that an
+ *   earlier entry has; they are left out. A line that is not valid UTF-8 is kept with U+FFFD for
+ *   its bad bytes, reported, and never kept verbatim (export writes it anew, as valid UTF-8).
+ * - Then the tree (damage.ts): missing parents, cycles, compactions keeping from off their path;
+ *   the result says how long the current path is.
  * - Migrations run inside (migrate.ts); v1 ids are deterministic (derived from the session id
  *   and the object index) unless `newId` is given.
  *
@@ -16,17 +20,21 @@
  * the CLI); `parseSessionBytes(bytes)` for a whole file; `parseSessionJsonl(text)` for a string
  * (tests), which encodes it and parses the bytes.
  */
+import { createTreeScanner, type LineProblem, type PathSummary } from "./damage.ts";
 import { headerVersion, migrateToV3, type NewId, type ParsedObject } from "./migrate.ts";
+import {
+  createCheckedLineDecoder,
+  excerptAround,
+  excerptOf,
+  isBlank,
+  MAX_JSON_DEPTH,
+  nestedTooDeep,
+} from "./parse-lines.ts";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.ts";
 import { entryProblem, isPlainObject } from "./validate.ts";
 
-export interface LineProblem {
-  /** 1-based physical line. */
-  line: number;
-  reason: string;
-  /** The start of the line (at most 120 characters). */
-  excerpt: string;
-}
+export type { LineProblem } from "./damage.ts";
+export { createLineDecoder } from "./parse-lines.ts";
 
 export interface ParsedSession {
   header: SessionHeader;
@@ -36,13 +44,16 @@ export interface ParsedSession {
   lines: number[];
   /** Number of entries (also when they were not retained). */
   entryCount: number;
+  /** Every problem of the file, line by line (line problems and tree damage, see damage.ts). */
   problems: LineProblem[];
+  /** The current path of the entries read (what the app shows after an import). */
+  path: PathSummary;
   /** The header's version before migration (a missing version means 1). */
   originalVersion: number;
   /**
    * Parsed from bytes (`parseSessionBytes`) and no migration was needed: for entry i, the byte
    * span [verbatimSpans[2i], verbatimSpans[2i+1]) of its line in the input, without the "\n";
-   * -1, -1 when the line cannot be kept as it is (a CRLF line). Export writes these bytes
+   * -1, -1 when the line cannot be kept as it is (a CRLF line, invalid UTF-8). Export writes these bytes
    * unchanged, so a v3 file is stored and exported byte for byte (see export.ts).
    */
   verbatimSpans?: Float64Array;
@@ -65,19 +76,10 @@ export interface ParseOptions {
 /** The error of a file with no line at all (or only blank lines). */
 export const EMPTY_FILE_MESSAGE = "Not a pi session: the file is empty.";
 
-const EXCERPT_LENGTH = 120;
 const PROGRESS_STEP = 4 * 1024 * 1024;
 
-function excerptOf(line: string): string {
-  return line.length > EXCERPT_LENGTH ? `${line.slice(0, EXCERPT_LENGTH)}…` : line;
-}
-
-function isBlank(line: string): boolean {
-  if (line.length === 0) return true;
-  const first = line.charCodeAt(0);
-  // Fast path: a JSON object line starts with "{" and is not blank.
-  return first <= 32 && line.trim() === "";
-}
+const DEPTH_REASON = `nested more than ${MAX_JSON_DEPTH.toLocaleString("en-US")} levels deep`;
+const UTF8_REASON = "not valid UTF-8: the bad bytes are read as U+FFFD and the entry is kept";
 
 /** Streaming options of the parsers (see `createSessionByteParser`). */
 export interface StreamOptions {
@@ -110,32 +112,48 @@ function createAssembler(options: StreamOptions) {
   const entries: SessionEntry[] = [];
   const lines: number[] = [];
   const spans: number[] = [];
-  const seen = new Set<string>();
+  const tree = createTreeScanner();
   let entryCount = 0;
   let streaming = false;
   let lineNo = 0;
   let sawNul = false;
 
+  /** Lines whose bytes were not valid UTF-8 (kept when they are valid entries). */
+  const invalidUtf8 = new Set<number>();
+
+  const bad = (line: number, reason: string, excerpt: string): void => {
+    problems.push({ line, kind: "bad-line", reason, excerpt: excerptOf(excerpt) });
+  };
+
   /** Validates one object as an entry; `start` < 0: no verbatim span. */
-  const accept = (value: unknown, line: number, start: number, end: number): void => {
+  const accept = (value: unknown, line: number, start: number, end: number, excerpt: () => string): void => {
     // Shape first, then ids: in a v1 file a bad object got no id, and its shape is the real reason.
     const reason = entryProblem(value, false) ?? entryProblem(value, true);
+    const utf8 = invalidUtf8.has(line);
     if (reason !== undefined) {
-      problems.push({ line, reason, excerpt: excerptOf(safeStringify(value)) });
+      bad(line, utf8 ? `${reason} (and not valid UTF-8)` : reason, excerpt());
       return;
     }
     const entry = value as SessionEntry;
-    if (seen.has(entry.id)) {
-      problems.push({ line, reason: `duplicate id "${entry.id}"`, excerpt: excerptOf(safeStringify(value)) });
+    const duplicate = tree.add(entry, line);
+    if (duplicate) {
+      problems.push({ ...duplicate, excerpt: excerptOf(excerpt()) });
       return;
     }
-    seen.add(entry.id);
+    if (utf8)
+      problems.push({
+        line,
+        kind: "invalid-utf8",
+        reason: UTF8_REASON,
+        excerpt: excerptAround(excerpt(), "\uFFFD"),
+      });
     if (retainEntries) {
       entries.push(entry);
       lines.push(line);
     }
-    spans.push(start, end);
-    onEntry?.(entry, entryCount, start >= 0);
+    const verbatim = start >= 0 && !utf8;
+    spans.push(verbatim ? start : -1, verbatim ? end : -1);
+    onEntry?.(entry, entryCount, verbatim);
     entryCount++;
   };
 
@@ -144,25 +162,30 @@ function createAssembler(options: StreamOptions) {
      * One physical line (without its "\n") and its byte span [start, end) in the input, so that
      * export can write the line's bytes as they are.
      */
-    handle(raw: string, isLast: boolean, start: number, end: number): void {
+    handle(raw: string, invalid: boolean, isLast: boolean, start: number, end: number): void {
       lineNo++;
       const hasCr = raw.charCodeAt(raw.length - 1) === 13;
       const line = hasCr ? raw.slice(0, -1) : raw;
       if (isBlank(line)) return;
       if (pending.length === 0 && line.includes("\u0000")) sawNul = true;
+      if (nestedTooDeep(line)) {
+        bad(lineNo, DEPTH_REASON, line);
+        return;
+      }
       let value: unknown;
       try {
         value = JSON.parse(line);
       } catch {
         let reason = "not valid JSON";
-        if (line.includes("\u0000") || line.includes("\uFFFD")) reason = "binary data, not JSON";
+        if (line.includes("\u0000") || invalid) reason = "binary data, not JSON";
         else if (isLast && line.trimStart().startsWith("{")) reason = "truncated last line (incomplete JSON)";
-        problems.push({ line: lineNo, reason, excerpt: excerptOf(line) });
+        bad(lineNo, reason, line);
         return;
       }
+      if (invalid) invalidUtf8.add(lineNo);
       if (streaming) {
         // A CRLF line is rewritten on export (JSONL lines end in "\n" alone): no verbatim span.
-        accept(value, lineNo, hasCr ? -1 : start, hasCr ? -1 : end);
+        accept(value, lineNo, hasCr ? -1 : start, hasCr ? -1 : end, () => line);
         return;
       }
       if (pending.length === 0 && isHeaderObject(value) && headerVersion(value) >= CURRENT_SESSION_VERSION)
@@ -194,8 +217,18 @@ function createAssembler(options: StreamOptions) {
           : `Not a pi session: the first JSON object (line ${first.line}) is not a session header with a string id.`;
         return { ok: false, error: { message, line: first.line } };
       }
+      if (invalidUtf8.has(first.line))
+        problems.push({
+          line: first.line,
+          kind: "invalid-utf8",
+          reason: "the header is not valid UTF-8: the bad bytes are read as U+FFFD",
+          excerpt: excerptOf(safeStringify(head)),
+        });
       const migration = migrateToV3(head, pending.slice(1), newId);
-      for (const { value, line } of migration.objects) accept(value, line, -1, -1);
+      for (const { value, line } of migration.objects)
+        accept(value, line, -1, -1, () => safeStringify(value));
+      const report = tree.finish(problems);
+      problems.push(...report.problems);
       problems.sort((a, b) => a.line - b.line);
       return {
         ok: true,
@@ -205,6 +238,7 @@ function createAssembler(options: StreamOptions) {
           lines,
           entryCount,
           problems,
+          path: report.path,
           originalVersion: migration.fromVersion,
           // Entries that need no migration are exactly the objects on their lines.
           ...(streaming ? { verbatimSpans: Float64Array.from(spans) } : {}),
@@ -232,7 +266,11 @@ export interface SessionByteParser {
  */
 export function createSessionByteParser(options: StreamOptions = {}): SessionByteParser {
   const lines = createAssembler(options);
-  const decodeLine = createLineDecoder();
+  const decoder = createCheckedLineDecoder();
+  const handle = (bytes: Uint8Array, isLast: boolean, start: number): void => {
+    const text = decoder.decode(bytes);
+    lines.handle(text, decoder.invalid, isLast, start, start + bytes.length);
+  };
   /** Bytes of an unfinished line from earlier pieces, and the offset where that line starts. */
   let carry: Uint8Array[] = [];
   let carryStart = 0;
@@ -266,14 +304,12 @@ export function createSessionByteParser(options: StreamOptions = {}): SessionByt
       let start = 0;
       let newline = bytes.indexOf(10);
       if (newline >= 0 && carry.length > 0) {
-        const lineStart = carryStart;
-        const line = concatCarry(bytes.subarray(0, newline));
-        lines.handle(decodeLine(line), false, lineStart, lineStart + line.length);
+        handle(concatCarry(bytes.subarray(0, newline)), false, carryStart);
         start = newline + 1;
         newline = bytes.indexOf(10, start);
       }
       while (newline >= 0) {
-        lines.handle(decodeLine(bytes.subarray(start, newline)), false, base + start, base + newline);
+        handle(bytes.subarray(start, newline), false, base + start);
         start = newline + 1;
         newline = bytes.indexOf(10, start);
       }
@@ -288,9 +324,7 @@ export function createSessionByteParser(options: StreamOptions = {}): SessionByt
       if (finished) throw new Error("SessionByteParser.finish called twice");
       finished = true;
       if (carry.length > 0) {
-        const lineStart = carryStart;
-        const line = concatCarry(new Uint8Array(0));
-        lines.handle(decodeLine(line), true, lineStart, lineStart + line.length);
+        handle(concatCarry(new Uint8Array(0)), true, carryStart);
       }
       return lines.finish(options.newId);
     },
@@ -304,35 +338,14 @@ export function parseSessionBytes(bytes: Uint8Array, options: StreamOptions = {}
   return parser.finish();
 }
 
-const NON_ASCII = /[\u0080-\uffff]/;
-
-/** Lines up to this many bytes are decoded with `String.fromCharCode` (see `createLineDecoder`). */
-const SHORT_LINE_BYTES = 8192;
-
-/**
- * Decodes one line's bytes: a single-byte fast path for ASCII, UTF-8 (U+FFFD for bad bytes)
- * otherwise. In Chromium, `String.fromCharCode.apply` on a short line's bytes is about 1.6x
- * faster than a `TextDecoder` call (per-call cost dominates for ~1 KB lines); long lines go
- * through the single-byte `TextDecoder` in one call.
- */
-export function createLineDecoder(): (bytes: Uint8Array) => string {
-  // "latin1" is windows-1252 in the Encoding standard: identical to ASCII below 0x80, and every
-  // byte >= 0x80 decodes to a character >= 0x80, which the test below catches (as it does for
-  // String.fromCharCode, which maps byte b to U+00b).
-  const single = new TextDecoder("latin1");
-  const utf8 = new TextDecoder("utf-8");
-  return (bytes) => {
-    const fast =
-      bytes.length <= SHORT_LINE_BYTES
-        ? String.fromCharCode.apply(null, bytes as unknown as number[])
-        : single.decode(bytes);
-    return NON_ASCII.test(fast) ? utf8.decode(bytes) : fast;
-  };
-}
-
+/** For excerpts of migrated objects (no raw line at hand); lines too deep never get here. */
 function safeStringify(value: unknown): string {
-  const text = JSON.stringify(value);
-  return text === undefined ? String(value) : text;
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? String(value) : text;
+  } catch {
+    return String(value);
+  }
 }
 
 /** Parses a whole JSONL text. See the module comment. */

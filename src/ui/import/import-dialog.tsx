@@ -1,4 +1,9 @@
-/** Asks what to do with a file that has bad lines or whose session id already exists. */
+/**
+ * Asks what to do with a file that has problems (bad lines, invalid UTF-8, a broken tree) or
+ * whose session id already exists: what would be stored, how many entries on the current path,
+ * what the damage means, then import the valid entries, or cancel (nothing is written).
+ */
+import { describeDamage, describePath } from "../../services/import-report.ts";
 import { useImportQuestion } from "../../store/import-store.ts";
 import { Dialog } from "../common/dialog.tsx";
 
@@ -10,7 +15,7 @@ export function ImportDialog() {
   if (!question) return null;
   const { problems, existingName } = question;
   const hasProblems = problems.length > 0;
-  const title = hasProblems ? "Some lines could not be read" : "This session is already here";
+  const title = hasProblems ? "This file has problems" : "This session is already here";
   return (
     <Dialog
       open
@@ -45,19 +50,17 @@ export function ImportDialog() {
       </p>
       {hasProblems && (
         <>
-          <p data-testid="problem-summary">
-            {problems.length.toLocaleString("en-US")} {problems.length === 1 ? "line" : "lines"} could not be
-            read (first:{" "}
-            {problems
-              .slice(0, 5)
-              .map((p) => `line ${p.line}`)
-              .join(", ")}
-            ). They would be left out; the {question.entryCount.toLocaleString("en-US")} other entries are
-            valid.
+          <div data-testid="problem-summary">
+            {describeDamage(problems).map((sentence) => (
+              <p key={sentence}>{sentence}</p>
+            ))}
+          </div>
+          <p data-testid="path-summary">
+            <strong>{describePath(question.entryCount, question.path)}</strong>
           </p>
-          <ol className="problem-list" aria-label="Lines that could not be read">
+          <ol className="problem-list" aria-label="Problems, line by line">
             {problems.slice(0, SHOWN).map((p) => (
-              <li key={p.line}>
+              <li key={`${p.line}:${p.kind}`}>
                 Line {p.line}: {p.reason}
                 {p.excerpt ? (
                   <>
@@ -67,8 +70,11 @@ export function ImportDialog() {
                 ) : null}
               </li>
             ))}
-            {problems.length > SHOWN && <li>… and {problems.length - SHOWN} more</li>}
+            {problems.length > SHOWN && (
+              <li>… and {(problems.length - SHOWN).toLocaleString("en-US")} more</li>
+            )}
           </ol>
+          <p>Nothing is stored until you choose; Cancel import writes nothing.</p>
         </>
       )}
       {existingName !== undefined && (

@@ -5,7 +5,7 @@
 import { useCallback } from "react";
 import { db } from "../../db/instance.ts";
 import type { SessionRow } from "../../db/schema.ts";
-import { describeProblems } from "../../services/import-prepare.ts";
+import { describeImported } from "../../services/import-report.ts";
 import { type ImportChoice, parseFile, questionsFor } from "../../services/import-service.ts";
 import { useImportQuestion } from "../../store/import-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
@@ -39,6 +39,7 @@ async function importOne(file: File): Promise<SessionRow | undefined> {
         sessionName: candidate.meta.name ?? candidate.meta.firstUserMessage,
         entryCount: candidate.meta.entryCount,
         problems: candidate.problems,
+        path: candidate.path,
         existingName: q.existing
           ? (q.existing.name ?? q.existing.firstUserMessage) || q.existing.id
           : undefined,
@@ -59,13 +60,9 @@ async function importOne(file: File): Promise<SessionRow | undefined> {
       ui.pushToast({ kind: "error", message: `${file.name}: ${saved.error.message}` });
       return undefined;
     }
-    const skipped =
-      candidate.problems.length > 0
-        ? ` ${describeProblems(candidate.problems, 3)} Those lines were left out.`
-        : "";
     ui.pushToast({
       kind: "success",
-      message: `Imported ${file.name}: ${saved.value.entryCount.toLocaleString("en-US")} entries.${skipped}`,
+      message: `Imported ${file.name}: ${saved.value.entryCount.toLocaleString("en-US")} entries.${describeImported(candidate.problems, candidate.path)}`,
     });
     return saved.value;
   } finally {

@@ -71,8 +71,7 @@ function describeSystem(m: Rec): EntryDescription {
   const removed = sections.filter(([, v]) => v === null).map(([k]) => k);
   if (set.length > 0) parts.push(`sections ${set.join(", ")}`);
   if (removed.length > 0) parts.push(`removes ${removed.join(", ")}`);
-  const names = (v: unknown) =>
-    Array.isArray(v) ? (v as Rec[]).map((t) => String(t?.name ?? "?")) : [];
+  const names = (v: unknown) => (Array.isArray(v) ? (v as Rec[]).map((t) => String(t?.name ?? "?")) : []);
   const added = names(m.toolsAdded);
   const gone = names(m.toolsRemoved);
   if (added.length > 0) parts.push(`tools +${added.join(" +")}`);

@@ -57,7 +57,9 @@ describe("timeline model", () => {
   });
 
   it("pi 1.6 sessions: an omitted entry is dimmed and adds nothing, a replaced one counts its replacement", () => {
-    const entries = load(resolve(import.meta.dirname, "../../../../shared/fixtures/pi16/B-context-edit.jsonl"));
+    const entries = load(
+      resolve(import.meta.dirname, "../../../../shared/fixtures/pi16/B-context-edit.jsonl"),
+    );
     const model = buildTimelineModel(entries);
     const context = buildSessionContext(model.path);
     expect(model.edits.size).toBeGreaterThan(0);
@@ -75,7 +77,9 @@ describe("timeline model", () => {
     expect(model.totals[model.path.length - 1]).toBe(
       context.messages.reduce((n, m) => n + PI_ESTIMATOR.estimateMessage(m), 0),
     );
-    const system = load(resolve(import.meta.dirname, "../../../../shared/fixtures/pi16/A-system-usage.jsonl"));
+    const system = load(
+      resolve(import.meta.dirname, "../../../../shared/fixtures/pi16/A-system-usage.jsonl"),
+    );
     const kinds = buildTimelineModel(system).path.map((e) => describeEntry(e).kind);
     expect(kinds).toContain("system");
     expect(kinds).toContain("usage");

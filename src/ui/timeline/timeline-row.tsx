@@ -120,9 +120,7 @@ function EditNote({ edit }: { edit: ContextEditEntry }) {
     );
   return (
     <div className="edit-note" data-testid="edit-note">
-      <p>
-        A context edit (entry {edit.id}) replaces its content for the model with:
-      </p>
+      <p>A context edit (entry {edit.id}) replaces its content for the model with:</p>
       <pre className="edit-replacement">{contentText(edit.replacement.content)}</pre>
       <p>The original, as stored:</p>
     </div>
