@@ -315,8 +315,8 @@ export function createSessionByteParser(options: StreamOptions = {}): SessionByt
       }
       if (start < bytes.length) {
         if (carry.length === 0) carryStart = base + start;
-        // Copied: the caller may reuse its buffer.
-        carry.push(bytes.slice(start));
+        // Copied: the caller may reuse its buffer (a Node Buffer's own slice() is a view, not a copy).
+        carry.push(Uint8Array.prototype.slice.call(bytes, start));
       }
     },
 
