@@ -3,6 +3,7 @@
  * import progress and the window-wide drop zone. See src/ui/README.md for the mount points.
  */
 import { useUiStore } from "../store/ui-store.ts";
+import { ErrorBoundary } from "./common/error-boundary.tsx";
 import { Toasts } from "./common/toasts.tsx";
 import { useHashRoute } from "./hooks/use-hash-route.ts";
 import { ImportDialog } from "./import/import-dialog.tsx";
@@ -50,7 +51,9 @@ export function App() {
   const closed = useUiStore((s) => s.dbClosedReason);
   return (
     <div className="app" data-sidebar-open={sidebarOpen}>
-      <Sidebar />
+      <ErrorBoundary name="the session list">
+        <Sidebar />
+      </ErrorBoundary>
       <button
         type="button"
         className="backdrop"
@@ -60,7 +63,9 @@ export function App() {
       />
       <main className="main">
         {selected ? (
-          <SessionView key={selected} sessionId={selected} />
+          <ErrorBoundary key={selected} name="this session">
+            <SessionView sessionId={selected} />
+          </ErrorBoundary>
         ) : (
           <>
             <NoSessionTopBar />
@@ -81,8 +86,12 @@ export function App() {
           </button>
         </div>
       )}
-      <ImportDialog />
-      <SettingsDialog />
+      <ErrorBoundary name="the import dialog">
+        <ImportDialog />
+      </ErrorBoundary>
+      <ErrorBoundary name="the settings">
+        <SettingsDialog />
+      </ErrorBoundary>
       <ImportProgress />
       <Toasts />
       <DropZone />

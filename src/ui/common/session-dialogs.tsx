@@ -1,6 +1,7 @@
 /** Rename and delete-confirmation dialogs. */
 import { useState } from "react";
 import { Dialog } from "./dialog.tsx";
+import { SafeText } from "./safe-text.tsx";
 
 export function RenameDialog(props: {
   initial: string;
@@ -71,8 +72,8 @@ export function ConfirmDeleteDialog(props: { label: string; onConfirm: () => voi
       }
     >
       <p>
-        “{props.label.slice(0, 120)}” and all its entries will be removed from this browser. You can undo for
-        a few seconds.
+        “<SafeText text={props.label.slice(0, 120)} />” and all its entries will be removed from this browser.
+        You can undo for a few seconds.
       </p>
     </Dialog>
   );

@@ -6,6 +6,7 @@
 import { useCallback, useMemo, useRef } from "react";
 import { buildSessionContext } from "../../core/session/context.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
+import { SafeText } from "../common/safe-text.tsx";
 import { useListVirtualizer } from "../common/use-list-virtualizer.ts";
 import { describeEntry } from "../timeline/entry-kind.ts";
 import { kTokens } from "./format-tokens.ts";
@@ -50,7 +51,10 @@ export function ModelView({ model }: { model: CompactionModel }) {
                   {d.icon}
                 </span>
                 <span className="cp-excerpt">
-                  <b>{summary ? "Summary" : d.label}</b> {d.excerpt}
+                  <b>
+                    <SafeText text={summary ? "Summary" : d.label} />
+                  </b>{" "}
+                  <SafeText text={d.excerpt} />
                 </span>
                 <span className="cp-total">{kTokens(est.estimateMessage(m))}</span>
               </li>
