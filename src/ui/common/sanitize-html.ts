@@ -57,8 +57,23 @@ export const ALLOWED_TAGS = [
   "var",
 ];
 
-/** Attributes kept: none of them loads, styles, hides or names anything. */
-export const ALLOWED_ATTR = ["href", "title", "colspan", "rowspan", "start"];
+/** Attributes kept, and on which tags: none of them loads, styles, hides or names anything. */
+const ATTR_TAGS: Record<string, ReadonlySet<string> | "any"> = {
+  title: "any",
+  href: new Set(["a"]),
+  colspan: new Set(["td", "th"]),
+  rowspan: new Set(["td", "th"]),
+  start: new Set(["ol"]),
+};
+export const ALLOWED_ATTR = Object.keys(ATTR_TAGS);
+
+/** Removes the allowed attributes that are on a tag they do not belong to (`<b href>`). */
+function dropMisplacedAttributes(el: Element): void {
+  for (const attr of Array.from(el.attributes)) {
+    const tags = ATTR_TAGS[attr.name];
+    if (tags !== "any" && !tags?.has(el.localName)) el.removeAttribute(attr.name);
+  }
+}
 
 /** Elements that load, embed or submit something: shown as a placeholder naming what and where. */
 const EMBEDS: Record<string, string> = {
@@ -137,6 +152,7 @@ function placeholderText(el: Element): string {
   return `[${parts.join(" — ")} (not loaded)]`;
 }
 
+/** A fresh tag per call: content cannot forge the spans the post-pass styles. */
 function randomNonce(): string {
   const bytes = new Uint8Array(12);
   crypto.getRandomValues(bytes);
@@ -149,18 +165,38 @@ function getPurifier(): ReturnType<typeof DOMPurify> {
   return purifier;
 }
 
+/** Elements whose content is shown after their placeholder (a form's labels, a button's text). */
+const KEEP_CHILDREN = new Set(["form", "button", "object"]);
+
+/** A span the post-pass turns into one of ours (`kind` is its class): tagged with the nonce. */
+function taggedSpan(doc: Document, nonce: string, kind: string, text: string): HTMLSpanElement {
+  const span = doc.createElement("span");
+  span.setAttribute("title", `${nonce}:${kind}`);
+  span.textContent = text;
+  return span;
+}
+
 /**
- * Replaces each loading/embedding element (outermost first) by a span tagged with `nonce`, in
- * an inert document (DOMParser: nothing in it loads or runs).
+ * In an inert document (DOMParser: nothing in it loads or runs), replaces each loading/embedding
+ * element (outermost first) by a placeholder, and each link that is not http(s)/mailto by its
+ * text and its destination as text.
  */
-function replaceEmbeds(doc: Document, nonce: string): void {
+function replaceEmbedsAndLinks(doc: Document, nonce: string): void {
   const selector = Object.keys(EMBEDS).join(",");
   for (const el of Array.from(doc.body.querySelectorAll(selector))) {
     if (!doc.body.contains(el)) continue; // inside an element replaced before
-    const span = doc.createElement("span");
-    span.setAttribute("title", nonce);
-    span.textContent = placeholderText(el);
-    el.replaceWith(span);
+    const placeholder = taggedSpan(doc, nonce, "md-removed", placeholderText(el));
+    if (KEEP_CHILDREN.has(el.localName)) el.replaceWith(placeholder, ...Array.from(el.childNodes));
+    else el.replaceWith(placeholder);
+  }
+  for (const a of Array.from(doc.body.querySelectorAll("a"))) {
+    const href = (a.getAttribute("href") ?? "").trim();
+    if (LINK_SCHEMES.test(href)) continue;
+    const text = (a.textContent ?? "").trim();
+    const parts: Node[] = Array.from(a.childNodes);
+    if (href !== "" && href !== text)
+      parts.push(taggedSpan(doc, nonce, "md-href", ` (${shortUrl(href)}, not a web link)`));
+    a.replaceWith(...parts);
   }
 }
 
@@ -183,30 +219,20 @@ function markTextNode(node: Text): void {
   node.replaceWith(frag);
 }
 
-/** Links: http(s)/mailto open in a new tab with the destination shown; anything else is text. */
+/** A web link (http(s)/mailto) opens in a new tab, its destination shown beside its text. */
 function fixLink(a: HTMLAnchorElement): void {
-  const doc = a.ownerDocument;
   const href = (a.getAttribute("href") ?? "").trim();
-  const text = (a.textContent ?? "").trim();
   if (!LINK_SCHEMES.test(href)) {
-    const span = doc.createElement("span");
-    span.append(...Array.from(a.childNodes));
-    if (href !== "" && href !== text) {
-      const dest = doc.createElement("span");
-      dest.className = "md-href";
-      dest.textContent = ` (${shortUrl(href)}, not a web link)`;
-      span.append(dest);
-    }
-    a.replaceWith(span);
+    a.replaceWith(...Array.from(a.childNodes)); // the pre-pass turned these to text already
     return;
   }
   for (const attr of Array.from(a.attributes)) if (attr.name !== "href") a.removeAttribute(attr.name);
   a.setAttribute("target", "_blank");
   a.setAttribute("rel", "noopener noreferrer");
   a.setAttribute("title", markInvisible(href));
-  const plain = href.replace(/^mailto:/i, "");
-  if (text !== href && text !== plain) {
-    const dest = doc.createElement("span");
+  const text = (a.textContent ?? "").trim();
+  if (text !== href && text !== href.replace(/^mailto:/i, "")) {
+    const dest = a.ownerDocument.createElement("span");
     dest.className = "md-href";
     dest.textContent = ` ↗ ${shortUrl(href)}`;
     a.after(dest);
@@ -217,8 +243,8 @@ function fixLink(a: HTMLAnchorElement): void {
 export function sanitizeHtml(dirty: string): string {
   const nonce = randomNonce();
   const doc = new DOMParser().parseFromString(`<!doctype html><body>${dirty}`, "text/html");
-  replaceEmbeds(doc, nonce);
-  const frag = getPurifier().sanitize(doc.body, {
+  replaceEmbedsAndLinks(doc, nonce);
+  const frag = getPurifier().sanitize(doc.body.innerHTML, {
     ALLOWED_TAGS,
     ALLOWED_ATTR,
     ALLOW_DATA_ATTR: false,
@@ -229,10 +255,12 @@ export function sanitizeHtml(dirty: string): string {
   }) as DocumentFragment;
   const out = frag.ownerDocument.createElement("div");
   out.append(frag);
+  for (const el of Array.from(out.querySelectorAll("*"))) dropMisplacedAttributes(el);
   for (const el of Array.from(out.querySelectorAll("span[title]"))) {
-    if (el.getAttribute("title") !== nonce) continue;
+    const [tag, kind] = (el.getAttribute("title") ?? "").split(":");
+    if (tag !== nonce || (kind !== "md-removed" && kind !== "md-href")) continue;
     el.removeAttribute("title");
-    el.className = "md-removed";
+    el.className = kind;
   }
   for (const a of Array.from(out.querySelectorAll("a"))) fixLink(a as HTMLAnchorElement);
   for (const el of Array.from(out.querySelectorAll("[title]"))) {

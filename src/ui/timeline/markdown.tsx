@@ -1,25 +1,11 @@
 /**
- * Model and file content as SAFE markdown: marked renders, sanitize-html.ts keeps only inert tags
- * and attributes (nothing loads, restyles or hides). Very long texts, and texts marked cannot
- * render, are shown as plain text. `RawToggle` switches a view to the text the model sees.
+ * Model and file content as SAFE markdown (common/render-markdown.ts: nothing loads, restyles or
+ * hides); very long texts, and texts marked cannot render, as plain text. `RawToggle` switches a
+ * view to the text the model sees.
  */
-import { Marked } from "marked";
 import { type ReactNode, useMemo, useState } from "react";
+import { renderMarkdown } from "../common/render-markdown.ts";
 import { SafeText } from "../common/safe-text.tsx";
-import { sanitizeHtml } from "../common/sanitize-html.ts";
-
-const marked = new Marked({ gfm: true, breaks: false, async: false });
-const MAX_MARKDOWN_CHARS = 60_000;
-
-/** Safe HTML for markdown `text`, or undefined when it is too long or cannot be rendered. */
-export function renderMarkdown(text: string): string | undefined {
-  if (text.length > MAX_MARKDOWN_CHARS) return undefined;
-  try {
-    return sanitizeHtml(marked.parse(text, { async: false }));
-  } catch {
-    return undefined; // e.g. nesting so deep that the parser runs out of stack
-  }
-}
 
 export function Markdown({ text }: { text: string }) {
   const html = useMemo(() => renderMarkdown(text), [text]);
