@@ -27,6 +27,8 @@ import { AppPage, IMPORT_TIMEOUT } from "./pages/app-page.ts";
 const APP_ORIGIN = `http://127.0.0.1:${process.env.CUTPOINT_APP_PORT ?? 4173}`;
 const SHOTS = process.env.CONTENT_SHOTS ?? "/tmp/shots-content";
 const MARK = "⟨U+202E⟩";
+/** How the page must show a text with right-to-left overrides. */
+const marked = (text: string) => text.replaceAll(RLO, MARK);
 
 /**
  * Counts every request to an origin other than the app's (and `allowed`), and aborts it so that
@@ -151,7 +153,7 @@ async function walkHostileSession(page: Page, foreign: string[], shots: string |
   page.on("pageerror", (e) => problems.push(e.message));
 
   // The session's name: marked in the list and the top bar, isolated.
-  await expect(app.title).toContainText(`Budget ${MARK}txt.exe review`);
+  await expect(app.title).toContainText(marked(SESSION_NAME));
   await expect(app.title.locator("bdi .invisible-mark")).toHaveText(MARK);
 
   // The user's hostile HTML: placeholders instead of loads, the destination of the link, no toast.
@@ -184,8 +186,8 @@ async function walkHostileSession(page: Page, foreign: string[], shots: string |
 
   // The tool call's path does not reverse its line; the label is marked.
   const call = row(page, "Tool call").first();
-  await expect(call.locator(".row-excerpt")).toContainText(`read(src/${MARK}txt.js)`);
-  await expect(row(page, "Here is the").first().locator(".row-label")).toContainText(`ap${MARK}devorp`);
+  await expect(call.locator(".row-excerpt")).toContainText(`read(${marked(TOOL_PATH)})`);
+  await expect(row(page, "Here is the").first().locator(".row-label")).toContainText(marked(LABEL));
   const callRow = await expand(page, "Tool call");
   await expect(callRow.locator(".row-detail")).toContainText(`evil${MARK}gro/gpt${MARK}4`);
 
@@ -204,7 +206,7 @@ async function walkHostileSession(page: Page, foreign: string[], shots: string |
 
   // The compaction's summary, its files.
   const compaction = await expand(page, /Compaction/);
-  await expect(compaction.locator(".row-detail")).toContainText(`report${MARK}fdp.exe`);
+  await expect(compaction.locator(".row-detail")).toContainText(marked(FILE_NAME));
   await expect(compaction.locator(".row-detail .md .md-removed").first()).toBeVisible();
   await compaction.getByRole("button", { name: "Raw" }).click();
   await expect(compaction.getByTestId("raw-text")).toContainText("<summary>");
@@ -218,7 +220,7 @@ async function walkHostileSession(page: Page, foreign: string[], shots: string |
   await page.getByRole("button", { name: "Tree", exact: true }).click();
   const tree = page.getByTestId("tree-panel");
   await expect(tree).toBeVisible();
-  await expect(tree.locator(".tree-labels")).toContainText(`ap${MARK}devorp`);
+  await expect(tree.locator(".tree-labels")).toContainText(marked(LABEL));
   await expect(tree.getByTestId("tree-list")).toContainText(`${MARK}dlrow olleh`);
   if (shots) await page.screenshot({ path: `${shots}-tree.png` });
 
@@ -247,8 +249,9 @@ async function walkHostileSession(page: Page, foreign: string[], shots: string |
   await panel.getByRole("button", { name: "Compact…" }).click();
   const preview = page.getByTestId("compaction-preview");
   await expect(preview).toBeVisible();
+  await preview.getByTestId("keep-recent").fill("0");
   await preview.locator("summary", { hasText: "Files read" }).click();
-  await expect(preview.locator(".cp-file-lists")).toContainText(`report${MARK}fdp.exe`);
+  await expect(preview.locator(".cp-file-lists")).toContainText(marked(FILE_NAME));
   await preview.getByTestId("offline").click();
   await preview.getByLabel("rendered").check();
   await expect(preview.locator(".cp-rendered")).toBeVisible();
@@ -262,7 +265,7 @@ async function walkHostileSession(page: Page, foreign: string[], shots: string |
     .getByRole("button", { name: /^Delete/ })
     .click();
   const del = page.locator('dialog[data-dialog="delete"]');
-  await expect(del).toContainText(`“Budget ${MARK}txt.exe review” and all its entries will be removed`);
+  await expect(del).toContainText(`“${marked(SESSION_NAME)}” and all its entries will be removed`);
   if (shots) await page.screenshot({ path: `${shots}-delete.png` });
   await del.getByRole("button", { name: "Keep it" }).click();
 
@@ -295,6 +298,13 @@ test.describe("hostile session file, CSP bypassed (the sanitizer alone)", () => 
     const foreign = await watchForeign(page);
     await walkHostileSession(page, foreign, undefined);
     console.log(`hostile session (CSP bypassed): ${foreign.length} requests to other origins`);
+    // The watch itself works: an image put in the page by hand (not through the app) is counted.
+    await page.evaluate((x) => {
+      const img = document.createElement("img");
+      img.src = `${x}/control.png`;
+      document.body.append(img);
+    }, FOREIGN);
+    await expect.poll(() => foreign).toEqual([`${FOREIGN}/control.png`]);
   });
 });
 
@@ -304,6 +314,9 @@ test("a hostile model reply and a file named with a right-to-left override", asy
   const key = uniqueKey("hostile-reply");
   await page.goto("/");
   await setUpProvider(page, key);
+  // Opening Settings lists the default preset's models (the app's own request, before the mock
+  // is chosen); what counts here is what the content makes the page fetch, from now on.
+  foreign.length = 0;
   await newSession(page);
   await scriptReplies(key, [
     {
@@ -323,11 +336,12 @@ test("a hostile model reply and a file named with a right-to-left override", asy
   await expect(reply.getByTestId("raw-text")).toContainText(`<span hidden>${SECRET}</span>`);
 
   const call = page.getByTestId("tool-call").first();
-  await expect(call).toContainText(`report${MARK}fdp.exe`);
+  await expect(call).toContainText(marked(FILE_NAME));
 
   await page.getByRole("button", { name: "Files", exact: true }).click();
   const files = page.getByTestId("workspace-panel");
-  const file = files.getByRole("button", { name: `report${MARK}fdp.exe` });
+  const file = files.getByRole("button", { name: marked(FILE_NAME) });
+  await page.screenshot({ path: `${SHOTS}/hostile-files-list.png` });
   await expect(file).toBeVisible();
   await expect(file).not.toHaveText("reportexe.pdf");
   await file.click();
@@ -340,15 +354,26 @@ test("a hostile model reply and a file named with a right-to-left override", asy
   console.log(`hostile reply: ${foreign.length} requests to origins other than the app and the endpoint`);
 });
 
-test("the built app's CSP blocks remote images, media, styles and fonts", async ({ page }) => {
-  const foreign = await watchForeign(page, [MOCK_ORIGIN]);
-  const mockRequests: string[] = [];
+test("the built app's CSP blocks remote images, media, styles, fonts, frames and inline scripts", async ({
+  page,
+}) => {
+  // The mock stands in for a remote server: the policy allows it only as an endpoint (connect-src).
+  const attempts: string[] = [];
+  const blocked: string[] = [];
   page.on("request", (r) => {
-    if (r.url().startsWith(MOCK_ORIGIN)) mockRequests.push(r.url());
+    if (r.url().startsWith(MOCK_ORIGIN) && !r.url().includes("/__mock/")) attempts.push(r.url());
+  });
+  page.on("requestfailed", (r) => {
+    if (/BLOCKED_BY_CSP|csp/i.test(r.failure()?.errorText ?? "")) blocked.push(r.url());
+  });
+  const served: string[] = [];
+  page.on("requestfinished", (r) => {
+    if (r.url().startsWith(MOCK_ORIGIN) && !r.url().includes("/__mock/")) served.push(r.url());
   });
   await page.goto("/");
   const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content");
   expect(csp).toContain("img-src 'self' data: blob:");
+  expect(csp).toContain("script-src 'self';");
   const violations = await page.evaluate(async (remote) => {
     const seen: string[] = [];
     document.addEventListener("securitypolicyviolation", (e) =>
@@ -372,6 +397,7 @@ test("the built app's CSP blocks remote images, media, styles and fonts", async 
     await new Promise((r) => setTimeout(r, 500));
     return { seen, inlineRan: (window as { __inlineRan?: boolean }).__inlineRan === true };
   }, MOCK_ORIGIN);
+  const seen = violations.seen.join("\n");
   for (const directive of [
     "img-src",
     "media-src",
@@ -380,14 +406,15 @@ test("the built app's CSP blocks remote images, media, styles and fonts", async 
     "font-src",
     "script-src-elem",
   ])
-    expect(violations.seen.join("\n")).toContain(directive);
+    expect(seen).toContain(directive);
   expect(violations.inlineRan).toBe(false);
-  expect(mockRequests).toEqual([]);
-  // The model endpoint (any http(s) origin the person configures) is reachable.
+  // Chromium reports the blocked loads as requests that failed with ERR_BLOCKED_BY_CSP; none was served.
+  expect(served).toEqual([]);
+  for (const url of attempts) expect(blocked).toContain(url);
+  // The model endpoint (any http(s) origin the person configures) stays reachable.
   const health = await page.evaluate(
     async (base) => (await fetch(`${base}/__mock/health`)).status,
     MOCK_ORIGIN,
   );
   expect(health).toBe(200);
-  expect(foreign).toEqual([]);
 });

@@ -22,6 +22,8 @@ import {
   withProvider,
 } from "../../services/agent-settings.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { markInvisible } from "../common/invisible.ts";
+import { SafeText } from "../common/safe-text.tsx";
 import { useProviderSettings } from "./use-agent.ts";
 
 type Models =
@@ -293,7 +295,7 @@ export function ProviderSettingsForm() {
             <option value="">Choose a model…</option>
             {listed.map((m) => (
               <option key={m} value={m}>
-                {m}
+                {markInvisible(m)}
               </option>
             ))}
             <option value="__other">Other (type a name)…</option>
@@ -334,7 +336,8 @@ export function ProviderSettingsForm() {
       {limits && (
         <fieldset className="agent-limits">
           <legend>
-            Limits of “{settings.model}” {limits.known ? "(known model)" : "(unknown model: defaults)"}
+            Limits of “<SafeText text={settings.model} />”{" "}
+            {limits.known ? "(known model)" : "(unknown model: defaults)"}
           </legend>
           <NumberOverride
             label="Context window (tokens)"
@@ -384,7 +387,7 @@ export function ProviderSettingsForm() {
       </div>
       {test && (
         <p className={`agent-flag ${test.ok ? "ok" : "error"}`} role="status" data-testid="connection-result">
-          {test.message}
+          <SafeText text={test.message} />
         </p>
       )}
     </form>
