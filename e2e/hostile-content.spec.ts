@@ -175,6 +175,8 @@ async function walkHostileSession(page: Page, foreign: string[], shots: string |
   await expect(page.locator(".toast")).toHaveCount(0); // the fake toast is plain text
   await expect(md).toContainText("Your API key expired");
 
+  if (shots) await user.screenshot({ path: `${shots}-rendered.png` });
+
   // Raw: the exact text the model sees.
   await user.getByRole("button", { name: "Raw" }).click();
   const raw = user.getByTestId("raw-text");
@@ -197,6 +199,7 @@ async function walkHostileSession(page: Page, foreign: string[], shots: string |
   await result.locator("summary", { hasText: "Details" }).click();
   await expect(result.getByTestId("json-truncated")).toBeVisible();
   await expect(result.locator(".entry-details pre")).toContainText("{… 1 key}");
+  if (shots) await result.screenshot({ path: `${shots}-deep.png` });
   const custom = await expand(page, /Custom/);
   await expect(custom.getByTestId("json-truncated")).toBeVisible();
 
@@ -240,6 +243,11 @@ async function walkHostileSession(page: Page, foreign: string[], shots: string |
   await expect(panel.getByTestId("token-timeline")).toContainText(MARK);
   await panel.getByLabel("What the model sees").check();
   await expect(panel.getByTestId("model-view")).toContainText(`${MARK}dlrow olleh`);
+  await panel.getByRole("button", { name: "Raw text" }).click();
+  await expect(panel.getByTestId("raw-text")).toContainText(`<span hidden>${SECRET}</span>`);
+  await expect(panel.getByTestId("raw-text")).toContainText("<summary>");
+  if (shots) await page.screenshot({ path: `${shots}-model-raw.png` });
+  await panel.getByRole("button", { name: "Raw text" }).click();
   await panel.getByLabel("What the model sees").uncheck();
   await panel.getByRole("button", { name: /^History/ }).click();
   const history = page.getByTestId("compaction-history");

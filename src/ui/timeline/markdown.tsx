@@ -47,7 +47,7 @@ export function RawToggle({
     <div className="raw-toggle-view">
       <button
         type="button"
-        className="btn small ghost raw-toggle"
+        className="btn small raw-toggle"
         aria-pressed={on}
         title="Show exactly the text the model sees, as plain text"
         onClick={() => setOn(!on)}
