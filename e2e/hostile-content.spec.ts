@@ -19,6 +19,7 @@ import {
   SESSION_NAME,
   SMUGGLED,
   TOOL_PATH,
+  writeDeepArgumentsSession,
   writeHostileSession,
 } from "./lib/hostile-session.ts";
 import { MOCK_ORIGIN, scriptReplies, uniqueKey } from "./mock/client.ts";
@@ -425,4 +426,35 @@ test("the built app's CSP blocks remote images, media, styles, fonts, frames and
     MOCK_ORIGIN,
   );
   expect(health).toBe(200);
+});
+
+test("100k-deep tool arguments: what fails shows an error with its details, the rest goes on", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const foreign = await watchForeign(page);
+  const app = new AppPage(page);
+  await app.goto();
+  await app.importByPicker(writeDeepArgumentsSession().path);
+  await expect(app.item("Deep arguments ahead")).toBeVisible({ timeout: IMPORT_TIMEOUT });
+  await app.item("Deep arguments ahead").locator(".session-open").click();
+  const call = await expand(page, "Tool call");
+  await expect(call.getByTestId("json-truncated")).toBeVisible();
+  await call.getByRole("button", { name: "Raw" }).click();
+  await expect(call.getByTestId("raw-text")).toContainText('[tool call write (c1)] {"path":"x","deep":{"a":{"a":');
+  await expect(call.getByTestId("raw-text")).toContainText("cut for display");
+  const panel = page.getByTestId("token-timeline-panel");
+  if (!(await panel.isVisible())) await page.getByRole("button", { name: "Panel", exact: true }).click();
+  await panel.getByLabel("What the model sees").check();
+  await panel.getByRole("button", { name: "Raw text" }).click();
+  await panel.getByLabel("What the model sees").uncheck();
+  await panel.getByRole("button", { name: "Compact…" }).click();
+  const preview = page.getByTestId("compaction-preview");
+  await preview.getByTestId("keep-recent").fill("0");
+  await preview.getByTestId("offline").click();
+  await page.getByRole("button", { name: "Tree", exact: true }).click();
+  await page.waitForTimeout(1000);
+  await page.screenshot({ path: `${SHOTS}/deep-arguments.png` });
+  console.log((await page.locator("body").textContent())?.slice(0, 3000));
+  expect(foreign).toEqual([]);
 });

@@ -135,3 +135,32 @@ export function writeHostileSession(): { path: string; id: string; hugeLine: num
   writeFileSync(path, text);
   return { path, id, hugeLine: 8 };
 }
+
+/**
+ * A session whose tool call carries 100k-deep arguments: parts of the app that serialize the
+ * arguments (token estimates) fail on it; the error boundaries must keep the rest alive.
+ */
+export function writeDeepArgumentsSession(): { path: string; id: string } {
+  const dir = "/tmp/cutpoint-e2e";
+  mkdirSync(dir, { recursive: true });
+  const id = `deep-args-${Math.random().toString(36).slice(2, 8)}`;
+  const entries = [
+    entry("message", "d1", null, {
+      message: { role: "user", content: "Deep arguments ahead", timestamp: 1 },
+    }),
+    entry("message", "d2", "d1", {
+      message: assistantMessage([
+        { type: "toolCall", id: "c1", name: "write", arguments: { path: "x", deep: "__DEEP__" } },
+      ]),
+    }),
+    entry("message", "d3", "d2", { message: { role: "user", content: "Still here", timestamp: 3 } }),
+  ];
+  const deep = `${'{"a":'.repeat(DEPTH)}1${"}".repeat(DEPTH)}`;
+  const lines = [
+    JSON.stringify(header({ id, cwd: "/work", timestamp: TS })),
+    ...entries.map((e) => JSON.stringify(e)),
+  ];
+  const path = `${dir}/${id}.jsonl`;
+  writeFileSync(path, `${lines.map((l) => l.replace(DEEP_MARK, deep)).join("\n")}\n`);
+  return { path, id };
+}

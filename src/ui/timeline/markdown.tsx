@@ -19,11 +19,19 @@ export function Markdown({ text }: { text: string }) {
   return <div className="md" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
-/** Plain text exactly as given (hidden characters marked), pre-wrapped. */
+const MAX_RAW_CHARS = 200_000;
+
+/** Plain text exactly as given (hidden characters marked), pre-wrapped; cut at MAX_RAW_CHARS. */
 export function RawText({ text }: { text: string }) {
+  const cut = text.length > MAX_RAW_CHARS;
   return (
     <pre className="raw-text" data-testid="raw-text">
-      <SafeText text={text} />
+      <SafeText text={cut ? text.slice(0, MAX_RAW_CHARS) : text} />
+      {cut && (
+        <span className="md-removed">
+          {`\n… cut for display: ${(text.length - MAX_RAW_CHARS).toLocaleString("en-US")} more characters`}
+        </span>
+      )}
     </pre>
   );
 }
