@@ -142,7 +142,7 @@ async function importHostile(page: Page): Promise<AppPage> {
   await app.goto();
   await app.importByPicker(file.path);
   await expect(app.sessionItems.first()).toContainText(MARK, { timeout: IMPORT_TIMEOUT });
-  await app.sessionItems.first().locator(".session-open").click();
+  // The import opens the session it stored.
   await expect(app.timeline).toBeVisible({ timeout: IMPORT_TIMEOUT });
   return app;
 }
@@ -266,6 +266,7 @@ async function walkHostileSession(page: Page, foreign: string[], shots: string |
   await expect(preview.locator(".cp-rendered")).toBeVisible();
   if (shots) await page.screenshot({ path: `${shots}-panel.png` });
   await preview.getByTestId("cancel").click();
+  await panel.getByRole("button", { name: "Close the side panel" }).click();
 
   // The delete dialog: the name cannot reverse the dialog's own sentence.
   await app.showSidebar();
@@ -297,6 +298,17 @@ test.describe("hostile session file", () => {
     await page.emulateMedia({ colorScheme: "dark" });
     const foreign = await watchForeign(page);
     await walkHostileSession(page, foreign, `${SHOTS}/hostile-dark`);
+  });
+});
+
+test.describe("hostile session file, narrow window", () => {
+  test.use({ viewport: { width: 800, height: 800 } });
+  test("800 px, light", async ({ page }) => {
+    test.setTimeout(120_000);
+    const foreign = await watchForeign(page);
+    await walkHostileSession(page, foreign, `${SHOTS}/hostile-800`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
   });
 });
 
