@@ -22,6 +22,7 @@ import {
   writeDeepArgumentsSession,
   writeHostileSession,
 } from "./lib/hostile-session.ts";
+import { auditMarkup, LOADING_ATTRIBUTES } from "./lib/markup-audit.ts";
 import { MOCK_ORIGIN, scriptReplies, uniqueKey } from "./mock/client.ts";
 import { AppPage, IMPORT_TIMEOUT } from "./pages/app-page.ts";
 
@@ -77,49 +78,13 @@ async function rawHiddenOnPage(page: Page): Promise<string[]> {
   });
 }
 
-/** What the sanitized markdown on the page holds that it must not. */
+/** What the sanitized markdown on the page holds that it must not (e2e/lib/markup-audit.ts). */
 async function unsafeMarkup(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const bad: string[] = [];
-    const loading = [
-      "src",
-      "srcset",
-      "poster",
-      "background",
-      "style",
-      "class",
-      "id",
-      "hidden",
-      "formaction",
-      "action",
-      "data",
-      "xlink:href",
-      "name",
-    ];
-    for (const root of Array.from(document.querySelectorAll(".md"))) {
-      for (const el of Array.from(root.querySelectorAll("*"))) {
-        if (
-          /^(img|video|audio|source|picture|iframe|object|embed|link|meta|base|form|input|button|svg|math|style|script)$/.test(
-            el.localName,
-          )
-        )
-          bad.push(`<${el.localName}>`);
-        for (const attr of Array.from(el.attributes)) {
-          const ours = attr.name === "class" && /^(md-removed|md-href|invisible-mark)$/.test(attr.value);
-          if (attr.name.startsWith("on") || (loading.includes(attr.name) && !ours))
-            bad.push(`<${el.localName} ${attr.name}="${attr.value.slice(0, 40)}">`);
-        }
-        if (el.localName === "a") {
-          const href = el.getAttribute("href") ?? "";
-          if (!/^(https?:|mailto:)/.test(href)) bad.push(`link to ${href}`);
-          if (el.getAttribute("target") !== "_blank") bad.push(`link ${href} opens in place`);
-          if (el.getAttribute("rel") !== "noopener noreferrer")
-            bad.push(`link ${href} rel=${el.getAttribute("rel")}`);
-        }
-      }
-    }
-    return bad;
-  });
+  const shown = await page.locator(".md").evaluateAll((els) => els.map((e) => e.innerHTML));
+  const bad: string[] = [];
+  for (const html of shown)
+    bad.push(...(await page.evaluate(auditMarkup, { html, loading: LOADING_ATTRIBUTES })));
+  return bad;
 }
 
 function row(page: Page, text: string | RegExp): Locator {
@@ -453,7 +418,9 @@ test("100k-deep tool arguments: what fails shows an error with its details, the 
   const call = await expand(page, "Tool call");
   await expect(call.getByTestId("json-truncated")).toBeVisible();
   await call.getByRole("button", { name: "Raw" }).click();
-  await expect(call.getByTestId("raw-text")).toContainText('[tool call write (c1)] {"path":"x","deep":{"a":{"a":');
+  await expect(call.getByTestId("raw-text")).toContainText(
+    '[tool call write (c1)] {"path":"x","deep":{"a":{"a":',
+  );
   await expect(call.getByTestId("raw-text")).toContainText("cut for display");
   const panel = page.getByTestId("token-timeline-panel");
   if (!(await panel.isVisible())) await page.getByRole("button", { name: "Panel", exact: true }).click();

@@ -4,7 +4,7 @@
  * with right-to-left overrides and zero-width characters; a 100k-deep field; a huge line.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { entry, header, TS } from "../../src/core/session/test-builders.ts";
+import { assistant, entry, header, TS } from "../../src/core/session/test-builders.ts";
 
 /** An origin where nothing listens: any request the page makes to it is a leak. */
 export const FOREIGN = "http://127.0.0.1:9";
@@ -58,25 +58,13 @@ export function hostileMarkdown(x = FOREIGN): string {
   ].join("\n");
 }
 
-const usage = {
-  input: 1,
-  output: 1,
-  cacheRead: 0,
-  cacheWrite: 0,
-  totalTokens: 2,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
-
 function assistantMessage(content: unknown[]) {
   return {
-    role: "assistant",
+    ...assistant(""),
     content,
-    api: "openai-completions",
     provider: `evil${RLO}gro`,
     model: `gpt${RLO}4`,
-    usage,
     stopReason: content.some((b) => (b as { type: string }).type === "toolCall") ? "toolUse" : "stop",
-    timestamp: 2,
   };
 }
 
