@@ -32,8 +32,8 @@ function Status({ state }: { state: SessionAgentState }) {
   if (s.kind === "retrying")
     return (
       <div className="agent-status warn" role="status" data-testid="retry-status">
-        {retryLabel(s.reason)} — retrying in {countdown ?? Math.ceil(s.delayMs / 1000)} s (attempt {s.attempt}
-        )
+        <SafeText text={retryLabel(s.reason)} /> — retrying in {countdown ?? Math.ceil(s.delayMs / 1000)} s
+        (attempt {s.attempt})
       </div>
     );
   if (s.kind === "running-tool")

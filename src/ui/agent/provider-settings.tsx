@@ -327,7 +327,9 @@ export function ProviderSettingsForm() {
             (models.models.length > 0
               ? `${models.models.length} models listed by the endpoint.`
               : "The endpoint lists no models: type the model id.")}
-          {models.state === "error" && `Could not list models (${models.message}) Type the model id instead.`}{" "}
+          {models.state === "error" && (
+            <SafeText text={`Could not list models (${models.message}) Type the model id instead.`} />
+          )}{" "}
           <button type="button" className="link" onClick={() => void loadModels(settings)}>
             List again
           </button>
