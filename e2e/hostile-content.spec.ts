@@ -237,6 +237,8 @@ async function walkHostileSession(page: Page, foreign: string[], shots: string |
   const preview = page.getByTestId("compaction-preview");
   await expect(preview).toBeVisible();
   await preview.getByTestId("keep-recent").fill("0");
+  // A field cannot show marks: the note under it does.
+  await expect(preview.getByTestId("hidden-chars-note")).toContainText(`gpt${MARK}4`);
   await preview.locator("summary", { hasText: "Files read" }).click();
   await expect(preview.locator(".cp-file-lists")).toContainText(marked(FILE_NAME));
   await preview.getByTestId("offline").click();
@@ -245,6 +247,12 @@ async function walkHostileSession(page: Page, foreign: string[], shots: string |
   if (shots) await page.screenshot({ path: `${shots}-panel.png` });
   await preview.getByTestId("cancel").click();
   await panel.getByRole("button", { name: "Close the side panel" }).click();
+
+  // Rename: the name in the field, with its marks shown under it.
+  await page.getByRole("button", { name: "Rename", exact: true }).click();
+  const rename = page.locator('dialog[data-dialog="rename"]');
+  await expect(rename.getByTestId("hidden-chars-note")).toContainText(marked(SESSION_NAME));
+  await rename.getByRole("button", { name: "Cancel" }).click();
 
   // The delete dialog: the name cannot reverse the dialog's own sentence.
   await app.showSidebar();

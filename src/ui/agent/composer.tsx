@@ -11,6 +11,7 @@ import { openCompactionPreview, parseCompactCommand } from "../../store/compacti
 import { useTreeStore } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
+import { HiddenCharsNote } from "../common/safe-text.tsx";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import type { SessionSlotProps } from "../shell/slots.ts";
 import { sessionPath } from "../tree/tree-model.ts";
@@ -130,6 +131,7 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
             }}
           />
         </label>
+        <HiddenCharsNote value={modelDraft ?? effective?.modelId ?? ""} />
         <label className="agent-inline">
           <span>Thinking</span>
           <select

@@ -4,7 +4,7 @@
  * styled mark (invisible.ts). Use it wherever such text is rendered; `markInvisible` for attributes.
  */
 import { memo } from "react";
-import { splitInvisible } from "./invisible.ts";
+import { hasInvisible, splitInvisible } from "./invisible.ts";
 import "./content.css";
 
 /** Beyond this many marks in one text, they are shown as plain text (no element each). */
@@ -40,3 +40,24 @@ export const SafeText = memo(function SafeText({
     </bdi>
   );
 });
+
+/** The distinct marks in a text, with how often each occurs ("⟨U+202E⟩ ×2"). */
+function markSummary(text: string): string {
+  const counts = new Map<string, number>();
+  for (const p of splitInvisible(text))
+    if (typeof p !== "string") counts.set(p.mark, (counts.get(p.mark) ?? 0) + 1);
+  return [...counts].map(([mark, n]) => (n > 1 ? `${mark} ×${n}` : mark)).join(", ");
+}
+
+/**
+ * Under a text field whose value holds hidden characters (a field cannot show marks): a short
+ * value as the page shows it elsewhere, marks included; a long one as the list of its marks.
+ */
+export function HiddenCharsNote({ value }: { value: string }) {
+  if (!hasInvisible(value)) return null;
+  return (
+    <span className="hidden-chars-note" role="note" data-testid="hidden-chars-note">
+      Holds hidden characters: {value.length <= 160 ? <SafeText text={value} /> : markSummary(value)}
+    </span>
+  );
+}

@@ -1,7 +1,7 @@
 /** Rename and delete-confirmation dialogs. */
 import { useState } from "react";
 import { Dialog } from "./dialog.tsx";
-import { SafeText } from "./safe-text.tsx";
+import { HiddenCharsNote, SafeText } from "./safe-text.tsx";
 
 export function RenameDialog(props: {
   initial: string;
@@ -40,6 +40,7 @@ export function RenameDialog(props: {
         <label className="field">
           <span>Name (saved as a session_info entry; empty clears it)</span>
           <input autoFocus value={name} onChange={(e) => setName(e.target.value)} maxLength={300} />
+          <HiddenCharsNote value={name} />
         </label>
       </form>
     </Dialog>

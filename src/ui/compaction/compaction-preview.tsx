@@ -15,7 +15,7 @@ import { confirmCompaction, undoCompaction } from "../../services/compaction-run
 import { useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { markInvisible } from "../common/invisible.ts";
-import { SafeText } from "../common/safe-text.tsx";
+import { HiddenCharsNote, SafeText } from "../common/safe-text.tsx";
 import { describeEntry } from "../timeline/entry-kind.ts";
 import { Markdown } from "../timeline/markdown.tsx";
 import { fullTokens, kTokens, percent, usd } from "./format-tokens.ts";
@@ -285,6 +285,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
             data-testid="summarizer-model"
             list={ids.models}
           />
+          <HiddenCharsNote value={s.summarizerModel ?? (model.settings.summarizerModel || model.modelId)} />
           <datalist id={ids.models}>
             {models.map((m) => (
               <option key={m} value={m} />
@@ -354,6 +355,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
               rows={10}
             />
           )}
+          {!rendered && !compare && <HiddenCharsNote value={s.draft} />}
         </div>
       )}
       <div className="cp-actions">

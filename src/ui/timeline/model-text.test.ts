@@ -32,7 +32,11 @@ describe("the text the model sees", () => {
   });
 
   it("is a compaction's summary as the user text it becomes", () => {
-    const c = entry("compaction", "c", null, { summary: "## Goal\nx", firstKeptEntryId: "a", tokensBefore: 1 });
+    const c = entry("compaction", "c", null, {
+      summary: "## Goal\nx",
+      firstKeptEntryId: "a",
+      tokensBefore: 1,
+    });
     expect(entryModelText(c)).toBe(`${COMPACTION_SUMMARY_PREFIX}<summary>\n## Goal\nx\n</summary>`);
   });
 

@@ -20,7 +20,7 @@ import { loadCompactionSettings, saveCompactionSettings } from "../../services/c
 import { type LeafMoveRequest, type LeafMoveVia, useTreeStore } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { Dialog } from "../common/dialog.tsx";
-import { SafeText } from "../common/safe-text.tsx";
+import { HiddenCharsNote, SafeText } from "../common/safe-text.tsx";
 import { formatCount, formatTokens } from "../format.ts";
 import { completeLeafMove, moveLeafShown } from "./leaf-move.ts";
 import type { TreeData } from "./tree-model.ts";
@@ -369,6 +369,7 @@ function NavigateBody({
               aria-busy={phase === "generating"}
               data-testid="nav-summary"
             />
+            <HiddenCharsNote value={summary} />
           </label>
         </>
       )}
