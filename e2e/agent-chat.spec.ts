@@ -63,22 +63,22 @@ test("set up a key and model, chat with a slow stream, reload, export: the key n
   await waitIdle(page);
   await expect(page.getByTestId("run-message").last()).toContainText("word39");
   // model_change + user + assistant (thinking "off" is the format's default: no entry needed)
-  await expect.poll(() => entryCount(page)).toBe(3);
+  await expect.poll(() => entryCount(page)).toBe(4);
 
   await page.reload();
   await expect(page.getByTestId("timeline")).toBeVisible();
-  await expect.poll(() => entryCount(page)).toBe(3);
+  await expect.poll(() => entryCount(page)).toBe(4);
   await expect(page.getByTestId("timeline")).toContainText("word0");
 
   const file = await exportOpen(page);
   expect(file.text).not.toContain(key);
   const lines = parseJsonl(file.text);
   expect(lines[0]).toMatchObject({ type: "session", version: 3 });
-  expect(lines.slice(1).map((e) => e.type)).toEqual(["model_change", "message", "message"]);
+  expect(lines.slice(1).map((e) => e.type)).toEqual(["model_change", "message", "message", "message"]);
   expect(lines[1]).toMatchObject({ provider: "custom", modelId: "mock-model" });
   const report = inspect(file.path);
-  expect(report).toMatchObject({ version: 3, entries: 3, pathLength: 3, problems: [] });
-  expect(report.roles).toEqual({ user: 1, assistant: 1 });
+  expect(report).toMatchObject({ version: 3, entries: 4, pathLength: 4, problems: [] });
+  expect(report.roles).toEqual({ system: 1, user: 1, assistant: 1 });
 
   // The key only ever travels in the Authorization header.
   for (const u of urls) expect(u).not.toContain(key);
@@ -123,7 +123,7 @@ test("a multi-step tool session writes then edits a file, shown in the workspace
   await expect(run.getByTestId("tool-result")).toHaveCount(2);
   await expect(run).toContainText("The file is written and edited.");
   // model_change + user + (assistant + tool result) × 2 + assistant
-  await expect.poll(() => entryCount(page)).toBe(7);
+  await expect.poll(() => entryCount(page)).toBe(8);
 
   await page.getByRole("button", { name: "Files", exact: true }).click();
   const panel = page.getByTestId("workspace-panel");
@@ -151,9 +151,9 @@ test("Esc stops a streaming reply: the partial reply is kept, marked aborted, an
   await page.keyboard.press("Escape");
   await waitIdle(page);
   await expect(page.getByTestId("aborted-note")).toBeVisible();
-  await expect.poll(() => entryCount(page)).toBe(3);
+  await expect.poll(() => entryCount(page)).toBe(4);
   await page.reload();
-  await expect.poll(() => entryCount(page)).toBe(3);
+  await expect.poll(() => entryCount(page)).toBe(4);
   const file = await exportOpen(page);
   const last = parseJsonl(file.text).at(-1) as {
     message: { stopReason: string; content: { text?: string }[] };
@@ -170,20 +170,20 @@ test("changing the model and thinking level in a session appends setting entries
   await newSession(page);
   await send(page, "hello");
   await waitIdle(page);
-  await expect.poll(() => entryCount(page)).toBe(3);
+  await expect.poll(() => entryCount(page)).toBe(4);
   const model = page.getByLabel("Model of this session");
   await model.fill("mock-reasoner");
   await model.press("Enter");
-  await expect.poll(() => entryCount(page)).toBe(4);
-  await page.getByLabel("Thinking level of this session").selectOption("high");
   await expect.poll(() => entryCount(page)).toBe(5);
+  await page.getByLabel("Thinking level of this session").selectOption("high");
+  await expect.poll(() => entryCount(page)).toBe(6);
   await send(page, "think now");
   await waitIdle(page);
-  await expect.poll(() => entryCount(page)).toBe(7);
+  await expect.poll(() => entryCount(page)).toBe(8);
   const chats = await getChatRequests(key);
   expect((chats[1]!.body as { model: string }).model).toBe("mock-reasoner");
   const lines = parseJsonl((await exportOpen(page)).text);
-  expect(lines.slice(4, 6)).toMatchObject([
+  expect(lines.slice(5, 7)).toMatchObject([
     { type: "model_change", modelId: "mock-reasoner" },
     { type: "thinking_level_change", thinkingLevel: "high" },
   ]);
@@ -200,4 +200,16 @@ test("changing the model and thinking level in a session appends setting entries
   await waitIdle(page);
   const third = (await getChatRequests(key))[2]!.body as { messages: { role: string; content: unknown }[] };
   expect(third.messages[0]).toMatchObject({ role: "system", content: "You are a terse test agent." });
+  // The prompt and the tools live in the session as pi 1.6 system messages: the first request
+  // declared them, the edit appended a patch of the prompt section.
+  const systems = parseJsonl((await exportOpen(page)).text).filter(
+    (l) => l.type === "message" && (l.message as { role?: string }).role === "system",
+  );
+  expect(systems.map((l) => (l.message as { sections?: unknown }).sections)).toEqual([
+    { prompt: expect.stringContaining("read {path") },
+    { prompt: "You are a terse test agent." },
+  ]);
+  expect((systems[0]!.message as { toolsAdded?: { name: string }[] }).toolsAdded?.map((t) => t.name)).toEqual(
+    ["read", "write", "edit", "ls", "find", "grep"],
+  );
 });

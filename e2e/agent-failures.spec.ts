@@ -23,16 +23,19 @@ async function failThenRecover(page: Page, key: string, failure: ReplySpec[], ex
   await waitIdle(page);
   await expect(page.getByTestId("run-error")).toContainText(expected);
   await expect(page.getByTestId("reply-error")).toContainText(expected);
-  // model_change + user + failed assistant reply: nothing lost.
-  await expect.poll(() => entryCount(page)).toBe(3);
+  // model_change + system (prompt and tools) + user + failed assistant reply: nothing lost.
+  await expect.poll(() => entryCount(page)).toBe(4);
   await send(page, "second try");
   await waitIdle(page);
   await expect(page.getByTestId("agent-run")).toContainText("Recovered fine.");
   await expect(page.getByTestId("run-error")).toBeHidden();
   await page.reload();
-  await expect.poll(() => entryCount(page)).toBe(5);
+  await expect.poll(() => entryCount(page)).toBe(6);
   const lines = parseJsonl((await exportOpen(page)).text);
-  const messages = lines.filter((l) => l.type === "message").map((l) => l.message as Record<string, unknown>);
+  const messages = lines
+    .filter((l) => l.type === "message")
+    .map((l) => l.message as Record<string, unknown>)
+    .filter((m) => m.role !== "system");
   expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
   expect(messages[1]).toMatchObject({ stopReason: "error" });
   expect(String(messages[1]!.errorMessage)).toMatch(expected);
@@ -60,7 +63,7 @@ test("500: retried with a visible countdown, then reported", async ({ page }) =>
   await expect(page.getByTestId("retry-status")).toContainText(/The provider failed .* retrying in \d+ s/);
   await waitIdle(page);
   await expect(page.getByTestId("run-error")).toContainText("The provider's server failed (500");
-  await expect.poll(() => entryCount(page)).toBe(3);
+  await expect.poll(() => entryCount(page)).toBe(4);
 });
 
 test("context length exceeded: the provider's message is shown", async ({ page }) => {
@@ -99,7 +102,7 @@ test("429 with Retry-After: 'Rate limited — retrying in N s', then the reply a
   await waitIdle(page);
   await expect(page.getByTestId("agent-run")).toContainText("After the wait.");
   await expect(page.getByTestId("run-error")).toBeHidden();
-  await expect.poll(() => entryCount(page)).toBe(3);
+  await expect.poll(() => entryCount(page)).toBe(4);
 });
 
 test("test connection explains 401 and a model the key cannot use", async ({ page }) => {
@@ -129,7 +132,7 @@ test("storage full: the message says so, the prompt stays in the composer, the s
   await newSession(page);
   await send(page, "fits");
   await waitIdle(page);
-  await expect.poll(() => entryCount(page)).toBe(3);
+  await expect.poll(() => entryCount(page)).toBe(4);
   // Every IndexedDB add now fails the way a full disk does.
   await page.evaluate(() => {
     const proto = IDBObjectStore.prototype as unknown as { add: unknown; __add?: unknown };
@@ -142,7 +145,7 @@ test("storage full: the message says so, the prompt stays in the composer, the s
   await waitIdle(page);
   await expect(page.getByTestId("run-error")).toContainText("storage for Cutpoint is full");
   await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("does not fit");
-  await expect.poll(() => entryCount(page)).toBe(3);
+  await expect.poll(() => entryCount(page)).toBe(4);
   await page.evaluate(() => {
     const proto = IDBObjectStore.prototype as unknown as { add: unknown; __add?: unknown };
     proto.add = proto.__add;
@@ -151,7 +154,7 @@ test("storage full: the message says so, the prompt stays in the composer, the s
   await waitIdle(page);
   await expect(page.getByTestId("run-error")).toBeHidden();
   await page.reload();
-  await expect.poll(() => entryCount(page)).toBe(5);
+  await expect.poll(() => entryCount(page)).toBe(6);
   const messages = parseJsonl((await exportOpen(page)).text).filter((l) => l.type === "message");
   expect(messages.map((m) => (m.message as { content: unknown }).content)).toContainEqual("does not fit");
 });

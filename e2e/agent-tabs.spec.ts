@@ -14,14 +14,14 @@ test("a second tab shows 'running in another tab' and sees new entries live", as
   await newSession(a);
   await send(a, "warm up");
   await waitIdle(a);
-  await expect.poll(() => entryCount(a)).toBe(3);
+  await expect.poll(() => entryCount(a)).toBe(4);
   const url = a.url();
   expect(url).toContain("#/s/");
   expect(url).not.toContain(key);
 
   const b = await context.newPage();
   await b.goto(url);
-  await expect.poll(() => entryCount(b)).toBe(3);
+  await expect.poll(() => entryCount(b)).toBe(4);
   await expect(b.getByTestId("running-elsewhere")).toBeHidden();
 
   await scriptReplies(key, [
@@ -36,10 +36,10 @@ test("a second tab shows 'running in another tab' and sees new entries live", as
   await expect(b.getByTestId("running-elsewhere")).toBeVisible();
   await expect(composerInput(b)).toBeDisabled();
   // Entries appear in tab B while tab A is still running.
-  await expect.poll(() => entryCount(b)).toBeGreaterThanOrEqual(5);
+  await expect.poll(() => entryCount(b)).toBeGreaterThanOrEqual(6);
   await expect(a.getByRole("button", { name: "Stop" })).toBeVisible();
   await waitIdle(a);
-  await expect.poll(() => entryCount(b)).toBe(7);
+  await expect.poll(() => entryCount(b)).toBe(8);
   await expect(b.getByTestId("running-elsewhere")).toBeHidden();
   await expect(composerInput(b)).toBeEnabled();
 
@@ -48,6 +48,6 @@ test("a second tab shows 'running in another tab' and sees new entries live", as
   await send(b, "my turn");
   await expect(a.getByTestId("running-elsewhere")).toBeVisible();
   await waitIdle(b);
-  await expect.poll(() => entryCount(a)).toBe(9);
+  await expect.poll(() => entryCount(a)).toBe(10);
   await expect(a.getByTestId("running-elsewhere")).toBeHidden();
 });

@@ -184,15 +184,17 @@ test("overflow: compact and retry once; a second overflow stops with advice", as
   const key = uniqueKey("overflow");
   await page.goto("/");
   await setUpProvider(page, key);
-  await compactionSettings(page, { keep: 1 });
+  // Keeps the previous answer and the new question (a tiny keep would summarize the unsent question).
+  await compactionSettings(page, { keep: 40 });
   await newSession(page);
   await scriptReplies(key, [
     { text: para("ANSWER-ONE") },
     { error: { preset: "context-openai" } },
     { text: "## Goal\nOVERFLOW-SUMMARY" },
-    { text: "ANSWER-AFTER-RETRY" },
+    { text: para("ANSWER-AFTER-RETRY") },
     { error: { preset: "context-openai" } },
     { text: "## Goal\nSECOND-SUMMARY" },
+    { text: "## Original Request\nSECOND-PREFIX" },
     { error: { preset: "context-openai" } },
     { text: "SHOULD-NOT-BE-REQUESTED" },
   ]);
@@ -212,15 +214,19 @@ test("overflow: compact and retry once; a second overflow stops with advice", as
   const failed = entries.find(
     (e) => e.type === "message" && (e.message as { stopReason?: string }).stopReason === "error",
   )!;
-  // The failed reply stays in history but not in the live context: the compaction is its sibling.
-  expect(compaction.parentId).toBe(failed.parentId);
+  // The failed reply stays on the path, hidden from the model by an omission edit (as pi 1.6
+  // records it), and the compaction follows the edit.
+  const omission = entries.find((e) => e.type === "context_edit" && e.targetId === failed.id)!;
+  expect(omission).toMatchObject({ replacement: null });
+  expect(compaction.parentId).toBe(omission.id);
 
   // A second overflow after the one retry stops with advice, no loop.
   await send(page, "third question");
   await waitIdle(page);
-  await expect(page.getByText(/still too long after compacting once/)).toBeVisible();
+  await expect(page.getByText(/still too long after compacting once/).first()).toBeVisible();
   chats = await getChatRequests(key);
-  expect(chats).toHaveLength(7);
+  // The overflow, the two parts of the split turn's summary (asked one after the other), the retry.
+  expect(chats).toHaveLength(8);
 });
 
 test("ask mode: a prompt sent while the preview is open waits, visibly queued, until Skip and send", async ({
@@ -266,4 +272,72 @@ test("ask mode: a prompt sent while the preview is open waits, visibly queued, u
   expect(JSON.stringify(sent.body)).not.toContain("<summary>");
   const entries = parseJsonl((await exportOpen(page)).text);
   expect(entries.some((e) => e.type === "compaction")).toBe(false);
+});
+
+test("between turns: past the threshold after a tool result, the run compacts and goes on (auto)", async ({
+  page,
+}) => {
+  const key = uniqueKey("between");
+  await page.goto("/");
+  await setUpProvider(page, key);
+  await compactionSettings(page, { mode: "auto", window: 8000, reserve: 2000, keep: 1000 });
+  await newSession(page);
+  await scriptReplies(key, [
+    ...GROW.slice(0, 2),
+    {
+      toolCalls: [{ name: "write", arguments: { path: "between.txt", content: "noted" } }],
+      usage: { prompt_tokens: 6500, completion_tokens: 40 },
+    },
+    { text: "## Goal\nBETWEEN-SUMMARY" },
+    { text: "DONE-AFTER-COMPACTION" },
+  ]);
+  for (const q of ["first question", "second question"]) {
+    await send(page, `${q} ${para(q, 1200)}`);
+    await waitIdle(page);
+  }
+  await send(page, "write a note");
+  await waitIdle(page);
+  await expect(page.getByText("DONE-AFTER-COMPACTION").first()).toBeVisible();
+  const chats = await getChatRequests(key);
+  // The write, then the summary, then the same run's next turn, which already sees the summary.
+  expect(chats).toHaveLength(5);
+  const next = chats[4]!.body as { messages: { role: string; content: unknown }[] };
+  expect(next.messages.map(text).join("\n")).toContain("BETWEEN-SUMMARY");
+  const entries = parseJsonl((await exportOpen(page)).text);
+  const kinds = entries.map((e) => (e.type === "message" ? (e.message as { role: string }).role : e.type));
+  expect(kinds.slice(-3)).toEqual(["toolResult", "compaction", "assistant"]);
+});
+
+test("a reply cut off at the output limit is compacted and retried once", async ({ page }) => {
+  const key = uniqueKey("length");
+  await page.goto("/");
+  await setUpProvider(page, key);
+  await compactionSettings(page, { mode: "ask", window: 8000, reserve: 2000, keep: 1000 });
+  await newSession(page);
+  await scriptReplies(key, [
+    ...GROW.slice(0, 2),
+    { text: "CUT-OFF-PART", finishReason: "length", usage: { prompt_tokens: 3000, completion_tokens: 10 } },
+    { text: "## Goal\nLENGTH-SUMMARY" },
+    { text: "THE-WHOLE-ANSWER" },
+  ]);
+  for (const q of ["first question", "second question", "third question"]) {
+    await send(page, `${q} ${para(q, 1200)}`);
+    await waitIdle(page);
+  }
+  await expect(page.getByText("THE-WHOLE-ANSWER").first()).toBeVisible();
+  const chats = await getChatRequests(key);
+  expect(chats).toHaveLength(5);
+  const retry = chats[4]!.body as { messages: { role: string; content: unknown }[] };
+  const seen = retry.messages.map(text).join("\n");
+  expect(seen).toContain("LENGTH-SUMMARY");
+  // The cut-off attempt is hidden from the model, kept in the file, and the question is sent again.
+  expect(seen).not.toContain("CUT-OFF-PART");
+  expect(text(retry.messages.at(-1))).toContain("third question");
+  const entries = parseJsonl((await exportOpen(page)).text);
+  const cut = entries.find(
+    (e) => e.type === "message" && (e.message as { stopReason?: string }).stopReason === "length",
+  )!;
+  expect(entries.find((e) => e.type === "context_edit" && e.targetId === cut.id)).toMatchObject({
+    replacement: null,
+  });
 });

@@ -65,6 +65,80 @@ test("rename appends a session_info entry; new empty session; delete asks, then 
   await expect(app.title).toHaveText("Renamed example");
 });
 
+/** Opens the example session and deletes it; returns how many timeline rows it showed. */
+async function deleteExample(app: AppPage): Promise<number> {
+  await app.goto();
+  await app.page.getByRole("button", { name: "Open the example session" }).click();
+  await expect.poll(() => app.entryCountOf("tally"), { timeout: IMPORT_TIMEOUT }).toBe("55");
+  const lines = await app.timelineRows.count();
+  await app.page.getByRole("button", { name: /^Delete tally/ }).click();
+  await app.page.locator('dialog[data-dialog="delete"]').getByRole("button", { name: "Delete" }).click();
+  await expect(app.sessionItems).toHaveCount(0);
+  return lines;
+}
+
+test("delete, reload within the undo window: Undo is still offered and brings the session back whole", async ({
+  page,
+}) => {
+  const app = new AppPage(page);
+  const lines = await deleteExample(app);
+  await expect(app.toast(/Deleted “tally/)).toBeVisible();
+
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Welcome to Cutpoint" })).toBeVisible();
+  await expect(app.sessionItems).toHaveCount(0);
+  await app
+    .toast(/Deleted “tally/)
+    .getByRole("button", { name: "Undo" })
+    .click();
+  await expect(app.item("tally")).toHaveCount(1);
+  await expect.poll(() => app.entryCountOf("tally"), { timeout: IMPORT_TIMEOUT }).toBe("55");
+  await expect(app.title).toHaveText("tally: --json flag and exact cents");
+  await expect(app.timelineRows).toHaveCount(lines);
+  // Undone: after the window nothing is purged, and another reload shows no Undo.
+  await page.waitForTimeout(10_500);
+  await page.reload();
+  await expect(app.item("tally")).toHaveCount(1);
+  await expect(app.toast(/Deleted/)).toHaveCount(0);
+});
+
+test("delete, reload after the undo window: the session is purged and no Undo is offered", async ({
+  page,
+}) => {
+  const app = new AppPage(page);
+  await deleteExample(app);
+  await page.reload();
+  await expect(app.toast(/Deleted “tally/)).toBeVisible();
+  // The toast ends with the window, and the purge removes the rows (sessions and chunks).
+  await expect(app.toast(/Deleted “tally/)).toHaveCount(0, { timeout: 15_000 });
+  const count = () =>
+    page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const req = indexedDB.open("cutpoint");
+          req.onsuccess = () => {
+            const tx = req.result.transaction(["sessions", "chunks"]);
+            let total = 0;
+            let done = 0;
+            for (const name of ["sessions", "chunks"]) {
+              const c = tx.objectStore(name).count();
+              c.onsuccess = () => {
+                total += c.result;
+                if (++done === 2) {
+                  req.result.close();
+                  resolve(total);
+                }
+              };
+            }
+          };
+        }),
+    );
+  await expect.poll(count, { timeout: 5_000 }).toBe(0);
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Welcome to Cutpoint" })).toBeVisible();
+  await expect(app.toast(/Deleted/)).toHaveCount(0);
+});
+
 test("keyboard only: import with the file picker, open the session, expand a row, Esc closes dialogs", async ({
   page,
 }) => {

@@ -3,7 +3,9 @@
  * Medians of several runs after warm-up, with ratios to the targets (pi's own numbers in brackets):
  * full plan <= 30 ms (pi 29 ms), re-plan after appending one entry <= 1 ms, building the context
  * <= 20 ms (pi 480 ms), listing every valid cut point with kept tokens <= 30 ms, and the
- * tokenizer estimator's first-load time and throughput.
+ * tokenizer estimator's first-load time and throughput. First, side by side in child processes
+ * (lib/open-side-by-side.ts): pi 1.6 and Cutpoint's core opening the session file and building its
+ * context, time and peak memory (goal: Cutpoint ahead of pi on both).
  */
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
@@ -13,13 +15,12 @@ import { messageParts } from "../../src/core/compaction/tokens.ts";
 import {
   type AgentMessage,
   buildSessionContext,
-  buildTreeIndex,
-  getPath,
+  currentPath,
   parseSessionJsonl,
-  resolveLeafId,
   type SessionEntry,
 } from "../../src/core/session/index.ts";
 import { generateBigSession } from "./lib/big-session.ts";
+import { openSideBySide } from "./lib/open-side-by-side.ts";
 
 const SETTINGS = { keepRecentTokens: 20000, reserveTokens: 16384 };
 const WARMUP = 2;
@@ -69,18 +70,20 @@ export default async function compactionBench(): Promise<void> {
   const tokenizer = await loadTokenizerEstimator("gpt-4o");
   const tokenizerLoadMs = performance.now() - t0;
 
+  const load = () =>
+    `  load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")} (numbers scale with it on a shared machine)`;
   const big = generateBigSession();
+  console.log(load());
+  openSideBySide(big.text);
   const tp = performance.now();
   const parsed = parseSessionJsonl(big.text);
   const parseMs = performance.now() - tp;
   if (!parsed.ok) throw new Error(`big session does not parse: ${parsed.error.message}`);
   const entries = parsed.value.entries;
-  const path = getPath(buildTreeIndex(entries).byId, resolveLeafId(entries));
-  console.log(
-    `  load average ${loadavg()
-      .map((x) => x.toFixed(1))
-      .join(" ")} (numbers scale with it on a shared machine)`,
-  );
+  const path = currentPath(entries);
+  console.log(load());
   console.log(
     `  session: ${entries.length} entries, ${(big.bytes / 1024 / 1024).toFixed(1)} MB, path ${path.length}; parse ${parseMs.toFixed(0)} ms (not a target here)`,
   );

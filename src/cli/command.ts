@@ -10,6 +10,8 @@ import { type ParsedSession, parseSessionBytes } from "../core/session/index.ts"
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
+  /** Resolves once written output has gone out (a slow pipe); commands that print a lot await it. */
+  drain?(): Promise<void>;
 }
 
 export interface CliCommand {

@@ -4,7 +4,12 @@
  * their roles, the line of the entry each comes from, and token estimates; then the context size
  * (provider usage + estimates after it, or all estimates). `--json` prints one JSON object.
  */
-import { type Estimator, estimateContextTokens, PI_ESTIMATOR } from "../core/compaction/index.ts";
+import {
+  createPlanner,
+  type Estimator,
+  estimateContextTokens,
+  PI_ESTIMATOR,
+} from "../core/compaction/index.ts";
 import { loadTokenizerEstimator } from "../core/compaction/tokenizer-estimator.ts";
 import { type AgentMessage, buildSessionContext } from "../core/session/index.ts";
 import {
@@ -17,7 +22,7 @@ import {
   parseArgs,
   readSessionFile,
 } from "./command.ts";
-import { sessionPath } from "./plan-command.ts";
+import { sessionPath } from "./leaf-paths.ts";
 
 export interface ContextMessageRow {
   index: number;
@@ -114,23 +119,17 @@ export const contextCommand: CliCommand = {
       estimator = loaded.value;
     }
     const lineById = new Map<string, number>();
-    const positionById = new Map<string, number>();
     sp.value.path.forEach((e, i) => {
       lineById.set(e.id, sp.value.lines[i]!);
-      positionById.set(e.id, i);
     });
-    // Stale-usage guard: with a compaction the summary comes first; usage of kept replies from
-    // before the compaction is ignored (it describes the old, larger context).
-    let afterCompaction = 0;
-    if (context.messages[0]?.role === "compactionSummary") {
-      const at = positionById.get(context.entryIds[0]!) ?? -1;
-      const k = context.entryIds.findIndex((id, i) => i > 0 && (positionById.get(id) ?? -1) > at);
-      afterCompaction = k < 0 ? context.messages.length : k;
-    }
-    const size = estimateContextTokens(context.messages, {
-      estimator,
-      ignoreUsageBefore: afterCompaction,
-    });
+    // The size by the planner's rule (docs/session-format.md §9.3: usage counts only when no
+    // compaction or context edit came after its reply); the reply it used is then the context's
+    // last one with usage.
+    const planner = createPlanner({ estimator });
+    planner.setPath(sp.value.path);
+    const size = planner.contextTokens();
+    const usageIndex =
+      size.source === "reported" ? estimateContextTokens(context.messages, { estimator }).usageIndex : null;
     const report: ContextReport = {
       file,
       leafLine: sp.value.leafLine,
@@ -139,7 +138,7 @@ export const contextCommand: CliCommand = {
       estimator: estimator.id,
       contextTokens: size.tokens,
       source: size.source,
-      usageIndex: size.usageIndex,
+      usageIndex,
       messages: context.messages.map((m, i) => ({
         index: i,
         role: m.role,

@@ -2,6 +2,7 @@
  * CLI entry: `npm run cli -- <command> [args]` (runs this file with tsx).
  * To add a command: import its CliCommand and add one row to COMMANDS.
  */
+import { once } from "node:events";
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_USAGE } from "./command.ts";
 import { contextCommand } from "./context-command.ts";
 import { inspectCommand } from "./inspect-command.ts";
@@ -43,7 +44,15 @@ export async function runCli(argv: readonly string[], io: CliIo, commands = COMM
 
 const isEntry = process.argv[1] !== undefined && import.meta.filename === process.argv[1];
 if (isEntry) {
-  const io: CliIo = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
+  const io: CliIo = {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    // Writes to a pipe queue up in memory while the reader is slower: wait for them.
+    drain: () =>
+      process.stdout.writableNeedDrain
+        ? once(process.stdout, "drain").then(() => undefined)
+        : Promise.resolve(),
+  };
   runCli(process.argv.slice(2), io).then(
     (code) => {
       process.exitCode = code;

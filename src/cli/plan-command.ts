@@ -1,28 +1,26 @@
 /**
  * `plan <file>... [--keep-recent-tokens N[,N...]] [--reserve-tokens N] [--context-window N]
- * [--leaf-line N] [--estimator pi|tokenizer] [--json]`: the compaction plan of each file, for the
- * path ending at the leaf on load (the last entry, or a trailing `leaf` entry's target) or at the
- * entry on physical line --leaf-line. One result per file and keep value. Lines are 1-based
- * physical lines of the input. `--json` prints one JSON object per result per line.
+ * [--leaf-line N[,N...] | --every-line] [--estimator pi|tokenizer] [--json [--pi-fields]]
+ * [--compare <plans.jsonl>]`: the compaction plan of each file at the leaf on load (the current
+ * path), at the entries on the given physical lines, or at every entry line ("how would the
+ * session have been compacted over time"). One row per leaf and keep value (plan-rows.ts); one
+ * incremental planner follows the leaves' paths (leaf-paths.ts), so many leaves cost about one
+ * pass. `--compare` plans the rows of a reference file (by default its lines and keep values)
+ * and prints how many agree and the differing rows.
  */
-
+import { readFile } from "node:fs/promises";
 import {
-  type CompactionPlan,
   createPlanner,
   DEFAULT_COMPACTION_SETTINGS,
   type Estimator,
   PI_ESTIMATOR,
-  type PlanResult,
-  planCompaction,
-  shouldCompact,
 } from "../core/compaction/index.ts";
 import { loadTokenizerEstimator } from "../core/compaction/tokenizer-estimator.ts";
 import {
   buildSessionContext,
   buildTreeIndex,
+  currentPath,
   getPath,
-  type ParsedSession,
-  resolveLeafId,
   type SessionEntry,
 } from "../core/session/index.ts";
 import {
@@ -36,64 +34,31 @@ import {
   type Result,
   readSessionFile,
 } from "./command.ts";
+import { LeafPathWalker, lineIndex } from "./leaf-paths.ts";
+import {
+  compareRows,
+  formatComparison,
+  formatPlanReport,
+  type PiPlanRow,
+  type PlanReport,
+  parseReferenceRows,
+  piRow,
+  planReport,
+  tableHeader,
+  tableRow,
+} from "./plan-rows.ts";
 
-export interface PlanReport {
-  file: string;
-  leafLine: number | null;
-  keepRecentTokens: number;
-  reserveTokens: number;
-  contextWindow: number | null;
-  estimator: string;
-  compact: boolean;
-  /** Why there is nothing to do (when compact is false). */
-  reason?: string;
-  code?: string;
-  firstKeptEntryId: string | null;
-  firstKeptLine: number | null;
-  windowStartLine: number | null;
-  isSplitTurn: boolean;
-  turnStartLine: number | null;
-  tokensBefore: number;
-  tokensBeforeSource: "reported" | "estimated";
-  tokensAfterEstimate: number | null;
-  keptTokens: number | null;
-  messagesToSummarize: number;
-  turnPrefixMessages: number;
-  previousSummary: boolean;
-  readFiles: string[];
-  modifiedFiles: string[];
-  /** Context size of the whole current context (same as tokensBefore when there is a plan). */
-  contextTokens: number;
-  /** contextTokens > contextWindow − reserveTokens; null without --context-window. */
-  shouldCompact: boolean | null;
-}
+export type { PlanReport } from "./plan-rows.ts";
 
-export interface SessionPath {
-  path: SessionEntry[];
-  /** 1-based physical line of each path entry. */
-  lines: number[];
-  leafLine: number | null;
-}
-
-/** The path ending at the leaf on load, or at the entry on `leafLine`. */
-export function sessionPath(session: ParsedSession, leafLine?: number): Result<SessionPath> {
-  const { entries, lines } = session;
-  const index = buildTreeIndex(entries);
-  let leafId: string | null | undefined;
-  if (leafLine === undefined) leafId = resolveLeafId(entries);
-  else {
-    const at = lines.indexOf(leafLine);
-    if (at < 0) return { ok: false, error: `no entry on line ${leafLine}` };
-    leafId = entries[at]!.id;
-  }
-  const path = getPath(index.byId, leafId);
-  const lineOfEntry = new Map<SessionEntry, number>();
-  entries.forEach((e, i) => {
-    lineOfEntry.set(e, lines[i]!);
-  });
-  const pathLines = path.map((e) => lineOfEntry.get(e) ?? 0);
-  return { ok: true, value: { path, lines: pathLines, leafLine: pathLines.at(-1) ?? null } };
-}
+const VALUED = [
+  "--keep-recent-tokens",
+  "--reserve-tokens",
+  "--context-window",
+  "--leaf-line",
+  "--estimator",
+  "--compare",
+];
+const FLAGS = ["--json", "--every-line", "--pi-fields"];
 
 function parseCount(name: string, value: string | true | undefined, fallback: number): Result<number> {
   if (value === undefined) return { ok: true, value: fallback };
@@ -103,184 +68,235 @@ function parseCount(name: string, value: string | true | undefined, fallback: nu
     : { ok: false, error: `${name} needs a whole number` };
 }
 
-export function planReport(
-  file: string,
-  sp: SessionPath,
-  result: PlanResult,
-  settings: {
-    keepRecentTokens: number;
-    reserveTokens: number;
-    contextWindow: number | null;
-    estimator: string;
-  },
-  contextTokens: { tokens: number; source: "reported" | "estimated" },
-): PlanReport {
-  const plan: CompactionPlan | undefined = result.ok ? result.plan : result.plan;
-  const line = (i: number) => (i >= 0 ? (sp.lines[i] ?? null) : null);
-  const report: PlanReport = {
-    file,
-    leafLine: sp.leafLine,
-    keepRecentTokens: settings.keepRecentTokens,
-    reserveTokens: settings.reserveTokens,
-    contextWindow: settings.contextWindow,
-    estimator: settings.estimator,
-    compact: result.ok,
-    firstKeptEntryId: plan?.firstKeptEntryId ?? null,
-    firstKeptLine: plan ? line(plan.firstKeptIndex) : null,
-    windowStartLine: plan ? line(plan.windowStart) : null,
-    isSplitTurn: plan?.isSplitTurn ?? false,
-    turnStartLine: plan?.isSplitTurn ? line(plan.turnStartIndex) : null,
-    tokensBefore: plan?.tokensBefore ?? contextTokens.tokens,
-    tokensBeforeSource: plan?.tokensBeforeSource ?? contextTokens.source,
-    tokensAfterEstimate: plan?.tokensAfterEstimate ?? null,
-    keptTokens: plan?.keptTokens ?? null,
-    messagesToSummarize: plan?.summarizeCount ?? 0,
-    turnPrefixMessages: plan?.turnPrefixCount ?? 0,
-    previousSummary: plan ? plan.previousSummary !== undefined : sp.path.some((e) => e.type === "compaction"),
-    readFiles: plan?.fileOps.readFiles ?? [],
-    modifiedFiles: plan?.fileOps.modifiedFiles ?? [],
-    contextTokens: contextTokens.tokens,
-    shouldCompact:
-      settings.contextWindow === null
-        ? null
-        : shouldCompact(contextTokens.tokens, settings.contextWindow, {
-            enabled: true,
-            reserveTokens: settings.reserveTokens,
-          }),
+function parseCounts(name: string, value: string | true | undefined): Result<number[] | undefined> {
+  if (value === undefined) return { ok: true, value: undefined };
+  const out: number[] = [];
+  for (const part of typeof value === "string" ? value.split(",") : [""]) {
+    const n = parseCount(name, part, 0);
+    if (!n.ok) return { ok: false, error: `${name} needs whole numbers separated by commas` };
+    out.push(n.value);
+  }
+  return { ok: true, value: out };
+}
+
+/** Which leaves to plan at: the leaf on load, or physical lines (each must hold an entry). */
+type Leaves = { kind: "current" } | { kind: "lines"; lines: number[]; skipMissing: boolean };
+
+interface PlanSetup {
+  keeps: number[];
+  reserve: number;
+  contextWindow: number | null;
+  leaves: Leaves | "every";
+  estimatorName: "pi" | "tokenizer";
+  json: boolean;
+  piFields: boolean;
+  reference?: PiPlanRow[];
+}
+
+/** Buffers output into ~64 KB writes (tens of thousands of rows); `settle` waits for a slow reader. */
+function bufferedOut(io: CliIo) {
+  let buffer = "";
+  let written = false;
+  let flushed = false;
+  return {
+    async settle() {
+      if (!flushed) return;
+      flushed = false;
+      await io.drain?.();
+    },
+    write(text: string) {
+      buffer += text;
+      written = true;
+      if (buffer.length > 65536) this.flush();
+    },
+    /** A blank line between text blocks (not before the first). */
+    gap() {
+      if (written) this.write("\n");
+    },
+    flush() {
+      if (buffer !== "") {
+        io.out(buffer);
+        flushed = true;
+      }
+      buffer = "";
+    },
   };
-  if (!result.ok) {
-    report.reason = result.reason;
-    report.code = result.code;
-  }
-  return report;
 }
 
-const num = (n: number | null) => (n === null ? "?" : n.toLocaleString("en-US"));
-
-export function formatPlanReport(r: PlanReport): string {
-  const head = `${r.file} (leaf line ${r.leafLine ?? "none"}, keep ${num(r.keepRecentTokens)}, reserve ${num(r.reserveTokens)}, estimator ${r.estimator})`;
-  const rows: string[] = [];
-  if (!r.compact) rows.push(`nothing to compact: ${r.reason ?? ""}`);
-  const after = r.tokensAfterEstimate;
-  const saved =
-    after !== null && r.tokensBefore > 0 ? ` (${Math.round((after / r.tokensBefore - 1) * 100)} %)` : "";
-  rows.push(
-    `tokens: ${num(r.tokensBefore)} (${r.tokensBeforeSource})${after !== null ? ` -> at most ~${num(after)}${saved}` : ""}`,
-  );
-  if (r.firstKeptLine !== null) {
-    rows.push(
-      `window: from line ${r.windowStartLine}${r.previousSummary ? " (updates the previous summary)" : ""}`,
-    );
-    rows.push(
-      `cut: keep from line ${r.firstKeptLine} (${r.firstKeptEntryId}), ${num(r.keptTokens)} tokens kept`,
-    );
-    rows.push(
-      r.isSplitTurn
-        ? `split turn: starts at line ${r.turnStartLine}, prefix of ${r.turnPrefixMessages} message(s)`
-        : "split turn: no",
-    );
-    rows.push(`summarize: ${r.messagesToSummarize} message(s)`);
+async function planFile(
+  file: string,
+  setup: PlanSetup,
+  out: ReturnType<typeof bufferedOut>,
+  collected: PiPlanRow[] | undefined,
+): Promise<string | undefined> {
+  const session = await readSessionFile(file);
+  if (!session.ok) return session.error;
+  const { entries } = session.value;
+  const index = buildTreeIndex(entries);
+  const lineOf = lineIndex(session.value);
+  let leafIds: (string | null)[] | "current";
+  if (setup.leaves === "every") leafIds = entries.map((e) => e.id);
+  else if (setup.leaves.kind === "current") leafIds = "current";
+  else {
+    const entryAt = new Map<number, SessionEntry>();
+    entries.forEach((e, i) => {
+      entryAt.set(session.value.lines[i]!, e);
+    });
+    leafIds = [];
+    for (const line of setup.leaves.lines) {
+      const entry = entryAt.get(line);
+      if (entry) leafIds.push(entry.id);
+      else if (!setup.leaves.skipMissing) return `${file}: no entry on line ${line}`;
+    }
   }
-  rows.push(`files: ${r.readFiles.length} read, ${r.modifiedFiles.length} modified`);
-  for (const f of r.readFiles) rows.push(`  read      ${f}`);
-  for (const f of r.modifiedFiles) rows.push(`  modified  ${f}`);
-  if (r.shouldCompact !== null)
-    rows.push(`should compact (window ${num(r.contextWindow)}): ${r.shouldCompact ? "yes" : "no"}`);
-  return `${head}\n${rows.map((x) => `  ${x}`).join("\n")}\n`;
+  let estimator: Estimator = PI_ESTIMATOR;
+  if (setup.estimatorName === "tokenizer") {
+    const last = leafIds === "current" ? currentPath(entries, index) : getPath(index.byId, leafIds.at(-1));
+    const loaded = await loadTokenizerEstimator(buildSessionContext(last).model?.modelId);
+    if (!loaded.ok) return `${file}: ${loaded.error}`;
+    estimator = loaded.value;
+  }
+  const planner = createPlanner({ estimator });
+  const walker = new LeafPathWalker(index, planner);
+  const detailed = leafIds === "current" || leafIds.length <= 1;
+  if (!setup.json && !collected && !detailed) {
+    out.gap();
+    out.write(`${file}\n${tableHeader()}`);
+  }
+  const plansAt = (path: readonly SessionEntry[]) => {
+    const context = planner.contextTokens();
+    for (const keep of setup.keeps) {
+      const result = planner.plan({ keepRecentTokens: keep, reserveTokens: setup.reserve });
+      const report: PlanReport = planReport({
+        file,
+        path,
+        lineOf,
+        keep,
+        reserve: setup.reserve,
+        contextWindow: setup.contextWindow,
+        estimator: estimator.id,
+        result,
+        context,
+      });
+      if (collected) collected.push(piRow(report));
+      else if (setup.json) out.write(`${JSON.stringify(setup.piFields ? piRow(report) : report)}\n`);
+      else if (detailed) {
+        out.gap();
+        out.write(formatPlanReport(report));
+      } else out.write(tableRow(report));
+    }
+  };
+  if (leafIds === "current") plansAt(walker.setPath(currentPath(entries, index)));
+  else
+    for (const id of leafIds) {
+      plansAt(walker.moveTo(id));
+      await out.settle();
+    }
+  return undefined;
 }
 
-const VALUED = ["--keep-recent-tokens", "--reserve-tokens", "--context-window", "--leaf-line", "--estimator"];
+function readSetup(
+  options: Map<string, string | true>,
+  reference: PiPlanRow[] | undefined,
+): Result<PlanSetup> {
+  const keepList = parseCounts("--keep-recent-tokens", options.get("--keep-recent-tokens"));
+  if (!keepList.ok) return keepList;
+  const reserve = parseCount("--reserve-tokens", options.get("--reserve-tokens"), 16384);
+  if (!reserve.ok) return reserve;
+  const windowOpt = options.get("--context-window");
+  const window = windowOpt === undefined ? undefined : parseCount("--context-window", windowOpt, 0);
+  if (window && !window.ok) return window;
+  const leafLines = parseCounts("--leaf-line", options.get("--leaf-line"));
+  if (!leafLines.ok) return leafLines;
+  const every = options.has("--every-line");
+  if (every && leafLines.value)
+    return { ok: false, error: "--leaf-line and --every-line exclude each other" };
+  const estimatorName = options.get("--estimator") ?? "pi";
+  if (estimatorName !== "pi" && estimatorName !== "tokenizer")
+    return { ok: false, error: "--estimator must be pi or tokenizer" };
+  const unique = (xs: number[]) => [...new Set(xs)];
+  const keeps =
+    keepList.value ??
+    (reference ? unique(reference.map((r) => r.keep)) : [DEFAULT_COMPACTION_SETTINGS.keepRecentTokens]);
+  let leaves: PlanSetup["leaves"] = { kind: "current" };
+  if (every) leaves = "every";
+  else if (leafLines.value) leaves = { kind: "lines", lines: leafLines.value, skipMissing: false };
+  else if (reference) {
+    const lines = unique(reference.map((r) => r.line).filter((l): l is number => typeof l === "number"));
+    leaves = { kind: "lines", lines, skipMissing: true };
+  }
+  const piFields = options.has("--pi-fields");
+  if (piFields && !options.has("--json")) return { ok: false, error: "--pi-fields goes with --json" };
+  return {
+    ok: true,
+    value: {
+      keeps,
+      reserve: reserve.value,
+      contextWindow: window ? window.value : null,
+      leaves,
+      estimatorName,
+      json: options.has("--json"),
+      piFields,
+      reference,
+    },
+  };
+}
 
 export const planCommand: CliCommand = {
   name: "plan",
   usage:
-    "plan <file>... [--keep-recent-tokens N[,N...]] [--reserve-tokens N] [--context-window N] [--leaf-line N] [--estimator pi|tokenizer] [--json]",
-  summary: "Show the compaction plan (cut, split turn, tokens, files) of session files.",
+    "plan <file>... [--keep-recent-tokens N[,N...]] [--reserve-tokens N] [--context-window N] [--leaf-line N[,N...] | --every-line] [--estimator pi|tokenizer] [--json [--pi-fields]] [--compare <plans.jsonl>]",
+  summary: "Show the compaction plan (cut, split turn, tokens, files) of session files, at one leaf or many.",
   async run(args: string[], io: CliIo): Promise<number> {
     const usage = (error: string) => {
       io.err(`${error}\nUsage: npm run cli -- ${this.usage}\n`);
       return EXIT_USAGE;
     };
     const parsed = parseArgs(args, VALUED);
-    const checked = parsed.ok ? checkOptions(parsed.value, [...VALUED, "--json"]) : parsed;
+    const checked = parsed.ok ? checkOptions(parsed.value, [...VALUED, ...FLAGS]) : parsed;
     if (!checked.ok) return usage(checked.error);
     const { options, positionals } = checked.value;
     if (positionals.length === 0) return usage("missing <file>");
-    const keepOption = options.get("--keep-recent-tokens");
-    const keeps: number[] = [];
-    for (const part of typeof keepOption === "string" ? keepOption.split(",") : [undefined]) {
-      const k = parseCount("--keep-recent-tokens", part, DEFAULT_COMPACTION_SETTINGS.keepRecentTokens);
-      if (!k.ok) return usage(k.error);
-      keeps.push(k.value);
+    const compareFile = options.get("--compare");
+    let reference: PiPlanRow[] | undefined;
+    if (typeof compareFile === "string") {
+      if (positionals.length !== 1) return usage("--compare takes one <file>");
+      let text: string;
+      try {
+        text = await readFile(compareFile, "utf8");
+      } catch (error) {
+        io.err(`${compareFile}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})\n`);
+        return EXIT_FAILURE;
+      }
+      const rows = parseReferenceRows(text);
+      if (!rows.ok) {
+        io.err(`${compareFile}: ${rows.error}\n`);
+        return EXIT_FAILURE;
+      }
+      reference = rows.rows;
     }
-    const reserve = parseCount("--reserve-tokens", options.get("--reserve-tokens"), 16384);
-    if (!reserve.ok) return usage(reserve.error);
-    const windowOpt = options.get("--context-window");
-    const window =
-      windowOpt === undefined
-        ? { ok: true as const, value: null }
-        : parseCount("--context-window", windowOpt, 0);
-    if (!window.ok) return usage(window.error);
-    const leafOpt = options.get("--leaf-line");
-    const leafLine = leafOpt === undefined ? undefined : parseCount("--leaf-line", leafOpt, 0);
-    if (leafLine && !leafLine.ok) return usage(leafLine.error);
-    const estimatorName = options.get("--estimator") ?? "pi";
-    if (estimatorName !== "pi" && estimatorName !== "tokenizer")
-      return usage("--estimator must be pi or tokenizer");
-    const json = options.has("--json");
+    const setup = readSetup(options, reference);
+    if (!setup.ok) return usage(setup.error);
+    const out = bufferedOut(io);
+    const collected = reference ? ([] as PiPlanRow[]) : undefined;
     let code = EXIT_OK;
-    let printed = 0;
     for (const file of positionals) {
-      const fail = (error: string) => {
-        io.err(`${error}\n`);
-        if (json) io.out(`${JSON.stringify({ file, error })}\n`);
-        code = EXIT_FAILURE;
-      };
-      const session = await readSessionFile(file);
-      if (!session.ok) {
-        fail(session.error);
-        continue;
-      }
-      const sp = sessionPath(session.value, leafLine?.ok ? leafLine.value : undefined);
-      if (!sp.ok) {
-        fail(`${file}: ${sp.error}`);
-        continue;
-      }
-      let estimator: Estimator = PI_ESTIMATOR;
-      if (estimatorName === "tokenizer") {
-        const model = buildSessionContext(sp.value.path).model?.modelId;
-        const loaded = await loadTokenizerEstimator(model);
-        if (!loaded.ok) {
-          fail(`${file}: ${loaded.error}`);
-          continue;
-        }
-        estimator = loaded.value;
-      }
-      for (const keep of keeps) {
-        const settings = { keepRecentTokens: keep, reserveTokens: reserve.value };
-        const result = planCompaction(sp.value.path, settings, { estimator });
-        const context = result.ok
-          ? { tokens: result.plan.tokensBefore, source: result.plan.tokensBeforeSource }
-          : ((result.plan && { tokens: result.plan.tokensBefore, source: result.plan.tokensBeforeSource }) ??
-            contextOf(sp.value.path, estimator));
-        const report = planReport(
-          file,
-          sp.value,
-          result,
-          { ...settings, contextWindow: window.value, estimator: estimator.id },
-          context,
-        );
-        if (json) io.out(`${JSON.stringify(report)}\n`);
-        else io.out(`${printed++ > 0 ? "\n" : ""}${formatPlanReport(report)}`);
-      }
+      const error = await planFile(file, setup.value, out, collected);
+      if (error === undefined) continue;
+      out.flush();
+      io.err(`${error}\n`);
+      if (setup.value.json) io.out(`${JSON.stringify({ file, error })}\n`);
+      code = EXIT_FAILURE;
     }
+    if (reference && collected && code === EXIT_OK) {
+      const comparison = compareRows(collected, reference);
+      if (setup.value.json) {
+        for (const d of comparison.differences) out.write(`${JSON.stringify(d)}\n`);
+        const { differences: _, ...counts } = comparison;
+        out.write(`${JSON.stringify(counts)}\n`);
+      } else out.write(formatComparison(comparison));
+    }
+    out.flush();
     return code;
   },
 };
-
-/** Context size when there is no plan (empty path, or the last entry is a compaction). */
-function contextOf(path: SessionEntry[], estimator: Estimator) {
-  const planner = createPlanner({ estimator });
-  planner.setPath(path);
-  return planner.contextTokens();
-}

@@ -1,5 +1,7 @@
+export * from "./append-at-leaf.ts";
 export * from "./chunks.ts";
 export { db } from "./instance.ts";
+export * from "./keys-repo.ts";
 export * from "./result.ts";
 export * from "./schema.ts";
 export * from "./session-meta.ts";

@@ -6,7 +6,9 @@
  * Tables:
  * - `sessions`: metadata only (the session list never reads entries).
  * - `chunks`: the entries, as a Blob of the v3 JSONL of N consecutive entries per row (chunks.ts).
- * - `settings`: key/value (provider, model, compaction settings, API keys, ...).
+ * - `settings`: key/value (provider, model, compaction settings, ...).
+ * - `apiKeys` (v2): API keys, each bound to the origins it may be sent to (keys-repo.ts). v2 moves
+ *   the v1 per-provider keys (`agent.apiKey.<provider>` settings) there.
  */
 import { Dexie, type EntityTable, type Table } from "dexie";
 import type { SessionHeader } from "../core/session/types.ts";
@@ -53,6 +55,36 @@ export interface ChunkRow {
   generation: number;
 }
 
+/** An API key encrypted with a passphrase: only these values are stored (WebCrypto). */
+export interface EncryptedKey {
+  kdf: { name: "PBKDF2"; hash: "SHA-256"; iterations: number; salt: string };
+  cipher: { name: "AES-GCM"; iv: string };
+  /** base64 */
+  ciphertext: string;
+}
+
+export type KeyStorageMode = "device" | "tab" | "passphrase";
+
+/** One API key and where it may be sent. Mode "tab" rows live in sessionStorage, never here. */
+export interface ApiKeyRow {
+  id: string;
+  /** Origins (scheme://host:port) the key is sent to; empty = only on an explicit choice. */
+  origins: string[];
+  mode: KeyStorageMode;
+  /** Plain key (modes "device" and "tab"). */
+  secret?: string;
+  /** Mode "passphrase". */
+  encrypted?: EncryptedKey;
+  /** Who it was saved for, shown to the person (a provider name or an origin). */
+  savedFor: string;
+  /**
+   * A v1 key (stored per provider, not yet bound): its provider and, when that provider was the
+   * one in use, the base URL it was sent to.
+   */
+  legacy?: { providerId: string; baseUrl?: string };
+  createdAt: number;
+}
+
 export interface SettingRow {
   key: string;
   value: unknown;
@@ -62,6 +94,7 @@ export type CutpointDb = Dexie & {
   sessions: EntityTable<SessionRow, "id">;
   chunks: Table<ChunkRow, [string, number]>;
   settings: EntityTable<SettingRow, "key">;
+  apiKeys: EntityTable<ApiKeyRow, "id">;
 };
 
 export interface DbDeps {
@@ -77,5 +110,38 @@ export function createDb(name = DB_NAME, deps: DbDeps = {}): CutpointDb {
     chunks: "[sessionId+seq]",
     settings: "key",
   });
+  db.version(2)
+    .stores({ apiKeys: "id, *origins" })
+    .upgrade(async (tx) => {
+      const settings = tx.table<SettingRow, string>("settings");
+      const provider = (await settings.get(V1_PROVIDER_KEY))?.value as
+        | { providerId?: unknown; baseUrl?: unknown }
+        | undefined;
+      const legacy = await settings.where("key").startsWith(V1_KEY_PREFIX).toArray();
+      const now = Date.now();
+      for (const row of legacy) {
+        const providerId = row.key.slice(V1_KEY_PREFIX.length);
+        if (typeof row.value !== "string" || row.value === "") continue;
+        // Bound on first use to the origin it was sent to before (services/key-vault.ts).
+        await tx.table<ApiKeyRow, string>("apiKeys").add({
+          id: `v1-${providerId}`,
+          origins: [],
+          mode: "device",
+          secret: row.value,
+          savedFor: providerId,
+          legacy: {
+            providerId,
+            ...(provider?.providerId === providerId && typeof provider.baseUrl === "string"
+              ? { baseUrl: provider.baseUrl }
+              : {}),
+          },
+          createdAt: now,
+        });
+      }
+      await settings.bulkDelete(legacy.map((r) => r.key));
+    });
   return db;
 }
+
+const V1_PROVIDER_KEY = "agent.provider";
+const V1_KEY_PREFIX = "agent.apiKey.";

@@ -275,6 +275,12 @@ export async function restoreSession(db: CutpointDb, id: string): Promise<Result
   }
 }
 
+/** Sessions hidden by a delete and not purged yet (their Undo may still be offered), oldest first. */
+export async function listDeletedSessions(db: CutpointDb): Promise<SessionRow[]> {
+  const rows = await db.sessions.where("deletedAt").above(0).toArray();
+  return rows.sort((a, b) => a.deletedAt - b.deletedAt);
+}
+
 /** Removes a session and its entries for good. */
 export async function purgeSession(db: CutpointDb, id: string): Promise<Result<void>> {
   try {

@@ -1,7 +1,4 @@
-/**
- * Key/value settings. API keys live here too (local to this browser profile); they are never
- * exported, logged or put in a URL.
- */
+/** Key/value settings of this browser profile (API keys live in keys-repo.ts, not here). */
 
 import { ok, type Result, toDbError } from "./result.ts";
 import type { CutpointDb } from "./schema.ts";

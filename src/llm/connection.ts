@@ -1,10 +1,12 @@
 /**
  * Endpoint checks for the settings screen: list models and test a connection.
- * Both return values, never throw; the key never leaves the Authorization header.
+ * Both return values, never throw; the key never leaves the Authorization header, which only
+ * goes where key-guard.ts allows.
  */
 import { APIUserAbortError } from "openai";
-import { classifyError, type LlmErrorKind, redactSecret } from "./errors.ts";
-import { createClient, type EndpointConfig } from "./stream-assistant.ts";
+import { classifyError, type LlmErrorKind } from "./errors.ts";
+import { openClient, redactKey } from "./key-guard.ts";
+import type { EndpointConfig } from "./stream-assistant.ts";
 
 export type ListModelsResult =
   | { ok: true; models: string[] }
@@ -29,7 +31,9 @@ export async function listModels(
   config: Omit<EndpointConfig, "provider"> & { provider?: string },
   options: CheckOptions = {},
 ): Promise<ListModelsResult> {
-  const client = createClient({ provider: "custom", ...config }, options.fetch);
+  const opened = await openClient(config, options.fetch);
+  if (!opened.ok) return { ok: false, kind: "auth", error: opened.message };
+  const { client, secret } = opened;
   try {
     const ids: string[] = [];
     for await (const model of client.models.list({ signal: options.signal })) ids.push(model.id);
@@ -46,7 +50,7 @@ export async function listModels(
       },
       options.signal?.aborted === true || thrown instanceof APIUserAbortError,
     );
-    return { ok: false, kind: e.kind, error: redactSecret(e.message, config.apiKey) };
+    return { ok: false, kind: e.kind, error: redactKey(e.message, secret) };
   }
 }
 

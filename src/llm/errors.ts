@@ -45,7 +45,7 @@ export interface ErrorContext {
 
 /**
  * Whether a provider's error text means "the prompt does not fit the context window": the
- * authoritative wording list of core/compaction (pi-session-format.md §9), so the adapter's
+ * authoritative wording list of core/compaction (docs/session-format.md §13), so the adapter's
  * classification and the overflow recovery always agree.
  */
 export const looksLikeOverflow = (text: string): boolean => isContextOverflowError(text);
@@ -211,9 +211,3 @@ export function classifyError(
 }
 
 export { headerGetter };
-
-/** Removes an API key from a text (some providers echo the key they rejected). */
-export function redactSecret(text: string, secret: string | undefined): string {
-  if (!secret || secret.length < 6) return text;
-  return text.split(secret).join("[redacted key]");
-}

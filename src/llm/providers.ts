@@ -15,6 +15,10 @@ export type ProviderId =
   | "lmstudio"
   | "custom";
 
+/** The provider setting before the person chose one: nothing is contacted. */
+export const NO_PROVIDER = "none";
+export type ProviderChoice = ProviderId | typeof NO_PROVIDER;
+
 export interface ProviderPreset {
   id: ProviderId;
   label: string;

@@ -3,12 +3,14 @@
  * browser or Node. Never throws: every failure comes back as an AssistantMessage with stopReason
  * "error" (and a plain errorMessage) or "aborted" (keeping what streamed).
  *
- * The API key only goes into the Authorization header of requests to `baseUrl`; it is never
- * logged, put in a URL or in the returned message.
+ * The API key only goes into the Authorization header, and only where key-guard.ts allows it; it
+ * is never logged, put in a URL or in the returned message.
  */
-import OpenAI, { APIUserAbortError } from "openai";
+import type OpenAI from "openai";
+import { APIUserAbortError } from "openai";
 import type { AgentMessage, AssistantMessage } from "../core/session/types.ts";
-import { classifyError, headerGetter, redactSecret } from "./errors.ts";
+import { classifyError, headerGetter } from "./errors.ts";
+import { openClient, redactKey } from "./key-guard.ts";
 import { type ToolDefinition, toChatMessages, toChatTools } from "./messages.ts";
 import { modelInfo, providerPreset } from "./providers.ts";
 import { parseRetryAfter, retryDecision } from "./retry.ts";
@@ -17,6 +19,7 @@ import { type AssistantStreamEvent, StreamMapper } from "./stream-mapper.ts";
 export interface EndpointConfig {
   /** OpenAI-compatible base URL, e.g. https://api.openai.com/v1 */
   baseUrl: string;
+  /** "" (none), a key ref of the key store (key-guard.ts), or a key typed for this request. */
   apiKey: string;
   /** Preset id (see providers.ts) or any name; stored as the message's `provider`. */
   provider: string;
@@ -61,17 +64,6 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
   });
 }
 
-export function createClient(config: EndpointConfig, customFetch?: typeof fetch): OpenAI {
-  return new OpenAI({
-    apiKey: config.apiKey || "no-key",
-    baseURL: config.baseUrl.replace(/\/+$/, ""),
-    dangerouslyAllowBrowser: true,
-    maxRetries: 0,
-    timeout: 10 * 60 * 1000,
-    ...(customFetch ? { fetch: customFetch } : {}),
-  });
-}
-
 const pageProtocol = (): string | undefined =>
   (globalThis as { location?: { protocol?: string } }).location?.protocol;
 
@@ -102,9 +94,17 @@ export async function streamAssistant(p: StreamAssistantParams): Promise<Assista
   const sleep = p.sleep ?? abortableSleep;
   const idleTimeoutMs = p.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const emit = p.onEvent ?? (() => {});
-  const client = createClient(p, p.fetch);
   const body = buildRequestBody(p);
   const prices = modelInfo(p.model).prices;
+  const opened = await openClient(p, p.fetch);
+  if (!opened.ok) {
+    const refused = new StreamMapper(
+      { provider: p.provider, model: p.model, timestamp: now(), prices },
+      emit,
+    );
+    return done(refused.finish({ stopReason: "error", errorMessage: opened.message }));
+  }
+  const { client, secret } = opened;
   const ctx = { baseUrl: p.baseUrl, model: p.model, provider: p.provider, pageProtocol: pageProtocol() };
 
   let attempt = 0;
@@ -168,9 +168,7 @@ export async function streamAssistant(p: StreamAssistantParams): Promise<Assista
         if (aborted()) return done(mapper.finish({ stopReason: "aborted" }));
         continue;
       }
-      return done(
-        mapper.finish({ stopReason: "error", errorMessage: redactSecret(error.message, p.apiKey) }),
-      );
+      return done(mapper.finish({ stopReason: "error", errorMessage: redactKey(error.message, secret) }));
     } finally {
       clearTimeout(watchdog);
       p.signal?.removeEventListener("abort", forward);

@@ -87,6 +87,8 @@ export interface RunRequest {
   /** Tool names to offer (the session's active tools); all when omitted. */
   activeToolNames?: readonly string[];
   maxTurns?: number;
+  /** Between the turns of the run: may return a new path (e.g. compacted) to continue from. */
+  beforeTurn?: (path: readonly SessionEntry[]) => Promise<readonly SessionEntry[] | undefined>;
 }
 
 export type RunOutcome =
@@ -234,6 +236,7 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
         },
         newId: nextId,
         now,
+        ...(req.beforeTurn ? { beforeTurn: req.beforeTurn } : {}),
         onEvent: (e) => {
           if (e.type === "turn_start") {
             cancelStreaming();

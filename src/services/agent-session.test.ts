@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { getChatRequests, scriptReplies } from "../../e2e/mock/client.ts";
 import { type MockServer, startMockServer } from "../../e2e/mock/server.ts";
 import { buildTreeIndex, getPath, resolveLeafId } from "../core/session/tree.ts";
-import type { MessageEntry, SessionEntry } from "../core/session/types.ts";
+import type { MessageEntry, SessionEntry, SystemMessage } from "../core/session/types.ts";
 import { type CutpointDb, createDb, readEntries } from "../db/index.ts";
 import { createMemoryWorkspace } from "../tools/memory-workspace.ts";
 import { createAgentService, effectiveSettings, lockName, pathOf } from "./agent-session.ts";
@@ -83,8 +83,19 @@ describe("agent session controller", () => {
     const out = await c.send(await s.load(), "write b");
     expect(out.ok).toBe(true);
     const entries = await readEntries(db, s.sessionId);
-    expect(roles(entries)).toEqual(["model_change", "user", "assistant", "toolResult", "assistant"]);
+    expect(roles(entries)).toEqual([
+      "model_change",
+      "system",
+      "user",
+      "assistant",
+      "toolResult",
+      "assistant",
+    ]);
     expect(entries[0]).toMatchObject({ type: "model_change", provider: "custom", modelId: "mock-model" });
+    // The prompt and the tools offered are declared in the session as pi 1.6 does (a system message).
+    const system = (entries[1] as MessageEntry).message as SystemMessage;
+    expect(system.sections).toEqual({ prompt: "Custom system prompt." });
+    expect(system.toolsAdded?.map((t) => t.name)).toEqual(["read", "write", "edit", "ls", "find", "grep"]);
     expect(s.ws.files().get("b.txt")).toBe("beta");
     expect(s.touched()).toBe(1);
     const state = c.getState();
@@ -98,9 +109,15 @@ describe("agent session controller", () => {
     expect((chats[0]!.body as { messages: { content: unknown }[] }).messages[0]!.content).toBe(
       "Custom system prompt.",
     );
-    // A second send continues from the leaf without another model_change.
+    // A second send continues from the leaf without another model_change, declares nothing new
+    // (same loadout) and sends the session's own prompt, whatever the setting for new ones says.
+    await setSystemPrompt(db, s.sessionId, "Another prompt (only for sessions that declare none).");
     await c.send(await s.load(), "again");
-    expect(roles(await readEntries(db, s.sessionId)).slice(5)).toEqual(["user", "assistant"]);
+    expect(roles(await readEntries(db, s.sessionId)).slice(6)).toEqual(["user", "assistant"]);
+    const again = (await getChatRequests(key, origin)).at(-1)!;
+    expect((again.body as { messages: { content: unknown }[] }).messages[0]!.content).toBe(
+      "Custom system prompt.",
+    );
   });
 
   it("says what is missing before anything is written", async () => {
@@ -161,10 +178,10 @@ describe("agent session controller", () => {
     });
     expect(c.getState().unsaved?.content).toEqual([{ type: "text", text: "a reply that will not fit" }]);
     // The session stays consistent: what was saved is there, nothing half-written.
-    expect(roles(await readEntries(db, s.sessionId))).toEqual(["model_change", "user"]);
+    expect(roles(await readEntries(db, s.sessionId))).toEqual(["model_change", "system", "user"]);
   });
 
-  it("hooks: beforePrompt sees the path and endpoint; afterRun may ask for one retry", async () => {
+  it("hooks: beforePrompt sees the path and endpoint; afterRun may ask for one retry and sees its result too", async () => {
     const key = newKey();
     await scriptReplies(key, [{ error: { preset: "context-openai" } }, { text: "fits now" }], origin);
     const s = await setup(key);
@@ -182,10 +199,11 @@ describe("agent session controller", () => {
     });
     const c = s.service.session(s.sessionId);
     const out = await c.send(await s.load(), "big prompt");
-    expect(calls).toEqual(["before:1:mock-model:128000", "after:error"]);
+    expect(calls).toEqual(["before:2:mock-model:128000", "after:error", "after:stop"]);
     expect(out.ok && out.result.stopReason).toBe("stop");
     expect(roles(await readEntries(db, s.sessionId))).toEqual([
       "model_change",
+      "system",
       "user",
       "assistant",
       "assistant",

@@ -15,14 +15,14 @@
  */
 import type { AgentRunResult } from "../core/agent/loop.ts";
 import { settingsChanges } from "../core/agent/settings.ts";
-import type { AgentTool } from "../core/agent/types.ts";
+import type { AgentTool, ToolSpec } from "../core/agent/types.ts";
 import { buildSessionContext } from "../core/session/context.ts";
 import { getPath, resolveLeafId } from "../core/session/tree.ts";
 import type { AgentMessage, AssistantMessage, SessionEntry } from "../core/session/types.ts";
 import { appendEntries, type CutpointDb, getSession } from "../db/index.ts";
 import { providerPreset } from "../llm/providers.ts";
 import type { streamAssistant } from "../llm/stream-assistant.ts";
-import { createWorkspaceTools, type Workspace } from "../tools/index.ts";
+import { activeTools, createWorkspaceTools, toolSpecs, type Workspace } from "../tools/index.ts";
 import {
   type AgentRunner,
   createAgentRunner,
@@ -57,7 +57,12 @@ export interface HookContext {
 export interface AgentHooks {
   /** Before a prompt is sent; return a new path (e.g. after compacting) to run from it. */
   beforePrompt?(ctx: HookContext): Promise<SessionEntry[] | undefined>;
-  /** After each run; return `{ retryWithPath }` to continue once from that path (no new prompt). */
+  /** Between the turns of a run (after tool results): return a new path (e.g. compacted) to continue from. */
+  betweenTurns?(ctx: HookContext): Promise<SessionEntry[] | undefined>;
+  /**
+   * After each run (the retry included); return `{ retryWithPath }` to continue from that path
+   * (no new prompt). One retry per prompt: a second request is not followed.
+   */
   afterRun?(
     ctx: HookContext & { result: AgentRunResult },
   ): Promise<{ retryWithPath: SessionEntry[] } | undefined>;
@@ -220,7 +225,7 @@ export function createAgentService(deps: AgentServiceDeps) {
     async function appendChanges(
       path: SessionEntry[],
       settings: ProviderSettings,
-      wanted: { modelId?: string; thinkingLevel?: string },
+      wanted: { modelId?: string; thinkingLevel?: string; loadout?: { prompt: string; tools: ToolSpec[] } },
     ): Promise<{ ok: true; path: SessionEntry[] } | { ok: false; message: string }> {
       const taken = new Set(path.map((e) => e.id));
       const changes = settingsChanges(
@@ -228,6 +233,7 @@ export function createAgentService(deps: AgentServiceDeps) {
         {
           ...(wanted.modelId ? { provider: settings.providerId, modelId: wanted.modelId } : {}),
           ...(wanted.thinkingLevel ? { thinkingLevel: wanted.thinkingLevel } : {}),
+          ...(wanted.loadout ? { loadout: wanted.loadout } : {}),
         },
         () => {
           const id = newEntryId(taken);
@@ -298,7 +304,13 @@ export function createAgentService(deps: AgentServiceDeps) {
       if (preset.needsKey && apiKey === "")
         return fail("setup", `No API key for ${preset.label}: add one in Settings (⚙).`);
       if (wanted.modelId === "") return fail("setup", "Choose a model in Settings (⚙) first.");
-      const changed = await appendChanges(p.path, settings, wanted);
+      // The prompt and tools this run offers are declared in the session (a pi 1.6 system message),
+      // so that pi sees what the model saw; a session's own prompt is kept.
+      const ws = await deps.workspace.current();
+      const offered = activeTools(createWorkspaceTools(ws), buildSessionContext(p.path).activeTools);
+      const systemPrompt = await getSystemPrompt(deps.db, sessionId);
+      const loadout = { prompt: systemPrompt, tools: toolSpecs(offered) };
+      const changed = await appendChanges(p.path, settings, { ...wanted, loadout });
       if (!changed.ok) return fail("storage", `Could not save the session: ${changed.message}`);
       let path = changed.path;
       const limits = modelLimits(settings, wanted.modelId);
@@ -310,7 +322,6 @@ export function createAgentService(deps: AgentServiceDeps) {
         maxTokens: limits.maxOutput,
         reasoning: limits.reasoning,
       };
-      const systemPrompt = await getSystemPrompt(deps.db, sessionId);
       const ctx = (): HookContext => ({
         sessionId,
         path,
@@ -323,7 +334,6 @@ export function createAgentService(deps: AgentServiceDeps) {
         const next = await h.beforePrompt?.(ctx());
         if (next) path = next;
       }
-      const ws = await deps.workspace.current();
       tools = createWorkspaceTools(ws).map((t) => ({
         ...t,
         execute: async (args, context) => {
@@ -335,19 +345,31 @@ export function createAgentService(deps: AgentServiceDeps) {
         },
       }));
       recording = true;
-      let outcome = await runner.run({ sessionId, path, prompt, endpoint, systemPrompt });
+      const beforeTurn = async (current: readonly SessionEntry[]) => {
+        path = [...current];
+        let changed = false;
+        for (const h of hooks) {
+          const next = await h.betweenTurns?.(ctx());
+          if (next) {
+            path = next;
+            changed = true;
+          }
+        }
+        return changed ? path : undefined;
+      };
+      let outcome = await runner.run({ sessionId, path, prompt, endpoint, systemPrompt, beforeTurn });
       let retried = false;
-      while (outcome.ok && !retried) {
+      while (outcome.ok) {
         let retryPath: SessionEntry[] | undefined;
         path = outcome.result.path;
         for (const h of hooks) {
           const r = await h.afterRun?.({ ...ctx(), result: outcome.result });
           if (r?.retryWithPath && !retryPath) retryPath = r.retryWithPath;
         }
-        if (!retryPath) break;
+        if (!retryPath || retried) break;
         retried = true;
         path = retryPath;
-        outcome = await runner.run({ sessionId, path, endpoint, systemPrompt });
+        outcome = await runner.run({ sessionId, path, endpoint, systemPrompt, beforeTurn });
       }
       if (!outcome.ok) {
         if (outcome.reason === "running-elsewhere") set({ elsewhere: true });

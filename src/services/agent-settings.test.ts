@@ -2,9 +2,9 @@ import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type CutpointDb, createDb, getSetting } from "../db/index.ts";
+import { isKeyRef, keyForRequest } from "../llm/key-guard.ts";
 import { PROVIDER_PRESETS } from "../llm/providers.ts";
 import {
-  API_KEY_PREFIX,
   DEFAULT_SYSTEM_PROMPT,
   getApiKey,
   getSystemPrompt,
@@ -12,6 +12,7 @@ import {
   maskKey,
   modelLimits,
   normalizeProviderSettings,
+  providerChosen,
   removeApiKey,
   saveProviderSettings,
   setApiKey,
@@ -28,12 +29,19 @@ afterEach(() => db.close());
 
 describe("provider settings", () => {
   it("fills defaults for missing or damaged values and maps unknown providers to custom", () => {
+    // Nothing chosen yet: no provider and no base URL, so nothing can be contacted.
     expect(normalizeProviderSettings(undefined)).toMatchObject({
-      providerId: "openai",
-      baseUrl: "https://api.openai.com/v1",
+      providerId: "none",
+      baseUrl: "",
       model: "",
       thinkingLevel: "off",
     });
+    expect(providerChosen(normalizeProviderSettings(undefined))).toBe(false);
+    expect(normalizeProviderSettings({ providerId: "none", baseUrl: "http://h:1/v1" })).toMatchObject({
+      providerId: "custom",
+      baseUrl: "http://h:1/v1",
+    });
+    expect(providerChosen(normalizeProviderSettings({ providerId: "groq" }))).toBe(true);
     const n = normalizeProviderSettings({
       providerId: "nope",
       baseUrl: " http://x/v1 ",
@@ -108,17 +116,50 @@ describe("provider settings", () => {
 });
 
 describe("API keys", () => {
-  it("are stored per provider, trimmed, and removable", async () => {
+  it("are saved for the origin of the provider's base URL; requests get a ref, never the secret", async () => {
     expect(await getApiKey(db, "openai")).toBe("");
-    await setApiKey(db, "openai", "  key-one  ");
-    await setApiKey(db, "groq", "key-two");
-    expect(await getApiKey(db, "openai")).toBe("key-one");
-    expect(await getApiKey(db, "groq")).toBe("key-two");
+    expect((await setApiKey(db, "openai", "  key-one-xyz  ")).ok).toBe(true);
+    expect((await setApiKey(db, "groq", "key-two-xyz")).ok).toBe(true);
+    const one = await getApiKey(db, "openai");
+    expect(isKeyRef(one)).toBe(true);
+    expect(one).not.toContain("key-one");
+    expect(await keyForRequest(one, "https://api.openai.com/v1")).toEqual({
+      ok: true,
+      secret: "key-one-xyz",
+    });
+    expect(await keyForRequest(await getApiKey(db, "groq"), "https://api.groq.com/openai/v1")).toEqual({
+      ok: true,
+      secret: "key-two-xyz",
+    });
+    // The openai key is refused for any other origin.
+    const refused = await keyForRequest(one, "https://api.groq.com/openai/v1");
+    expect(refused.ok).toBe(false);
+    expect(JSON.stringify(refused)).not.toContain("key-one");
     await removeApiKey(db, "openai");
     expect(await getApiKey(db, "openai")).toBe("");
-    expect(await getSetting(db, `${API_KEY_PREFIX}openai`)).toBeUndefined();
+    expect(await keyForRequest(one, "https://api.openai.com/v1")).toMatchObject({ ok: false });
+    expect(await getSetting(db, "agent.apiKey.openai")).toBeUndefined();
     await setApiKey(db, "groq", "   ");
     expect(await getApiKey(db, "groq")).toBe("");
+  });
+
+  it("a custom provider's key follows its base URL: another origin has no key", async () => {
+    await saveProviderSettings(
+      db,
+      normalizeProviderSettings({ providerId: "custom", baseUrl: "http://127.0.0.1:4/v1" }),
+    );
+    await setApiKey(db, "custom", "custom-key-1");
+    expect(isKeyRef(await getApiKey(db, "custom"))).toBe(true);
+    await saveProviderSettings(
+      db,
+      normalizeProviderSettings({ providerId: "custom", baseUrl: "http://127.0.0.1:4/other/v1" }),
+    );
+    expect(isKeyRef(await getApiKey(db, "custom"))).toBe(true);
+    await saveProviderSettings(
+      db,
+      normalizeProviderSettings({ providerId: "custom", baseUrl: "http://127.0.0.1:5/v1" }),
+    );
+    expect(await getApiKey(db, "custom")).toBe("");
   });
 
   it("maskKey never shows more than a third of the key, nor the middle", () => {

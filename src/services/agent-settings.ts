@@ -1,7 +1,8 @@
 /**
- * Agent settings kept in this browser (the Dexie `settings` table): the provider (preset or
- * custom base URL), the default model and thinking level, per-model limit overrides, API keys
- * (one per provider, never exported, logged or put in a URL) and the per-session system prompt.
+ * Agent settings kept in this browser (the Dexie `settings` table): the provider (none until the
+ * person picks a preset or a custom base URL), the default model and thinking level, per-model
+ * limit overrides and the per-session system prompt. API keys: key-vault.ts (bound to origins);
+ * `getApiKey` gives requests a key ref for the provider's base URL, never the secret.
  *
  * Read loose, write strict: `normalizeProviderSettings` accepts anything stored earlier and fills
  * defaults, so a damaged or older value never breaks the app.
@@ -12,13 +13,17 @@ import {
   DEFAULT_CONTEXT_WINDOW,
   DEFAULT_MAX_OUTPUT,
   modelInfo,
+  NO_PROVIDER,
   PROVIDER_PRESETS,
+  type ProviderChoice,
   type ProviderId,
   providerPreset,
 } from "../llm/providers.ts";
+import { keyRefFor, keyStores, removeKeyFor, saveKey, type VaultResult } from "./key-vault.ts";
+
+export { maskKey } from "./key-vault.ts";
 
 export const PROVIDER_SETTINGS_KEY = "agent.provider";
-export const API_KEY_PREFIX = "agent.apiKey.";
 export const SYSTEM_PROMPT_PREFIX = "agent.systemPrompt.";
 
 export interface ModelOverride {
@@ -29,7 +34,8 @@ export interface ModelOverride {
 }
 
 export interface ProviderSettings {
-  providerId: ProviderId;
+  /** "none" until the person chooses (then nothing is contacted: the base URL is empty). */
+  providerId: ProviderChoice;
   /** The base URL in use (the preset's unless the person changed it; required for custom). */
   baseUrl: string;
   /** Default model for new sessions (sessions record their own with model_change entries). */
@@ -41,8 +47,8 @@ export interface ProviderSettings {
 }
 
 export const DEFAULT_PROVIDER_SETTINGS: ProviderSettings = {
-  providerId: "openai",
-  baseUrl: providerPreset("openai").baseUrl,
+  providerId: NO_PROVIDER,
+  baseUrl: "",
   model: "",
   thinkingLevel: "off",
   overrides: {},
@@ -65,11 +71,13 @@ export function normalizeProviderSettings(value: unknown): ProviderSettings {
   if (!value || typeof value !== "object") return { ...DEFAULT_PROVIDER_SETTINGS, overrides: {} };
   const v = value as Record<string, unknown>;
   const known = PROVIDER_PRESETS.some((p) => p.id === v.providerId);
-  const providerId: ProviderId = known ? (v.providerId as ProviderId) : "custom";
-  const baseUrl =
-    typeof v.baseUrl === "string" && v.baseUrl.trim() !== ""
-      ? v.baseUrl.trim()
-      : providerPreset(providerId).baseUrl;
+  const typed = typeof v.baseUrl === "string" ? v.baseUrl.trim() : "";
+  const providerId: ProviderChoice = known
+    ? (v.providerId as ProviderId)
+    : v.providerId === NO_PROVIDER && typed === ""
+      ? NO_PROVIDER
+      : "custom";
+  const baseUrl = typed !== "" ? typed : providerId === NO_PROVIDER ? "" : providerPreset(providerId).baseUrl;
   const overrides: Record<string, ModelOverride> = {};
   if (v.overrides && typeof v.overrides === "object") {
     for (const [model, o] of Object.entries(v.overrides as Record<string, unknown>)) {
@@ -88,6 +96,10 @@ export function normalizeProviderSettings(value: unknown): ProviderSettings {
     overrides,
   };
 }
+
+/** Whether the person has chosen a provider (before that, nothing is contacted). */
+export const providerChosen = (settings: ProviderSettings): boolean =>
+  settings.providerId !== NO_PROVIDER && settings.baseUrl !== "";
 
 /** Switching preset: the preset's base URL (custom keeps what was typed). */
 export function withProvider(settings: ProviderSettings, providerId: ProviderId): ProviderSettings {
@@ -158,31 +170,33 @@ export function saveProviderSettings(db: CutpointDb, settings: ProviderSettings)
 }
 
 // ---------------------------------------------------------------------------
-// API keys: one per provider preset, only in this browser.
+// API keys of a provider: bound to the origin of its base URL (key-vault.ts).
 // ---------------------------------------------------------------------------
 
+/** The provider's base URL: the one in use for the chosen provider, else its preset's. */
+async function providerBaseUrl(db: CutpointDb, providerId: string): Promise<string> {
+  const settings = await loadProviderSettings(db);
+  return settings.providerId === providerId ? settings.baseUrl : providerPreset(providerId).baseUrl;
+}
+
+/**
+ * The key ref for requests to the provider's base URL ("" when no key is saved for its origin).
+ * A ref, not the secret: the request's client (llm/key-guard.ts) reads the secret, and only for
+ * that origin.
+ */
 export async function getApiKey(db: CutpointDb, providerId: string): Promise<string> {
-  const v = await getSetting<unknown>(db, API_KEY_PREFIX + providerId);
-  return typeof v === "string" ? v : "";
+  return keyRefFor(keyStores(db), await providerBaseUrl(db, providerId));
 }
 
-export function setApiKey(db: CutpointDb, providerId: string, key: string): Promise<Result<void>> {
-  const trimmed = key.trim();
-  if (trimmed === "") return deleteSetting(db, API_KEY_PREFIX + providerId);
-  return setSetting(db, API_KEY_PREFIX + providerId, trimmed);
+/** Saves a key on this device for the provider's base URL ("" removes it). */
+export async function setApiKey(db: CutpointDb, providerId: string, key: string): Promise<VaultResult> {
+  const baseUrl = await providerBaseUrl(db, providerId);
+  if (key.trim() === "") return removeKeyFor(keyStores(db), baseUrl);
+  return saveKey(keyStores(db), { baseUrl, secret: key, mode: "device" });
 }
 
-export function removeApiKey(db: CutpointDb, providerId: string): Promise<Result<void>> {
-  return deleteSetting(db, API_KEY_PREFIX + providerId);
-}
-
-/** A key shown masked: its first 3 and last 4 characters at most, never more than a third of it. */
-export function maskKey(key: string): string {
-  if (key === "") return "";
-  const visible = Math.min(7, Math.floor(key.length / 3));
-  const head = Math.min(3, Math.ceil(visible / 2));
-  const tail = visible - head;
-  return `${key.slice(0, head)}${"•".repeat(Math.max(4, Math.min(16, key.length - visible)))}${tail > 0 ? key.slice(-tail) : ""}`;
+export async function removeApiKey(db: CutpointDb, providerId: string): Promise<VaultResult> {
+  return removeKeyFor(keyStores(db), await providerBaseUrl(db, providerId));
 }
 
 // ---------------------------------------------------------------------------

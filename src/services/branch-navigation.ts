@@ -1,5 +1,5 @@
 /**
- * Planning a move of the leaf (pure; pi-session-format.md §10): where the leaf lands (the new
+ * Planning a move of the leaf (pure; docs/session-format.md §12): where the leaf lands (the new
  * leaf rule), the common ancestor, the entries left behind and the budgeted selection the branch
  * summary would cover; plus the offline draft used when no API key is set.
  */

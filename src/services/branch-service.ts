@@ -1,5 +1,5 @@
 /**
- * Writes of the session tree (pi-session-format.md §1, §2, §10): moving the leaf with a `leaf`
+ * Writes of the session tree (docs/session-format.md §2, §4, §12): moving the leaf with a `leaf`
  * entry, confirming a branch summary, labelling an entry, and generating the branch summary
  * (streamed from the configured model when a key is set, an offline draft otherwise).
  * Every write is one `appendEntries` transaction; nothing is ever deleted.
@@ -7,7 +7,7 @@
 import { buildBranchSummaryEntry, generateBranchSummary } from "../core/compaction/branch.ts";
 import type { CompleteFn } from "../core/compaction/summarize.ts";
 import { buildSessionContext } from "../core/session/context.ts";
-import type { FileListDetails, LabelEntry, LeafEntry, SessionEntry } from "../core/session/types.ts";
+import type { FileListDetails, LabelEntry, LeafEntry, SessionEntry, Usage } from "../core/session/types.ts";
 import {
   appendEntries,
   type CutpointDb,
@@ -65,7 +65,7 @@ async function appendFromRow(
 }
 
 /**
- * The `leaf` entry that moves the leaf from `fromLeafId` to `targetId` (pi-session-format.md §1).
+ * The `leaf` entry that moves the leaf from `fromLeafId` to `targetId` (docs/session-format.md §2).
  * Built before the write when the view shows the move at once (`moveLeaf` with `entry`).
  */
 export function buildLeafEntry(
@@ -103,20 +103,22 @@ export function moveLeaf(
 }
 
 /**
- * Writes the branch summary as pi does: parentId and fromId = the new leaf ("root" when null);
- * the summary entry becomes the leaf.
+ * Writes the branch summary as pi 1.6 does: parentId = the new leaf, fromId = the leaf left
+ * behind ("root" when none); the summary entry becomes the leaf.
  */
 export function confirmBranchSummary(
   db: CutpointDb,
   sessionId: string,
-  input: { newLeafId: string | null; summary: string; details?: FileListDetails },
+  input: { newLeafId: string | null; summary: string; details?: FileListDetails; usage?: Usage },
   options: WriteOptions = {},
 ): Promise<Result<SessionRow>> {
-  return appendFromRow(db, sessionId, options, (_row, now) =>
+  return appendFromRow(db, sessionId, options, (row, now) =>
     buildBranchSummaryEntry({
       summary: input.summary,
       ...(input.details ? { details: input.details } : {}),
+      ...(input.usage ? { usage: input.usage } : {}),
       newLeafId: input.newLeafId,
+      oldLeafId: row.leafId,
       id: newEntryId(options.taken),
       timestamp: now.toISOString(),
     }),

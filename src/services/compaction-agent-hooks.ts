@@ -1,70 +1,83 @@
 /**
- * Compaction around agent runs (registered with the agent service's hooks):
- *
- * - after a turn, past the threshold (window − reserve): "auto" compacts and continues (toast with
- *   Undo); "ask" opens the preview with a summary generating; "off" does nothing;
- * - before a prompt: in ask mode, while a compaction is under review, the prompt waits (visibly
- *   queued) until the person confirms (it then runs on the compacted path) or skips; past the
- *   threshold with nothing under review, auto compacts first and ask opens the preview;
- * - overflow recovery: a reply rejected as too long (isContextOverflowError) is dropped from the
- *   live context (the compaction's parent is the entry before it; the reply stays in history),
- *   the path is compacted and the turn retried ONCE; a second overflow is reported with advice.
- *   A silent overflow (usage over the window) compacts without retrying.
- * - stale usage: context sizes come from contextTokensOf, which ignores usage from before the
- *   latest compaction, and a path that ends with a compaction is never compacted again.
+ * Compaction around agent runs (registered with the agent service's hooks). What to do comes
+ * from core's decideCompaction (pi 1.6's rules) before a prompt, between the turns of a run and
+ * after a run; this module carries it out: auto compacts and goes on (with Undo), ask opens the
+ * review and holds the prompt or the run until Confirm or Skip, remind only says so, recovery
+ * hides the failed attempt with omission edits, compacts and retries once. The UI is passed in
+ * (CompactionUi): services import no store.
  */
-import { isOverflowErrorReply, isSilentOverflow } from "../core/compaction/overflow.ts";
-import { contextTokensOf, indexPath } from "../core/compaction/plan.ts";
+import { type CompactionDecision, decideCompaction } from "../core/compaction/decide.ts";
 import type { CompleteFn } from "../core/compaction/summarize.ts";
-import { compactionThreshold } from "../core/compaction/tokens.ts";
 import type { AssistantMessage, SessionEntry } from "../core/session/types.ts";
 import type { CutpointDb } from "../db/schema.ts";
-import { useCompactionStore } from "../store/compaction-store.ts";
-import { useUiStore } from "../store/ui-store.ts";
 import type { AgentHooks, HookContext } from "./agent-session.ts";
-import { type AutoCompactResult, compactAutomatically, undoCompaction } from "./compaction-runner.ts";
+import {
+  type AutoCompactResult,
+  compactAutomatically,
+  hideFailedAttempt,
+  undoCompaction,
+} from "./compaction-runner.ts";
 import { loadCompactionSettings } from "./compaction-settings.ts";
+
+export interface CompactionNotice {
+  sessionId: string;
+  /** Notices with the same key replace each other (progress, then its result). */
+  key: string;
+  kind: "info" | "success" | "error";
+  message: string;
+  action?: { label: string; run: () => void };
+}
+
+/** What the hooks need from the UI, provided by src/ui/compaction/register.ts. */
+export interface CompactionUi {
+  /** True while a compaction of this session is under review (generating or ready). */
+  isReviewing(sessionId: string): boolean;
+  /** Opens the review of this session with a summary generating. */
+  openReview(sessionId: string, reason: string): void;
+  /** How many prompts or runs wait for the review. */
+  setWaiting(sessionId: string, count: number): void;
+  notify(notice: CompactionNotice): void;
+  /** The last automatic compaction, for the "Last run" view. */
+  compacted(info: { sessionId: string; entryId: string; tokensBefore: number; tokensAfter: number }): void;
+}
 
 type Waiter = (path: SessionEntry[] | undefined) => void;
 const waiting = new Map<string, Waiter[]>();
-const skippedAt = new Map<string, string | null>();
+const skippedAt = new Map<string, true>();
+/** One compact-and-retry per prompt (pi 1.6): set on recovery, cleared by a new prompt or a good reply. */
+const recovered = new Set<string>();
+let ui: CompactionUi | undefined;
 
-/** Lets the prompts queued behind a compaction under review go: with the compacted path, or as they were (skip). */
+/** Lets what waits behind a review go: with the compacted path, or as it was (Skip). */
 export function releaseQueuedPrompts(sessionId: string, path: SessionEntry[] | undefined): void {
   const list = waiting.get(sessionId) ?? [];
   waiting.delete(sessionId);
-  if (!path) skippedAt.set(sessionId, null);
-  useCompactionStore.getState().setQueued(0);
+  if (!path) skippedAt.set(sessionId, true);
+  ui?.setWaiting(sessionId, 0);
   for (const w of list) w(path);
 }
 
-function queue(sessionId: string): Promise<SessionEntry[] | undefined> {
+function wait(sessionId: string): Promise<SessionEntry[] | undefined> {
   return new Promise((resolve) => {
     const list = waiting.get(sessionId) ?? [];
     list.push(resolve);
     waiting.set(sessionId, list);
-    useCompactionStore.getState().setQueued(list.length);
+    ui?.setWaiting(sessionId, list.length);
   });
-}
-
-/** A message the person must see (kept in the panel and as an error toast until dismissed). */
-function notify(message: string): void {
-  useCompactionStore.getState().setNotice(message);
-  useUiStore.getState().pushToast({ kind: "error", message });
 }
 
 const fmt = (n: number) => (n < 10_000 ? `${(n / 1000).toFixed(1)}k` : `${Math.round(n / 1000)}k`);
 
 export interface CompactionHooksDeps {
   db: CutpointDb;
+  ui: CompactionUi;
   /** Injected for tests (a scripted summarizer); the real adapter otherwise. */
   complete?: CompleteFn;
-  /** Called when the one overflow retry is done, to report a second overflow (set by register). */
-  watchRetry?: (sessionId: string, onDone: (last: AssistantMessage | undefined) => void) => void;
 }
 
 export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
   const { db } = deps;
+  ui = deps.ui;
 
   async function context(ctx: HookContext) {
     const settings = await loadCompactionSettings(db);
@@ -75,22 +88,39 @@ export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
       provider: ctx.endpoint.provider,
       model: settings.summarizerModel || ctx.endpoint.model,
     };
-    return { settings, window, threshold: compactionThreshold(window, settings.reserveTokens), endpoint };
+    return { settings, window, endpoint };
   }
 
-  async function compact(
+  function decide(
     ctx: HookContext,
-    path: SessionEntry[],
-    expectedLeafId: string | null,
-    why: string,
-  ): Promise<AutoCompactResult> {
+    c: Awaited<ReturnType<typeof context>>,
+    moment: "before-prompt" | "between-turns" | "after-run",
+    path: readonly SessionEntry[],
+    last?: AssistantMessage,
+  ): CompactionDecision {
+    return decideCompaction({
+      moment,
+      path,
+      mode: c.settings.mode === "remind" ? "ask" : c.settings.mode,
+      remindOnly: c.settings.mode === "remind",
+      contextWindow: c.window,
+      reserveTokens: c.settings.reserveTokens,
+      trigger: c.settings.trigger,
+      model: ctx.endpoint.model,
+      ...(ctx.limits.maxOutput ? { maxOutputTokens: ctx.limits.maxOutput } : {}),
+      ...(last ? { lastReply: last } : {}),
+      recoveryAttempted: recovered.has(ctx.sessionId),
+    });
+  }
+
+  async function compact(ctx: HookContext, path: SessionEntry[], why: string): Promise<AutoCompactResult> {
     const c = await context(ctx);
-    const ui = useUiStore.getState();
-    ui.pushToast({ kind: "info", message: `${why}: compacting…`, timeout: 3000 });
+    const key = `compaction:${ctx.sessionId}`;
+    deps.ui.notify({ sessionId: ctx.sessionId, key, kind: "info", message: `${why}: compacting…` });
     const r = await compactAutomatically(db, {
       sessionId: ctx.sessionId,
       path,
-      expectedLeafId,
+      expectedLeafId: path[path.length - 1]?.id ?? null,
       settings: c.settings,
       endpoint: c.endpoint,
       signal: new AbortController().signal,
@@ -99,18 +129,24 @@ export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
       ...(ctx.thinkingLevel ? { thinkingLevel: ctx.thinkingLevel } : {}),
     });
     if (!r.ok) {
-      ui.pushToast({ kind: "error", message: `Compaction failed: ${r.reason}` });
+      deps.ui.notify({
+        sessionId: ctx.sessionId,
+        key,
+        kind: "error",
+        message: `Compaction failed: ${r.reason}`,
+      });
       return r;
     }
     const entry = r.entry;
-    useCompactionStore.getState().setLast({
+    deps.ui.compacted({
       sessionId: ctx.sessionId,
       entryId: entry.id,
       tokensBefore: r.tokensBefore,
       tokensAfter: r.tokensAfter,
-      auto: true,
     });
-    ui.pushToast({
+    deps.ui.notify({
+      sessionId: ctx.sessionId,
+      key,
       kind: "success",
       message: `${why}: compacted ${fmt(r.tokensBefore)} → ${fmt(r.tokensAfter)} tokens`,
       action: {
@@ -118,92 +154,109 @@ export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
         run: () =>
           void undoCompaction(db, { sessionId: ctx.sessionId, compaction: entry }).then((u) => {
             if (!u.ok)
-              useUiStore.getState().pushToast({ kind: "error", message: `Undo failed: ${u.error.message}` });
+              deps.ui.notify({
+                sessionId: ctx.sessionId,
+                key,
+                kind: "error",
+                message: `Undo failed: ${u.error.message}`,
+              });
           }),
       },
-      timeout: 15000,
     });
     return r;
   }
 
+  const reviewReason = (tokens: number, window: number, moment: "between-turns" | "next-message") =>
+    `Context at ${Math.round((tokens / window) * 100)} % of the window. Review the compaction before ${moment === "between-turns" ? "the model goes on (the run waits)" : "the next message"}.`;
+
+  /** Carries out a threshold decision; returns the path to go on from (undefined: as it was). */
+  async function onThreshold(
+    ctx: HookContext,
+    d: CompactionDecision,
+    window: number,
+    path: SessionEntry[],
+    moment: "between-turns" | "next-message",
+  ): Promise<SessionEntry[] | undefined> {
+    const sessionId = ctx.sessionId;
+    if (d.action === "remind") {
+      deps.ui.notify({
+        sessionId,
+        key: `remind:${sessionId}`,
+        kind: "info",
+        message: `Context at ${Math.round((d.tokens / window) * 100)} % of the window, past the trigger. Compact from the meter when you are ready.`,
+      });
+      return;
+    }
+    if (d.action === "auto") {
+      const r = await compact(
+        ctx,
+        path,
+        d.why === "silent-overflow" ? "The reply used more than the window" : "Context past the threshold",
+      );
+      return r.ok ? [...path, r.entry] : undefined;
+    }
+    if (d.action !== "ask") return;
+    if (skippedAt.has(sessionId)) {
+      skippedAt.delete(sessionId);
+      return;
+    }
+    deps.ui.openReview(sessionId, reviewReason(d.tokens, window, moment));
+    return wait(sessionId);
+  }
+
   return {
     async beforePrompt(ctx) {
-      const sessionId = ctx.sessionId;
-      const leaf = ctx.path[ctx.path.length - 1]?.id ?? null;
+      recovered.delete(ctx.sessionId);
       const c = await context(ctx);
       if (c.settings.mode === "off") return;
-      const store = useCompactionStore.getState();
-      const reviewing = store.previewOpen && (store.status === "generating" || store.status === "ready");
-      if (c.settings.mode === "ask" && reviewing) return queue(sessionId);
-      if (ctx.path.length === 0 || ctx.path[ctx.path.length - 1]!.type === "compaction") return;
-      const tokens = contextTokensOf(indexPath(ctx.path)).tokens;
-      if (tokens <= c.threshold) return;
-      if (c.settings.mode === "auto") {
-        const r = await compact(ctx, ctx.path, leaf, "Context past the threshold");
-        return r.ok ? [...ctx.path, r.entry] : undefined;
-      }
-      if (skippedAt.has(sessionId)) {
-        skippedAt.delete(sessionId);
-        return;
-      }
-      store.openCompactionPreview({
-        generate: true,
-        reason: `Context at ${Math.round((tokens / c.window) * 100)} % of the window. Review the compaction before the next message.`,
-      });
-      useUiStore.getState().setRightPanelOpen(true);
-      return queue(sessionId);
+      if (c.settings.mode !== "auto" && deps.ui.isReviewing(ctx.sessionId)) return wait(ctx.sessionId);
+      return onThreshold(ctx, decide(ctx, c, "before-prompt", ctx.path), c.window, ctx.path, "next-message");
+    },
+
+    async betweenTurns(ctx) {
+      const c = await context(ctx);
+      if (c.settings.mode === "off") return;
+      if (c.settings.mode !== "auto" && deps.ui.isReviewing(ctx.sessionId)) return wait(ctx.sessionId);
+      return onThreshold(ctx, decide(ctx, c, "between-turns", ctx.path), c.window, ctx.path, "between-turns");
     },
 
     async afterRun(ctx) {
       const { result, sessionId } = ctx;
       const last = result.lastAssistant;
       const path = result.path;
-      const leaf = path[path.length - 1]?.id ?? null;
+      if (last && last.stopReason !== "error" && last.stopReason !== "length") recovered.delete(sessionId);
       const c = await context(ctx);
-      if (last && isOverflowErrorReply(last) && last.model === ctx.endpoint.model) {
-        if (c.settings.mode === "off") {
-          notify(
-            "The model rejected the request as too long. Automatic compaction is off: compact from the meter, or start a new session.",
-          );
-          return;
-        }
-        const at = path.findIndex(
-          (e) => e.type === "message" && (e as { message?: unknown }).message === last,
-        );
-        const before = at >= 0 ? path.slice(0, at) : path;
-        const r = await compact(ctx, before, leaf, "The context was too long for the model");
-        if (!r.ok) {
-          notify(`The context is too long and compaction failed: ${r.reason}`);
-          return;
-        }
-        deps.watchRetry?.(sessionId, (again) => {
-          if (again && isOverflowErrorReply(again))
-            notify(
-              "The context is still too long after compacting once, so Cutpoint stopped instead of looping. Lower keep-recent tokens in the preview, compact again, or use a model with a larger window.",
-            );
-        });
-        return { retryWithPath: [...before, r.entry] };
-      }
-      if (c.settings.mode === "off") return;
-      if (path.length === 0 || path[path.length - 1]!.type === "compaction") return;
-      if (last && last.stopReason === "aborted") return;
-      const silent = last ? isSilentOverflow(last, c.window) : false;
-      const tokens = contextTokensOf(indexPath(path)).tokens;
-      if (!silent && tokens <= c.threshold) return;
-      if (c.settings.mode === "auto" || silent) {
-        await compact(
-          ctx,
-          path,
-          leaf,
-          silent ? "The reply used more than the window" : "Context past the threshold",
-        );
+      const d = decide(ctx, c, "after-run", path, last);
+      if (d.action === "report") {
+        deps.ui.notify({ sessionId, key: `overflow:${sessionId}`, kind: "error", message: d.message });
         return;
       }
-      useCompactionStore.getState().openCompactionPreview({
-        generate: true,
-        reason: `Context at ${Math.round((tokens / c.window) * 100)} % of the window. Review the compaction before the next message.`,
-      });
-      useUiStore.getState().setRightPanelOpen(true);
+      if (d.action === "recover") {
+        recovered.add(sessionId);
+        const hidden = await hideFailedAttempt(db, { sessionId, path, omit: d.omit });
+        if (!hidden.ok) {
+          deps.ui.notify({ sessionId, key: `overflow:${sessionId}`, kind: "error", message: hidden.reason });
+          return;
+        }
+        const why = d.why === "overflow" ? "The context was too long for the model" : "The reply was cut off";
+        const r = await compact(ctx, hidden.path, why);
+        if (!r.ok) {
+          deps.ui.notify({
+            sessionId,
+            key: `overflow:${sessionId}`,
+            kind: "error",
+            message: `The context is too long and compaction failed: ${r.reason}`,
+          });
+          return;
+        }
+        return { retryWithPath: [...hidden.path, r.entry] };
+      }
+      if (d.action === "ask") {
+        // After a run nothing waits: the review opens, and the next prompt waits for it.
+        deps.ui.openReview(sessionId, reviewReason(d.tokens, c.window, "next-message"));
+        return;
+      }
+      await onThreshold(ctx, d, c.window, path, "next-message");
     },
   };
 }

@@ -3,8 +3,9 @@
  * of Undo). Prepare (core's planner), then execute (the summary through a CompleteFn, or the
  * offline summary), then persist in ONE transaction, and only on Confirm. Errors are values.
  */
+import { omissionEdits } from "../core/compaction/decide.ts";
 import { generateOfflineCompaction } from "../core/compaction/offline-summary.ts";
-import { type CompactionPlan, planCompaction } from "../core/compaction/plan.ts";
+import { type CompactionPlan, contextTokensOf, indexPath, planCompaction } from "../core/compaction/plan.ts";
 import {
   buildCompactionEntry,
   type CompactionFields,
@@ -14,6 +15,7 @@ import {
 } from "../core/compaction/summarize.ts";
 import { buildTreeIndex, getPath, resolveLeafId } from "../core/session/tree.ts";
 import type { CompactionEntry, LeafEntry, SessionEntry } from "../core/session/types.ts";
+import { appendAtLeaf } from "../db/append-at-leaf.ts";
 import { fail, ok, type Result } from "../db/result.ts";
 import type { CutpointDb } from "../db/schema.ts";
 import { appendEntries } from "../db/sessions-repo.ts";
@@ -147,6 +149,35 @@ export async function undoCompaction(
   }
 }
 
+/**
+ * Hides a failed attempt from the model as pi 1.6 records it: one omission `context_edit` per
+ * entry (the reply and its tool results), appended at the leaf the path ends with (refused when
+ * the session moved on). The entries stay in the file; only the model stops seeing them.
+ */
+export async function hideFailedAttempt(
+  db: CutpointDb,
+  input: { sessionId: string; path: readonly SessionEntry[]; omit: readonly string[]; now?: number },
+): Promise<{ ok: true; path: SessionEntry[] } | { ok: false; reason: string }> {
+  const leaf = input.path[input.path.length - 1]?.id ?? null;
+  const taken = new Set(input.path.map((e) => e.id));
+  const nextId = () => {
+    const id = newEntryId(taken);
+    taken.add(id);
+    return id;
+  };
+  const now = input.now ?? Date.now();
+  const edits = omissionEdits(input.omit, leaf, nextId, new Date(now).toISOString());
+  if (edits.length === 0) return { ok: true, path: [...input.path] };
+  const r = await appendAtLeaf(
+    db,
+    input.sessionId,
+    { expectedLeafId: leaf, now: new Date(now) },
+    () => edits,
+  );
+  if (!r.ok) return { ok: false, reason: `Could not hide the failed reply: ${r.error.message}` };
+  return { ok: true, path: [...input.path, ...edits] };
+}
+
 export type AutoCompactResult =
   | { ok: true; entry: CompactionEntry; tokensBefore: number; tokensAfter: number; offline: boolean }
   | { ok: false; reason: string; aborted?: boolean };
@@ -193,12 +224,13 @@ export async function compactAutomatically(
     ...(input.takenIds ? { takenIds: input.takenIds } : {}),
   });
   if (!confirmed.ok) return { ok: false, reason: confirmed.error.message };
-  const summaryTokens = Math.ceil(confirmed.value.entry.summary.length / 4);
+  const entry = confirmed.value.entry;
   return {
     ok: true,
-    entry: confirmed.value.entry,
+    entry,
     tokensBefore: plan.tokensBefore,
-    tokensAfter: summaryTokens + plan.keptTokens,
+    // Measured the same way as before: the context the model sees now, by pi's rules.
+    tokensAfter: contextTokensOf(indexPath([...input.path, entry])).tokens,
     offline: input.endpoint === null,
   };
 }

@@ -1,16 +1,19 @@
 /**
- * Compaction settings (persisted under the settings key "compaction"): when to compact
- * (ask / auto / off), reserve and keep-recent tokens, an optional context-window override, the
- * estimator, the summarizer model and whether leaving a branch offers a branch summary. Read loose, write strict: unknown or bad values fall back
- * to the defaults.
+ * Compaction settings (persisted under the settings key "compaction"): what happens past the
+ * trigger (ask / auto / remind / off), where the trigger lies (window − reserve, as pi sets it, or
+ * a share of the window), reserve and keep-recent tokens, an optional context-window override,
+ * the estimator, the summarizer model and whether leaving a branch offers a branch summary. Read
+ * loose, write strict: unknown or bad values fall back to the defaults.
  */
+import type { TriggerSetting } from "../core/compaction/decide.ts";
 import { DEFAULT_COMPACTION_SETTINGS } from "../core/compaction/tokens.ts";
 import type { CutpointDb } from "../db/schema.ts";
 import { getSetting, setSetting } from "../db/settings-repo.ts";
 
 export const COMPACTION_SETTINGS_KEY = "compaction";
 
-export type CompactionMode = "ask" | "auto" | "off";
+/** "remind": past the trigger the meter says so, and nothing opens by itself. */
+export type CompactionMode = "ask" | "auto" | "remind" | "off";
 export type EstimatorChoice = "pi" | "tokenizer";
 /** When the leaf moves off a branch with messages: "ask" (the preview with the summary offer) or "never" (just move). */
 export type BranchSummaryMode = "ask" | "never";
@@ -24,8 +27,9 @@ export interface CompactionUserSettings {
   estimator: EstimatorChoice;
   /** Model used for summaries; "" means the session's model. */
   summarizerModel: string;
-  /** Whether moving the leaf off a branch offers a branch summary (pi-session-format.md §10). */
+  /** Whether moving the leaf off a branch offers a branch summary (docs/session-format.md §12). */
   branchSummary: BranchSummaryMode;
+  trigger: TriggerSetting;
 }
 
 export const DEFAULT_USER_SETTINGS: Readonly<CompactionUserSettings> = {
@@ -36,7 +40,15 @@ export const DEFAULT_USER_SETTINGS: Readonly<CompactionUserSettings> = {
   estimator: "pi",
   summarizerModel: "",
   branchSummary: "ask",
+  trigger: { kind: "reserve" },
 };
+
+function readTrigger(v: unknown): TriggerSetting {
+  const t = v && typeof v === "object" ? (v as { kind?: unknown; percent?: unknown }) : {};
+  if (t.kind === "percent" && typeof t.percent === "number" && t.percent >= 1 && t.percent <= 100)
+    return { kind: "percent", percent: Math.round(t.percent) };
+  return { kind: "reserve" };
+}
 
 const posInt = (v: unknown, min = 0): number | undefined =>
   typeof v === "number" && Number.isFinite(v) && v >= min ? Math.floor(v) : undefined;
@@ -45,7 +57,8 @@ const posInt = (v: unknown, min = 0): number | undefined =>
 export function normalizeSettings(raw: unknown): CompactionUserSettings {
   const r = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
   const d = DEFAULT_USER_SETTINGS;
-  const mode = r.mode === "ask" || r.mode === "auto" || r.mode === "off" ? r.mode : d.mode;
+  const mode =
+    r.mode === "ask" || r.mode === "auto" || r.mode === "remind" || r.mode === "off" ? r.mode : d.mode;
   const windowValue = posInt(r.contextWindow, 1024);
   return {
     mode,
@@ -55,6 +68,7 @@ export function normalizeSettings(raw: unknown): CompactionUserSettings {
     estimator: r.estimator === "tokenizer" ? "tokenizer" : "pi",
     summarizerModel: typeof r.summarizerModel === "string" ? r.summarizerModel.trim() : d.summarizerModel,
     branchSummary: r.branchSummary === "never" ? "never" : d.branchSummary,
+    trigger: readTrigger(r.trigger),
   };
 }
 
@@ -67,9 +81,4 @@ export async function saveCompactionSettings(db: CutpointDb, settings: Partial<C
   const next = normalizeSettings({ ...current, ...settings });
   const r = await setSetting(db, COMPACTION_SETTINGS_KEY, next);
   return r.ok ? { ok: true as const, value: next } : r;
-}
-
-/** Threshold of automatic compaction: window − reserve (never below 0). */
-export function thresholdTokens(contextWindow: number, reserveTokens: number): number {
-  return Math.max(0, contextWindow - reserveTokens);
 }

@@ -8,6 +8,7 @@ import {
   type CutpointDb,
   exportSessionBlob,
   getSession,
+  listDeletedSessions,
   prepareSession,
   purgeDeleted,
   type Result,
@@ -83,13 +84,17 @@ export async function renameSession(
   return appendEntries(db, sessionId, [entry], now.getTime());
 }
 
-/** Hides the session; `undoDelete` brings it back; `purgeExpired` removes it for good. */
+/**
+ * Marks the session deleted (hidden from the list, entries kept): `undoDelete` brings it back
+ * until `deletedAt` + UNDO_WINDOW_MS, also after a reload; `purgeExpired` removes it after that.
+ */
 export async function deleteSession(
   db: CutpointDb,
   sessionId: string,
   now = Date.now(),
-): Promise<Result<void>> {
-  return softDeleteSession(db, sessionId, now);
+): Promise<Result<{ deletedAt: number }>> {
+  const r = await softDeleteSession(db, sessionId, now);
+  return r.ok ? { ok: true, value: { deletedAt: now } } : r;
 }
 
 export async function undoDelete(db: CutpointDb, sessionId: string): Promise<Result<void>> {
@@ -98,6 +103,20 @@ export async function undoDelete(db: CutpointDb, sessionId: string): Promise<Res
 
 export async function purgeExpired(db: CutpointDb, now = Date.now()): Promise<number> {
   return purgeDeleted(db, now - UNDO_WINDOW_MS);
+}
+
+/** A deleted session whose Undo window is still open (also after a reload). */
+export interface PendingDelete {
+  row: SessionRow;
+  /** ms since epoch when Undo ends and the session is purged. */
+  undoUntil: number;
+}
+
+export async function pendingDeletes(db: CutpointDb, now = Date.now()): Promise<PendingDelete[]> {
+  const rows = await listDeletedSessions(db);
+  return rows
+    .map((row) => ({ row, undoUntil: row.deletedAt + UNDO_WINDOW_MS }))
+    .filter((p) => p.undoUntil > now);
 }
 
 /** The v3 file of a session as a Blob with pi's file name (built from the stored Blobs). */

@@ -3,6 +3,7 @@
  * import progress and the window-wide drop zone. See src/ui/README.md for the mount points.
  */
 import { useUiStore } from "../store/ui-store.ts";
+import { KeyUnlockDialog } from "./agent/key-unlock-dialog.tsx";
 import { ErrorBoundary } from "./common/error-boundary.tsx";
 import { Toasts } from "./common/toasts.tsx";
 import { useHashRoute } from "./hooks/use-hash-route.ts";
@@ -94,6 +95,7 @@ export function App() {
       </ErrorBoundary>
       <ImportProgress />
       <Toasts />
+      <KeyUnlockDialog />
       <DropZone />
     </div>
   );

@@ -16,6 +16,7 @@
  * its (possibly incomplete) tool calls: they get error results too, so every call is answered.
  */
 import { buildSessionContext, toLlmMessages } from "../session/context.ts";
+import { systemMessageText } from "../session/system-prompt.ts";
 import type {
   AssistantMessage,
   MessageEntry,
@@ -45,6 +46,11 @@ export interface AgentLoopDeps {
   /** ms since epoch */
   now: () => number;
   onEvent?: (event: AgentEvent) => void;
+  /**
+   * Between turns (after tool results, before the next model request): may return a new path to
+   * continue from, e.g. after a compaction (pi 1.6 checks the threshold there too).
+   */
+  beforeTurn?: (path: readonly SessionEntry[]) => Promise<readonly SessionEntry[] | undefined>;
 }
 
 export interface AgentRunInput {
@@ -149,6 +155,15 @@ export async function runAgent(input: AgentRunInput, deps: AgentLoopDeps): Promi
   }
 
   for (;;) {
+    if (turns > 0 && deps.beforeTurn) {
+      const next = await deps.beforeTurn(path);
+      if (next) {
+        path.length = 0;
+        for (const e of next) path.push(e);
+        parentId = path[path.length - 1]?.id ?? null;
+      }
+      if (signal.aborted) return result("aborted");
+    }
     if (turns >= maxTurns) {
       return result(
         "max-turns",
@@ -159,7 +174,8 @@ export async function runAgent(input: AgentRunInput, deps: AgentLoopDeps): Promi
     emit({ type: "turn_start", turn: turns });
     const context = buildSessionContext(path);
     const reply = await deps.streamModel({
-      systemPrompt: input.systemPrompt,
+      // The session's own prompt (its system messages replayed) wins over the configured one.
+      systemPrompt: systemMessageText(context.systemMessage) || input.systemPrompt,
       messages: toLlmMessages(context.messages),
       tools: [...input.tools],
       thinkingLevel: context.thinkingLevel,

@@ -21,9 +21,20 @@ const OVERFLOWS = [
   "Context length exceeded",
   "Too many tokens in request",
   "token limit exceeded",
-  "400 (no body)",
-  "413 status code (no body)",
   "PROMPT IS TOO LONG",
+  // pi 1.6 recognises these too.
+  "prompt too long",
+  "Prompt exceeds max length",
+  "request_too_large: request exceeds the maximum size",
+  "This request exceeds the model's maximum context length of 128,000 tokens",
+  "litellm.ContextWindowExceededError: Context window exceeded for model",
+  "The input exceeds the maximum allowed input length of 200,000 tokens",
+  "Input (140000 tokens) is longer than the model's context length (131072 tokens)",
+  "Prompt has 200,000 tokens, but the configured context size is 131,072 tokens",
+  "prompt too long; exceeded max context length by 4000 tokens",
+  "Range of input length should be [1, 129024]",
+  "413 Payload Too Large",
+  "Anthropic API error (413): too big",
 ];
 
 const NOT_OVERFLOWS = [
@@ -34,6 +45,10 @@ const NOT_OVERFLOWS = [
   "401 Incorrect API key provided",
   "400 Bad Request: invalid tool schema",
   "the 400 (no body)",
+  // A body-less 400/413 means overflow only from Cerebras.
+  "400 (no body)",
+  "Throttling error: too many tokens, slow down",
+  "Service unavailable: prompt is too long to queue",
   "",
 ];
 
@@ -43,6 +58,11 @@ describe("isContextOverflowError", () => {
   });
   it.each(NOT_OVERFLOWS)("not overflow: %s", (text) => {
     expect(isContextOverflowError(text)).toBe(false);
+  });
+  it("a body-less 400 / 413 is an overflow from Cerebras only", () => {
+    expect(isContextOverflowError("400 (no body)", "cerebras")).toBe(true);
+    expect(isContextOverflowError("413 status code (no body)", "cerebras")).toBe(true);
+    expect(isContextOverflowError("400 (no body)", "openai")).toBe(false);
   });
   it("is false for missing messages", () => {
     expect(isContextOverflowError(undefined)).toBe(false);

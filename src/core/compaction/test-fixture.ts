@@ -4,10 +4,11 @@ import { resolve } from "node:path";
 import { parseSessionJsonl } from "../session/parse.ts";
 import { buildTreeIndex, getPath, resolveLeafId } from "../session/tree.ts";
 import type { SessionEntry } from "../session/types.ts";
+import type { PiPlanRow } from "./pi-plan-row.ts";
 
 export const FIXTURE_DIR = resolve(import.meta.dirname, "../../../../shared/fixtures/pi");
 export const FIXTURE_JSONL = resolve(FIXTURE_DIR, "before-compaction.jsonl");
-export const FIXTURE_PLANS = resolve(FIXTURE_DIR, "before-compaction.plans.json");
+export const PI16_PLANS = resolve(FIXTURE_DIR, "../pi16/before-compaction.pi16-plans.jsonl");
 
 export interface Fixture {
   entries: SessionEntry[];
@@ -32,12 +33,9 @@ export function pathThroughLine(fixture: Fixture, lastLine: number): SessionEntr
   return getPath(buildTreeIndex(entries).byId, resolveLeafId(entries));
 }
 
-export interface PlansFile {
-  description: string;
-  columns: string[];
-  rows: unknown[][];
-}
-
-export function loadPlans(): PlansFile {
-  return JSON.parse(readFileSync(FIXTURE_PLANS, "utf8")) as PlansFile;
+export function loadPi16Plans(): PiPlanRow[] {
+  return readFileSync(PI16_PLANS, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as PiPlanRow);
 }

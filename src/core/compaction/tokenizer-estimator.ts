@@ -2,7 +2,7 @@
  * A second Estimator that counts real tokens with gpt-tokenizer (o200k_base for the gpt-4o /
  * gpt-4.1 / gpt-5 / o-series families, cl100k_base otherwise). The encoding is loaded with a
  * dynamic import() so that the app's first bundle does not include it (~1 MB gzip).
- * It counts the same parts as pi's estimator (§6); an image counts 4800 / 4 = 1200 tokens.
+ * It counts the same parts as pi's estimator (§9); an image counts 4800 / 4 = 1200 tokens.
  */
 import { cachedEstimator, type Estimator, IMAGE_CHARS, messageParts } from "./tokens.ts";
 

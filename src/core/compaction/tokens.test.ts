@@ -6,7 +6,6 @@ import { loadFixture, pathThroughLine } from "./test-fixture.ts";
 import {
   estimateContextTokens,
   estimateMessageTokensPi,
-  isUsageStale,
   PI_ESTIMATOR,
   shouldCompact,
   usageTokens,
@@ -174,28 +173,5 @@ describe("shouldCompact", () => {
     expect(shouldCompact(200000 - 16383, 200000, settings)).toBe(true);
     expect(shouldCompact(999999, 200000, { ...settings, enabled: false })).toBe(false);
     expect(shouldCompact(10, 0, settings)).toBe(false);
-  });
-});
-
-describe("isUsageStale", () => {
-  const entry = (id: string, fields: Record<string, unknown>, timestamp = "2026-01-01T00:00:10.000Z") =>
-    ({ id, parentId: null, timestamp, ...fields }) as SessionEntry;
-  it("is true for a reply before the latest compaction on the path, false after", () => {
-    const before = reply("old", 150000);
-    const after = reply("new", 20000);
-    const path = [
-      entry("a", { type: "message", message: before }),
-      entry("c", { type: "compaction", summary: "s", firstKeptEntryId: "a", tokensBefore: 150000 }),
-      entry("b", { type: "message", message: after }),
-    ];
-    expect(isUsageStale(path, before)).toBe(true);
-    expect(isUsageStale(path, after)).toBe(false);
-    expect(isUsageStale(path.slice(0, 1), before)).toBe(false);
-  });
-  it("compares timestamps for a reply not on the path", () => {
-    const path = [entry("c", { type: "compaction", summary: "s", firstKeptEntryId: "x", tokensBefore: 1 })];
-    const t = Date.parse("2026-01-01T00:00:10.000Z");
-    expect(isUsageStale(path, { ...reply("r", 5), timestamp: t - 1 })).toBe(true);
-    expect(isUsageStale(path, { ...reply("r", 5), timestamp: t + 1 })).toBe(false);
   });
 });

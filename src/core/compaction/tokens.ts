@@ -1,9 +1,9 @@
 /**
- * Token accounting (pi-session-format.md §6): the pi-compatible chars/4 estimator, the
+ * Token accounting (docs/session-format.md §9): the pi-compatible chars/4 estimator, the
  * context-size rule (provider usage + estimates of what followed), the auto-compaction
  * threshold and the stale-usage guard. Pure; estimates are cached per message object.
  */
-import type { AgentMessage, AssistantMessage, SessionEntry, Usage } from "../session/types.ts";
+import type { AgentMessage, AssistantMessage, Usage } from "../session/types.ts";
 
 /** Characters counted for one image block (pi's rule). */
 export const IMAGE_CHARS = 4800;
@@ -55,14 +55,21 @@ function contentParts(content: unknown, parts: MessageParts): void {
 }
 
 /**
- * Splits a message into the strings pi counts (§6): user / tool result / custom text and
- * images; assistant text + thinking + tool name + compact JSON of the arguments; bash command
+ * Splits a message into the strings pi counts (§9): system content, section texts and the JSON
+ * of the tools it adds; user / tool result / custom text and images; assistant text + thinking + tool name + compact JSON of the arguments; bash command
  * + output; summary text. Shared by the chars/4 estimator and the tokenizer estimator.
  */
 export function messageParts(message: AgentMessage): MessageParts {
   const parts: MessageParts = { texts: [], images: 0 };
   const m = message as { role?: unknown } & Record<string, unknown>;
   switch (m.role) {
+    case "system": {
+      contentParts(m.content, parts);
+      const sections = m.sections && typeof m.sections === "object" ? Object.values(m.sections) : [];
+      for (const s of sections) if (typeof s === "string") parts.texts.push(s);
+      if (Array.isArray(m.toolsAdded)) parts.texts.push(JSON.stringify(m.toolsAdded));
+      break;
+    }
     case "user":
     case "toolResult":
     case "custom":
@@ -94,7 +101,7 @@ export function messageParts(message: AgentMessage): MessageParts {
   return parts;
 }
 
-/** chars/4 rounded up, per message, exactly as pi counts (§6). */
+/** chars/4 rounded up, per message, exactly as pi counts (§9). */
 export function estimateMessageTokensPi(message: AgentMessage): number {
   const parts = messageParts(message);
   let chars = parts.images * IMAGE_CHARS;
@@ -160,7 +167,7 @@ export interface EstimateContextOptions {
   ignoreUsageBefore?: number;
 }
 
-/** Context size of a message list (§6): last usable provider usage + estimates after it. */
+/** Context size of a message list (§9): last usable provider usage + estimates after it. */
 export function estimateContextTokens(
   messages: readonly AgentMessage[],
   options: EstimateContextOptions = {},
@@ -209,35 +216,4 @@ export function shouldCompact(
 /** The auto-compaction threshold in tokens (window − reserve), never below 0. */
 export function compactionThreshold(contextWindow: number, reserveTokens: number): number {
   return Math.max(0, contextWindow - reserveTokens);
-}
-
-function entryTimeMs(entry: SessionEntry): number {
-  const t = Date.parse(entry.timestamp);
-  return Number.isFinite(t) ? t : Number.NaN;
-}
-
-/**
- * Stale-usage guard (§6): true when the reply whose usage would be used is older than the
- * latest compaction on the path (its usage describes the old, larger context). Compares
- * positions on the path when the reply is on it, else timestamps (message ms vs entry ISO).
- */
-export function isUsageStale(path: readonly SessionEntry[], usageMessage: AgentMessage | undefined): boolean {
-  if (!usageMessage) return false;
-  let compactionIndex = -1;
-  for (let i = path.length - 1; i >= 0; i--) {
-    if (path[i]!.type === "compaction") {
-      compactionIndex = i;
-      break;
-    }
-  }
-  if (compactionIndex < 0) return false;
-  for (let i = path.length - 1; i >= 0; i--) {
-    const e = path[i]!;
-    if (e.type === "message" && (e as { message?: unknown }).message === usageMessage)
-      return i < compactionIndex;
-  }
-  const compactionTime = entryTimeMs(path[compactionIndex]!);
-  const ts = (usageMessage as { timestamp?: unknown }).timestamp;
-  if (typeof ts !== "number" || Number.isNaN(compactionTime)) return false;
-  return ts < compactionTime;
 }

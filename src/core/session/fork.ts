@@ -4,7 +4,7 @@
  *
  * - Entries of the path are copied unchanged (same ids, parents, timestamps, unknown fields), so
  *   the new file is a valid pi session whose leaf is the forked entry.
- * - Labels are resolved over the whole source file (§2), so a label written on another branch
+ * - Labels are resolved over the whole source file (§4), so a label written on another branch
  *   can name an entry of the path. Those labels are re-created as `label` entries appended after
  *   the path, so the fork shows the same labels on the copied entries. They are chained after the
  *   forked entry, and a final `leaf` entry moves the leaf back to it (pi: a trailing `leaf` entry

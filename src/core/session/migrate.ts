@@ -1,6 +1,6 @@
 /**
  * Format migrations, run on load in order when the header's version is lower
- * (pi-session-format.md §4):
+ * (docs/session-format.md §3):
  * - v1 -> v2: entries get fresh ids and a parentId chain; a compaction's
  *   `firstKeptEntryIndex` (index into the parsed objects, header = 0) becomes
  *   `firstKeptEntryId` (left unset when it points at the header, at a non-entry, or past the end).

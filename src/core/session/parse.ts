@@ -1,5 +1,5 @@
 /**
- * Parsing a pi session JSONL file (pi-session-format.md §1) into a header and v3 entries.
+ * Parsing a pi session JSONL file (docs/session-format.md §2) into a header and v3 entries.
  *
  * - One pass over the text: lines are cut with indexOf, each non-blank line goes through
  *   JSON.parse once. A UTF-8 BOM is dropped; CRLF endings are accepted.

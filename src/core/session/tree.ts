@@ -1,6 +1,6 @@
 /**
  * The entry forest of a session: index by id, children in file order, the leaf, the path
- * from a root to the leaf, labels and the session name. See pi-session-format.md §1, §2, §5.
+ * from a root to the leaf, labels and the session name. See docs/session-format.md §2.4, §6.
  * Everything here is linear in the number of entries.
  */
 import type { SessionEntry } from "./types.ts";

@@ -1,29 +1,29 @@
 /**
- * Provider settings (in the Settings dialog): preset or custom base URL, the API key (kept only in
- * this browser, shown masked, revealable, removable), the default model (listed from GET /models
- * when the endpoint allows it, else typed), context window / max output / reasoning per model with
- * known defaults and overrides, the default thinking level, and "Test connection".
+ * Provider settings (in the Settings dialog): preset or custom base URL, the API key (key-field.tsx:
+ * bound to the base URL's origin), the default model (listed from GET /models when the endpoint
+ * allows it, else typed), context window / max output / reasoning per model with known defaults and
+ * overrides, the default thinking level, and "Test connection". Nothing is requested before the
+ * person has chosen a provider; models are listed on open only when no prompt is needed for it.
  */
 import { useCallback, useEffect, useId, useState } from "react";
 import { THINKING_LEVELS } from "../../core/agent/settings.ts";
 import { db } from "../../db/instance.ts";
 import { listModels, testConnection } from "../../llm/connection.ts";
 import { isMixedContent } from "../../llm/errors.ts";
-import { PROVIDER_PRESETS, type ProviderId, providerPreset } from "../../llm/providers.ts";
+import { NO_PROVIDER, PROVIDER_PRESETS, type ProviderId, providerPreset } from "../../llm/providers.ts";
 import {
-  getApiKey,
-  maskKey,
   modelLimits,
   type ProviderSettings,
-  removeApiKey,
+  providerChosen,
   saveProviderSettings,
-  setApiKey,
   withOverride,
   withProvider,
 } from "../../services/agent-settings.ts";
+import { keyRefFor, keyStatus, keyStores } from "../../services/key-vault.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { markInvisible } from "../common/invisible.ts";
 import { SafeText } from "../common/safe-text.tsx";
+import { ApiKeyField } from "./key-field.tsx";
 import { useProviderSettings } from "./use-agent.ts";
 
 type Models =
@@ -31,101 +31,6 @@ type Models =
   | { state: "ok"; models: string[] }
   | { state: "error"; message: string };
 type TestResult = { ok: boolean; message: string } | null;
-
-function ApiKeyField(props: { providerId: ProviderId; needsKey: boolean; onChanged: () => void }) {
-  const { providerId, needsKey, onChanged } = props;
-  const id = useId();
-  const toast = useUiStore((s) => s.pushToast);
-  const [stored, setStored] = useState<string | null>(null);
-  const [draft, setDraft] = useState("");
-  const [reveal, setReveal] = useState(false);
-  const reload = useCallback(() => {
-    void getApiKey(db, providerId).then((k) => setStored(k));
-  }, [providerId]);
-  useEffect(() => {
-    setReveal(false);
-    setDraft("");
-    reload();
-  }, [reload]);
-
-  const save = async () => {
-    if (draft.trim() === "") return;
-    const r = await setApiKey(db, providerId, draft);
-    if (!r.ok) toast({ kind: "error", message: r.error.message });
-    setDraft("");
-    reload();
-    onChanged();
-  };
-  const remove = async () => {
-    const r = await removeApiKey(db, providerId);
-    if (!r.ok) toast({ kind: "error", message: r.error.message });
-    setReveal(false);
-    reload();
-    onChanged();
-  };
-
-  return (
-    <div className="agent-field">
-      <label htmlFor={id}>API key{needsKey ? "" : " (optional for local servers)"}</label>
-      {stored ? (
-        <div className="agent-row">
-          <output id={id} className="agent-key" data-testid="api-key-display" aria-label="Stored API key">
-            {reveal ? stored : maskKey(stored)}
-          </output>
-          <button
-            type="button"
-            className="btn small"
-            aria-pressed={reveal}
-            onClick={() => setReveal(!reveal)}
-          >
-            {reveal ? "Hide" : "Reveal"}
-          </button>
-          <button type="button" className="btn small danger" onClick={() => void remove()}>
-            Remove key
-          </button>
-        </div>
-      ) : (
-        <div className="agent-row">
-          <input
-            id={id}
-            type="password"
-            autoComplete="off"
-            spellCheck={false}
-            value={draft}
-            placeholder="paste the key"
-            onChange={(e) => setDraft(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === "Enter") {
-                e.preventDefault();
-                void save();
-              }
-            }}
-          />
-          <button
-            type="button"
-            className="btn small"
-            disabled={draft.trim() === ""}
-            onClick={() => void save()}
-          >
-            Save key
-          </button>
-        </div>
-      )}
-      <p className="agent-hint">
-        Stored only in this browser (IndexedDB). It is sent only to the endpoint above, in the Authorization
-        header, and never appears in exported files.
-        {providerPreset(providerId).keyUrl && (
-          <>
-            {" "}
-            <a href={providerPreset(providerId).keyUrl} target="_blank" rel="noreferrer noopener">
-              Get a key
-            </a>
-          </>
-        )}
-      </p>
-    </div>
-  );
-}
 
 function NumberOverride(props: {
   label: string;
@@ -184,19 +89,27 @@ export function ProviderSettingsForm() {
   );
 
   const loadModels = useCallback(async (s: ProviderSettings) => {
-    if (!/^https?:\/\//i.test(s.baseUrl)) return;
+    if (!providerChosen(s) || !/^https?:\/\//i.test(s.baseUrl)) return;
     setModels({ state: "loading" });
-    const apiKey = await getApiKey(db, s.providerId);
+    const apiKey = await keyRefFor(keyStores(db), s.baseUrl);
     const r = await listModels({ baseUrl: s.baseUrl, apiKey, provider: s.providerId });
     setModels(r.ok ? { state: "ok", models: r.models } : { state: "error", message: r.error });
   }, []);
 
   const providerId = settings?.providerId;
   const baseUrl = settings?.baseUrl;
+  // On open and when the endpoint changes: list only for a chosen provider, and only when that
+  // needs no prompt and no key is missing (a key saved for another origin is never sent).
   // biome-ignore lint/correctness/useExhaustiveDependencies: list again when the endpoint changes.
   useEffect(() => {
-    if (settings) void loadModels(settings);
     setTest(null);
+    setModels({ state: "idle" });
+    if (!settings || !providerChosen(settings)) return;
+    const current = settings;
+    void keyStatus(keyStores(db), current.baseUrl).then((k) => {
+      const ready = k.key ? !k.key.locked : !providerPreset(current.providerId).needsKey;
+      if (ready) void loadModels(current);
+    });
   }, [providerId, baseUrl, loadModels]);
 
   if (!settings) return <p>Loading settings…</p>;
@@ -209,7 +122,7 @@ export function ProviderSettingsForm() {
   const runTest = async () => {
     setTesting(true);
     setTest(null);
-    const apiKey = await getApiKey(db, settings.providerId);
+    const apiKey = await keyRefFor(keyStores(db), settings.baseUrl);
     const r = await testConnection(
       { baseUrl: settings.baseUrl, apiKey, provider: settings.providerId },
       settings.model ? { model: settings.model } : {},
@@ -241,6 +154,11 @@ export function ProviderSettingsForm() {
             void save(withProvider(settings, e.target.value as ProviderId));
           }}
         >
+          {settings.providerId === NO_PROVIDER && (
+            <option value={NO_PROVIDER} disabled>
+              Choose a provider…
+            </option>
+          )}
           {PROVIDER_PRESETS.map((p) => (
             <option key={p.id} value={p.id}>
               {p.label}
@@ -276,121 +194,135 @@ export function ProviderSettingsForm() {
         )}
         {preset.corsHint && <p className="agent-hint">{preset.corsHint}</p>}
       </div>
-      <ApiKeyField
-        providerId={settings.providerId}
-        needsKey={preset.needsKey}
-        onChanged={() => void loadModels(settings)}
-      />
-      <div className="agent-field">
-        <label htmlFor={showSelect ? ids.model : ids.modelText}>Default model</label>
-        {showSelect ? (
-          <select
-            id={ids.model}
-            value={settings.model}
-            onChange={(e) => {
-              if (e.target.value === "__other") setOther(true);
-              else void save({ ...settings, model: e.target.value });
-            }}
-          >
-            <option value="">Choose a model…</option>
-            {listed.map((m) => (
-              <option key={m} value={m}>
-                {markInvisible(m)}
-              </option>
-            ))}
-            <option value="__other">Other (type a name)…</option>
-          </select>
-        ) : (
-          <div className="agent-row">
-            <input
-              id={ids.modelText}
-              spellCheck={false}
-              placeholder="model id, e.g. gpt-4o-mini"
-              defaultValue={settings.model}
-              key={`${settings.providerId}-${settings.model}`}
-              onBlur={(e) => {
-                const m = e.target.value.trim();
-                if (m !== settings.model) void save({ ...settings, model: m });
-              }}
-              onKeyDown={(e) => e.key === "Enter" && e.currentTarget.blur()}
-            />
-            {listed && (
-              <button type="button" className="link" onClick={() => setOther(false)}>
-                pick from the list
-              </button>
+      {!providerChosen(settings) ? (
+        <p className="agent-hint" data-testid="no-provider">
+          Choose a provider or type a base URL. Nothing is contacted before that.
+        </p>
+      ) : (
+        <>
+          <ApiKeyField
+            baseUrl={settings.baseUrl}
+            needsKey={preset.needsKey}
+            keyUrl={preset.keyUrl}
+            onChanged={() => void loadModels(settings)}
+          />
+          <div className="agent-field">
+            <label htmlFor={showSelect ? ids.model : ids.modelText}>Default model</label>
+            {showSelect ? (
+              <select
+                id={ids.model}
+                value={settings.model}
+                onChange={(e) => {
+                  if (e.target.value === "__other") setOther(true);
+                  else void save({ ...settings, model: e.target.value });
+                }}
+              >
+                <option value="">Choose a model…</option>
+                {listed.map((m) => (
+                  <option key={m} value={m}>
+                    {markInvisible(m)}
+                  </option>
+                ))}
+                <option value="__other">Other (type a name)…</option>
+              </select>
+            ) : (
+              <div className="agent-row">
+                <input
+                  id={ids.modelText}
+                  spellCheck={false}
+                  placeholder="model id, e.g. gpt-4o-mini"
+                  defaultValue={settings.model}
+                  key={`${settings.providerId}-${settings.model}`}
+                  onBlur={(e) => {
+                    const m = e.target.value.trim();
+                    if (m !== settings.model) void save({ ...settings, model: m });
+                  }}
+                  onKeyDown={(e) => e.key === "Enter" && e.currentTarget.blur()}
+                />
+                {listed && (
+                  <button type="button" className="link" onClick={() => setOther(false)}>
+                    pick from the list
+                  </button>
+                )}
+              </div>
             )}
+            <p className="agent-hint" data-testid="models-status">
+              {models.state === "loading" && "Listing the endpoint's models…"}
+              {models.state === "ok" &&
+                (models.models.length > 0
+                  ? `${models.models.length} models listed by the endpoint.`
+                  : "The endpoint lists no models: type the model id.")}
+              {models.state === "error" && (
+                <SafeText text={`Could not list models (${models.message}) Type the model id instead.`} />
+              )}{" "}
+              {models.state === "idle" && "Not listed yet."}{" "}
+              <button type="button" className="link" onClick={() => void loadModels(settings)}>
+                {models.state === "idle" ? "List models" : "List again"}
+              </button>
+            </p>
           </div>
-        )}
-        <p className="agent-hint" data-testid="models-status">
-          {models.state === "loading" && "Listing the endpoint's models…"}
-          {models.state === "ok" &&
-            (models.models.length > 0
-              ? `${models.models.length} models listed by the endpoint.`
-              : "The endpoint lists no models: type the model id.")}
-          {models.state === "error" && (
-            <SafeText text={`Could not list models (${models.message}) Type the model id instead.`} />
-          )}{" "}
-          <button type="button" className="link" onClick={() => void loadModels(settings)}>
-            List again
-          </button>
-        </p>
-      </div>
-      {limits && (
-        <fieldset className="agent-limits">
-          <legend>
-            Limits of “<SafeText text={settings.model} />”{" "}
-            {limits.known ? "(known model)" : "(unknown model: defaults)"}
-          </legend>
-          <NumberOverride
-            label="Context window (tokens)"
-            value={limits.contextWindow}
-            overridden={limits.overridden.contextWindow}
-            onChange={(v) => void save(withOverride(settings, settings.model, "contextWindow", v))}
-          />
-          <NumberOverride
-            label="Max output tokens"
-            value={limits.maxOutput}
-            overridden={limits.overridden.maxOutput}
-            onChange={(v) => void save(withOverride(settings, settings.model, "maxOutput", v))}
-          />
-          <label className="agent-check">
-            <input
-              type="checkbox"
-              checked={limits.reasoning}
-              onChange={(e) =>
-                void save(withOverride(settings, settings.model, "reasoning", e.target.checked))
-              }
-            />
-            Reasoning model (send the thinking level as reasoning_effort)
-          </label>
-        </fieldset>
-      )}
-      <div className="agent-field">
-        <label htmlFor={ids.thinking}>Default thinking level</label>
-        <select
-          id={ids.thinking}
-          value={settings.thinkingLevel}
-          onChange={(e) => void save({ ...settings, thinkingLevel: e.target.value })}
-        >
-          {THINKING_LEVELS.map((l) => (
-            <option key={l} value={l}>
-              {l}
-            </option>
-          ))}
-        </select>
-        <p className="agent-hint">
-          New sessions start with it; each session can change it (recorded in the session).
-        </p>
-      </div>
-      <div className="agent-row">
-        <button type="button" className="btn" disabled={testing} onClick={() => void runTest()}>
-          {testing ? "Testing…" : "Test connection"}
-        </button>
-      </div>
-      {test && (
-        <p className={`agent-flag ${test.ok ? "ok" : "error"}`} role="status" data-testid="connection-result">
-          <SafeText text={test.message} />
-        </p>
+          {limits && (
+            <fieldset className="agent-limits">
+              <legend>
+                Limits of “<SafeText text={settings.model} />”{" "}
+                {limits.known ? "(known model)" : "(unknown model: defaults)"}
+              </legend>
+              <NumberOverride
+                label="Context window (tokens)"
+                value={limits.contextWindow}
+                overridden={limits.overridden.contextWindow}
+                onChange={(v) => void save(withOverride(settings, settings.model, "contextWindow", v))}
+              />
+              <NumberOverride
+                label="Max output tokens"
+                value={limits.maxOutput}
+                overridden={limits.overridden.maxOutput}
+                onChange={(v) => void save(withOverride(settings, settings.model, "maxOutput", v))}
+              />
+              <label className="agent-check">
+                <input
+                  type="checkbox"
+                  checked={limits.reasoning}
+                  onChange={(e) =>
+                    void save(withOverride(settings, settings.model, "reasoning", e.target.checked))
+                  }
+                />
+                Reasoning model (send the thinking level as reasoning_effort)
+              </label>
+            </fieldset>
+          )}
+          <div className="agent-field">
+            <label htmlFor={ids.thinking}>Default thinking level</label>
+            <select
+              id={ids.thinking}
+              value={settings.thinkingLevel}
+              onChange={(e) => void save({ ...settings, thinkingLevel: e.target.value })}
+            >
+              {THINKING_LEVELS.map((l) => (
+                <option key={l} value={l}>
+                  {l}
+                </option>
+              ))}
+            </select>
+            <p className="agent-hint">
+              New sessions start with it; each session can change it (recorded in the session).
+            </p>
+          </div>
+          <div className="agent-row">
+            <button type="button" className="btn" disabled={testing} onClick={() => void runTest()}>
+              {testing ? "Testing…" : "Test connection"}
+            </button>
+          </div>
+          {test && (
+            <p
+              className={`agent-flag ${test.ok ? "ok" : "error"}`}
+              role="status"
+              data-testid="connection-result"
+            >
+              <SafeText text={test.message} />
+            </p>
+          )}
+        </>
       )}
     </form>
   );

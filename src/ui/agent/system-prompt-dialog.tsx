@@ -1,21 +1,44 @@
-/** Shows and edits the session's system prompt (stored per session in settings). */
-import { useEffect, useState } from "react";
+/** Shows and edits the session's system prompt, which lives in the session as pi 1.6 system messages. */
+import { useEffect, useMemo, useState } from "react";
+import { currentPath } from "../../core/session/tree.ts";
 import { db } from "../../db/instance.ts";
-import { DEFAULT_SYSTEM_PROMPT, setSystemPrompt } from "../../services/agent-settings.ts";
+import { DEFAULT_SYSTEM_PROMPT } from "../../services/agent-settings.ts";
+import {
+  type SessionPrompt,
+  saveSessionPrompt,
+  sessionPrompt,
+} from "../../services/system-prompt-service.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { Dialog } from "../common/dialog.tsx";
-import { useSystemPrompt } from "./use-agent.ts";
+import { useCurrentSession } from "../hooks/current-session.tsx";
 
 export function SystemPromptDialog({ sessionId, onClose }: { sessionId: string; onClose: () => void }) {
-  const stored = useSystemPrompt(sessionId);
+  const { loaded, row } = useCurrentSession();
   const toast = useUiStore((s) => s.pushToast);
+  const path = useMemo(() => (loaded ? currentPath(loaded.entries) : undefined), [loaded]);
+  const [prompt, setPrompt] = useState<SessionPrompt | null>(null);
   const [draft, setDraft] = useState<string | null>(null);
   useEffect(() => {
-    if (stored !== undefined && draft === null) setDraft(stored);
-  }, [stored, draft]);
+    if (!path) return;
+    let live = true;
+    void sessionPrompt(db, sessionId, path).then((p) => {
+      if (!live) return;
+      setPrompt(p);
+      setDraft((d) => d ?? p.editable);
+    });
+    return () => {
+      live = false;
+    };
+  }, [path, sessionId]);
 
   const save = async () => {
-    const r = await setSystemPrompt(db, sessionId, draft ?? "");
+    if (!prompt || draft === null) return;
+    if (prompt.declared && draft === prompt.editable) return onClose();
+    const r = await saveSessionPrompt(db, sessionId, {
+      current: prompt.system,
+      text: draft,
+      expectedLeafId: row?.leafId ?? null,
+    });
     if (!r.ok) toast({ kind: "error", message: r.error.message });
     else onClose();
   };
@@ -33,16 +56,25 @@ export function SystemPromptDialog({ sessionId, onClose }: { sessionId: string; 
           <button type="button" className="btn" onClick={onClose}>
             Cancel
           </button>
-          <button type="button" className="btn primary" onClick={() => void save()}>
+          <button type="button" className="btn primary" disabled={!prompt} onClick={() => void save()}>
             Save
           </button>
         </>
       }
     >
       <p className="agent-faint">
-        Sent to the model before the conversation on every request of this session. It is stored in this
-        browser, not in the session file.
+        {prompt?.declared
+          ? "Declared in the session itself (a system message, as pi 1.6 writes it): every request of this session starts with it, and pi sees the same prompt. Saving appends a change; earlier prompts stay in the history."
+          : "This session declares no prompt yet. Its first request declares this one in the session (a system message pi 1.6 reads too)."}
       </p>
+      {prompt && prompt.base !== "" && (
+        <div className="agent-prompt-base">
+          <div className="agent-faint">
+            Base prompt the session started with (kept in front, not editable):
+          </div>
+          <pre>{prompt.base}</pre>
+        </div>
+      )}
       <textarea
         className="agent-prompt-editor"
         aria-label="System prompt"
@@ -50,6 +82,11 @@ export function SystemPromptDialog({ sessionId, onClose }: { sessionId: string; 
         rows={14}
         onChange={(e) => setDraft(e.target.value)}
       />
+      {prompt && prompt.tools.length > 0 && (
+        <p className="agent-faint" data-testid="declared-tools">
+          Tools declared to the model: {prompt.tools.join(", ")}
+        </p>
+      )}
     </Dialog>
   );
 }

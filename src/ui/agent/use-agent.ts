@@ -4,12 +4,7 @@ import { useEffect, useState, useSyncExternalStore } from "react";
 import { db } from "../../db/instance.ts";
 import { agentService, agentWorkspace } from "../../services/agent-instance.ts";
 import type { SessionAgentState, SessionController } from "../../services/agent-session.ts";
-import {
-  getSystemPrompt,
-  loadProviderSettings,
-  type ProviderSettings,
-  SYSTEM_PROMPT_PREFIX,
-} from "../../services/agent-settings.ts";
+import { loadProviderSettings, type ProviderSettings } from "../../services/agent-settings.ts";
 import type { WorkspaceState } from "../../services/agent-workspace.ts";
 
 export function useSessionAgent(sessionId: string): {
@@ -24,10 +19,6 @@ export function useSessionAgent(sessionId: string): {
 /** Live provider settings (undefined while loading). */
 export function useProviderSettings(): ProviderSettings | undefined {
   return useLiveQuery(() => loadProviderSettings(db), []);
-}
-
-export function useSystemPrompt(sessionId: string): string | undefined {
-  return useLiveQuery(() => getSystemPrompt(db, sessionId), [sessionId, SYSTEM_PROMPT_PREFIX]);
 }
 
 export function useWorkspace(): WorkspaceState {

@@ -1,5 +1,6 @@
 /** Rename and delete-confirmation dialogs. */
 import { useState } from "react";
+import { UNDO_WINDOW_MS } from "../../services/sessions-service.ts";
 import { Dialog } from "./dialog.tsx";
 import { HiddenCharsNote, SafeText } from "./safe-text.tsx";
 
@@ -74,7 +75,7 @@ export function ConfirmDeleteDialog(props: { label: string; onConfirm: () => voi
     >
       <p>
         “<SafeText text={props.label.slice(0, 120)} />” and all its entries will be removed from this browser.
-        You can undo for a few seconds.
+        You can undo for {Math.round(UNDO_WINDOW_MS / 1000)} seconds, also after a reload.
       </p>
     </Dialog>
   );

@@ -1,7 +1,8 @@
-/** Toasts: results and errors of actions, with an optional action (Undo). */
+/** Toasts: results and errors of actions, with an optional action (Undo, also after a reload). */
 import { useEffect } from "react";
 import { type Toast, useUiStore } from "../../store/ui-store.ts";
 import { SafeText } from "./safe-text.tsx";
+import { useUndoAfterReload } from "./undo-delete.ts";
 
 function ToastItem({ toast }: { toast: Toast }) {
   const dismiss = useUiStore((s) => s.dismissToast);
@@ -40,6 +41,7 @@ function ToastItem({ toast }: { toast: Toast }) {
 
 export function Toasts() {
   const toasts = useUiStore((s) => s.toasts);
+  useUndoAfterReload();
   return (
     <div className="toasts">
       {toasts.map((t) => (

@@ -1,12 +1,13 @@
 /**
  * Mounts the compaction UI into the shell (imported once by src/main.tsx): the context meter in
  * the top bar, the token timeline + preview in the right panel, the settings in the Settings
- * dialog, and the agent hooks (auto-compaction, ask mode queue, overflow recovery).
+ * dialog, and the agent hooks (auto-compaction, ask mode, overflow recovery) with the UI they use.
  */
-import type { AssistantMessage } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
-import { agentService, registerAgentHooks } from "../../services/agent-instance.ts";
-import { createCompactionHooks } from "../../services/compaction-agent-hooks.ts";
+import { registerAgentHooks } from "../../services/agent-instance.ts";
+import { type CompactionUi, createCompactionHooks } from "../../services/compaction-agent-hooks.ts";
+import { useCompactionStore } from "../../store/compaction-store.ts";
+import { useUiStore } from "../../store/ui-store.ts";
 import { registerSlot } from "../shell/slots.ts";
 import { CompactionSettingsForm } from "./compaction-settings-form.tsx";
 import { ContextMeter } from "./context-meter.tsx";
@@ -17,18 +18,37 @@ registerSlot("topBar", ContextMeter, "compaction-meter");
 registerSlot("rightPanel", TokenTimeline, "compaction-timeline");
 registerSlot("settings", CompactionSettingsForm, "compaction-settings");
 
-/** Calls back with the last reply once the session's current run (the overflow retry) ends. */
-function watchRetry(sessionId: string, onDone: (last: AssistantMessage | undefined) => void): void {
-  const controller = agentService.session(sessionId);
-  let sawRun = false;
-  const unsubscribe = controller.subscribe(() => {
-    const st = controller.getState();
-    if (st.runner.status.kind === "streaming") sawRun = true;
-    if (sawRun && !st.running) {
-      unsubscribe();
-      onDone(st.runner.lastResult?.lastAssistant);
-    }
-  });
-}
+/** Toast ids of the notices shown, by key: a notice replaces the earlier one with its key. */
+const shown = new Map<string, number>();
 
-registerAgentHooks(createCompactionHooks({ db, watchRetry }));
+const compactionUi: CompactionUi = {
+  isReviewing() {
+    const s = useCompactionStore.getState();
+    return s.previewOpen && (s.status === "generating" || s.status === "ready");
+  },
+  openReview(_sessionId, reason) {
+    useCompactionStore.getState().openCompactionPreview({ generate: true, reason });
+    useUiStore.getState().setRightPanelOpen(true);
+  },
+  setWaiting(_sessionId, count) {
+    useCompactionStore.getState().setQueued(count);
+  },
+  notify(n) {
+    const ui = useUiStore.getState();
+    const previous = shown.get(n.key);
+    if (previous !== undefined) ui.dismissToast(previous);
+    if (n.kind === "error") useCompactionStore.getState().setNotice(n.message);
+    const id = ui.pushToast({
+      kind: n.kind,
+      message: n.message,
+      ...(n.action ? { action: n.action } : {}),
+      ...(n.kind === "success" ? { timeout: 15000 } : {}),
+    });
+    shown.set(n.key, id);
+  },
+  compacted(info) {
+    useCompactionStore.getState().setLast({ ...info, auto: true });
+  },
+};
+
+registerAgentHooks(createCompactionHooks({ db, ui: compactionUi }));

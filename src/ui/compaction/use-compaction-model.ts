@@ -6,9 +6,10 @@
  */
 import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useMemo, useState } from "react";
+import { triggerThreshold } from "../../core/compaction/decide.ts";
 import type { CompactionPlan, PlanFailureCode } from "../../core/compaction/plan.ts";
 import { createPlanner, type Planner } from "../../core/compaction/planner.ts";
-import { compactionThreshold, type Estimator, PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
+import { type Estimator, PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
 import {
@@ -167,7 +168,7 @@ function useBuildModel(sessionId: string): CompactionModel | undefined {
       windowSource: settings.contextWindow !== null ? "setting" : "model",
       reserveTokens,
       keepRecentTokens,
-      threshold: compactionThreshold(contextWindow, reserveTokens),
+      threshold: triggerThreshold(contextWindow, reserveTokens, settings.trigger),
       context: planner.contextTokens(),
       estimatorId: planner.estimator.id,
       plan,

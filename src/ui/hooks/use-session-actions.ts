@@ -6,12 +6,10 @@ import {
   deleteSession,
   exportSessionFile,
   loadExampleSession,
-  purgeExpired,
   renameSession,
-  UNDO_WINDOW_MS,
-  undoDelete,
 } from "../../services/sessions-service.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { offerUndo } from "../common/undo-delete.ts";
 
 function download(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
@@ -58,20 +56,7 @@ export function useSessionActions() {
         return;
       }
       if (useUiStore.getState().selectedSessionId === id) select(undefined);
-      toast({
-        kind: "info",
-        message: `Deleted “${label.slice(0, 60)}”.`,
-        timeout: UNDO_WINDOW_MS,
-        action: {
-          label: "Undo",
-          run: () => {
-            void undoDelete(db, id).then((u) => {
-              if (u.ok) select(id);
-            });
-          },
-        },
-      });
-      setTimeout(() => void purgeExpired(db), UNDO_WINDOW_MS + 500);
+      offerUndo(id, label, r.value.deletedAt);
     },
     [select, toast],
   );

@@ -3,12 +3,8 @@
  * model-facing conversion of core's context.ts (summaries and bash runs as the user text they
  * become), tool calls as name + JSON arguments, images as a note. Pure; bounded on deep input.
  */
-import {
-  branchSummaryToMessage,
-  compactionToMessage,
-  customMessageEntryToMessage,
-  toLlmMessages,
-} from "../../core/session/context.ts";
+import { toLlmMessages } from "../../core/session/context.ts";
+import { entryMessages } from "../../core/session/projection.ts";
 import type { AgentMessage, SessionEntry } from "../../core/session/types.ts";
 import { boundedJson } from "../common/bounded-json.ts";
 
@@ -70,21 +66,7 @@ export function messageModelText(message: AgentMessage): string {
 
 /** The text the model sees for an entry; entries that send nothing say so, with their JSON. */
 export function entryModelText(entry: SessionEntry): string {
-  const e = entry as Rec;
-  switch (entry.type) {
-    case "message":
-      return e.message && typeof e.message === "object"
-        ? messageModelText(e.message as AgentMessage)
-        : `(No message.) ${jsonText(e)}`;
-    case "compaction":
-      return messageModelText(compactionToMessage(entry as Parameters<typeof compactionToMessage>[0]));
-    case "branch_summary":
-      return messageModelText(branchSummaryToMessage(entry as Parameters<typeof branchSummaryToMessage>[0]));
-    case "custom_message":
-      return messageModelText(
-        customMessageEntryToMessage(entry as Parameters<typeof customMessageEntryToMessage>[0]),
-      );
-    default:
-      return `(This entry is not sent to the model.)\n${boundedJson(entry).text}`;
-  }
+  const messages = entryMessages(entry);
+  if (messages.length === 0) return `(This entry is not sent to the model.)\n${boundedJson(entry).text}`;
+  return messages.map(messageModelText).join("\n\n");
 }

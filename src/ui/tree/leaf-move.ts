@@ -1,7 +1,7 @@
 /**
  * The one way the UI moves the leaf. The tree panel, the branch switcher "‹ 2 / 3 ›", "Edit and
  * resend" and "Continue from here" all call `requestLeafMove`: it plans the move
- * (pi-session-format.md §10) and either opens the branch-summary preview (NavigateDialog:
+ * (docs/session-format.md §12) and either opens the branch-summary preview (NavigateDialog:
  * preview, streamed or offline summary, edit, Confirm / Skip / Cancel) or, when nothing the model
  * saw is left behind, just moves. `completeLeafMove` is what follows a move however it was made
  * (the message text to the composer, a toast, focus back where the person was).

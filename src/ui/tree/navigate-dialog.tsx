@@ -1,5 +1,5 @@
 /**
- * Navigation with a branch summary (pi-session-format.md §10): where the leaf lands, the common
+ * Navigation with a branch summary (docs/session-format.md §12): where the leaf lands, the common
  * ancestor, what would be summarized (entries, tokens, files), the summary streamed from the
  * model (or an offline draft without a key), editable; then Confirm (writes the branch_summary,
  * which becomes the leaf), Skip (a `leaf` entry only) or Cancel (nothing is written).

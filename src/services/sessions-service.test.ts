@@ -1,0 +1,57 @@
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type CutpointDb, createDb, getSession, listSessions, readEntries } from "../db/index.ts";
+import {
+  createEmptySession,
+  deleteSession,
+  pendingDeletes,
+  purgeExpired,
+  renameSession,
+  UNDO_WINDOW_MS,
+  undoDelete,
+} from "./sessions-service.ts";
+
+let db: CutpointDb;
+let n = 0;
+beforeEach(() => {
+  db = createDb(`sessions-service-${++n}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+});
+afterEach(() => db.close());
+
+async function sessionWithEntries(): Promise<string> {
+  const r = await createEmptySession(db);
+  if (!r.ok) throw new Error(r.error.message);
+  await renameSession(db, r.value.id, "first");
+  await renameSession(db, r.value.id, "second");
+  return r.value.id;
+}
+
+describe("delete with undo: a mark, not a removal", () => {
+  it("hides the session, keeps its entries, and undo brings it back whole", async () => {
+    const id = await sessionWithEntries();
+    const before = await readEntries(db, id);
+    const r = await deleteSession(db, id, 1_000);
+    expect(r).toEqual({ ok: true, value: { deletedAt: 1_000 } });
+    expect(await listSessions(db)).toEqual([]);
+    expect(await getSession(db, id)).toBeUndefined();
+    // A reload within the window still finds it (the database is all a new page has).
+    expect(
+      (await pendingDeletes(db, 1_000 + UNDO_WINDOW_MS - 1)).map((p) => [p.row.id, p.undoUntil]),
+    ).toEqual([[id, 1_000 + UNDO_WINDOW_MS]]);
+    expect(await purgeExpired(db, 1_000 + UNDO_WINDOW_MS - 1)).toBe(0);
+    expect((await undoDelete(db, id)).ok).toBe(true);
+    expect((await listSessions(db)).map((s) => s.id)).toEqual([id]);
+    expect(await readEntries(db, id)).toEqual(before);
+    expect(await pendingDeletes(db, 1_001)).toEqual([]);
+  });
+
+  it("after the window: no Undo offered, and the purge removes the session and its entries", async () => {
+    const id = await sessionWithEntries();
+    await deleteSession(db, id, 5_000);
+    expect(await pendingDeletes(db, 5_000 + UNDO_WINDOW_MS)).toEqual([]);
+    expect(await purgeExpired(db, 5_000 + UNDO_WINDOW_MS + 1)).toBe(1);
+    expect(await db.sessions.get(id)).toBeUndefined();
+    expect(await readEntries(db, id)).toEqual([]);
+    expect((await undoDelete(db, id)).ok).toBe(false);
+  });
+});
