@@ -325,9 +325,6 @@ test("a hostile model reply and a file named with a right-to-left override", asy
   const key = uniqueKey("hostile-reply");
   await page.goto("/");
   await setUpProvider(page, key);
-  // Opening Settings lists the default preset's models (the app's own request, before the mock
-  // is chosen); what counts here is what the content makes the page fetch, from now on.
-  foreign.length = 0;
   await newSession(page);
   await scriptReplies(key, [
     {
