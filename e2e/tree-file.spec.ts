@@ -156,7 +156,8 @@ test("label and jump, skip the summary, offline draft, fork, export one branch; 
     await downloadText(page, () => page.getByRole("button", { name: "Export", exact: true }).click()),
   );
   const bs = whole.at(-1)!;
-  expect(bs).toMatchObject({ type: "branch_summary", parentId: "a3", fromId: "a3" });
+  // fromId is the leaf that was left (pi 1.6), here a4 after the last move.
+  expect(bs).toMatchObject({ type: "branch_summary", parentId: "a3", fromId: "a4" });
   expect(String(bs.summary)).toContain("NOTE-FROM-PERSON");
   expect(bs.details).toEqual({ readFiles: [], modifiedFiles: [] });
   expect(whole.filter((e) => e.type === "leaf").map((e) => e.targetId)).toEqual(["a3", "a1", "a4"]);

@@ -4,6 +4,7 @@
  */
 import { useUiStore } from "../store/ui-store.ts";
 import { KeyUnlockDialog } from "./agent/key-unlock-dialog.tsx";
+import { ErrorBoundary } from "./common/error-boundary.tsx";
 import { Toasts } from "./common/toasts.tsx";
 import { useHashRoute } from "./hooks/use-hash-route.ts";
 import { ImportDialog } from "./import/import-dialog.tsx";
@@ -51,7 +52,9 @@ export function App() {
   const closed = useUiStore((s) => s.dbClosedReason);
   return (
     <div className="app" data-sidebar-open={sidebarOpen}>
-      <Sidebar />
+      <ErrorBoundary name="the session list">
+        <Sidebar />
+      </ErrorBoundary>
       <button
         type="button"
         className="backdrop"
@@ -61,7 +64,9 @@ export function App() {
       />
       <main className="main">
         {selected ? (
-          <SessionView key={selected} sessionId={selected} />
+          <ErrorBoundary key={selected} name="this session">
+            <SessionView sessionId={selected} />
+          </ErrorBoundary>
         ) : (
           <>
             <NoSessionTopBar />
@@ -82,8 +87,12 @@ export function App() {
           </button>
         </div>
       )}
-      <ImportDialog />
-      <SettingsDialog />
+      <ErrorBoundary name="the import dialog">
+        <ImportDialog />
+      </ErrorBoundary>
+      <ErrorBoundary name="the settings">
+        <SettingsDialog />
+      </ErrorBoundary>
       <ImportProgress />
       <Toasts />
       <KeyUnlockDialog />

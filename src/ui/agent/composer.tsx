@@ -10,6 +10,8 @@ import { useAgentUiStore } from "../../store/agent-ui-store.ts";
 import { openCompactionPreview, parseCompactCommand } from "../../store/compaction-store.ts";
 import { useTreeStore } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { ErrorBoundary } from "../common/error-boundary.tsx";
+import { HiddenCharsNote } from "../common/safe-text.tsx";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import type { SessionSlotProps } from "../shell/slots.ts";
 import { sessionPath } from "../tree/tree-model.ts";
@@ -99,7 +101,11 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
 
   return (
     <div className="agent-composer" data-testid="agent-composer">
-      {!hidden && <LiveRun state={state} onClose={() => setHidden(true)} />}
+      {!hidden && (
+        <ErrorBoundary name="the current run">
+          <LiveRun state={state} onClose={() => setHidden(true)} />
+        </ErrorBoundary>
+      )}
       {blocked && (
         <div className="agent-status warn" role="status" data-testid="running-elsewhere">
           This session is running in another tab. New entries appear here as they are saved; you can send once
@@ -125,6 +131,7 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
             }}
           />
         </label>
+        <HiddenCharsNote value={modelDraft ?? effective?.modelId ?? ""} />
         <label className="agent-inline">
           <span>Thinking</span>
           <select
@@ -197,7 +204,9 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
           </button>
         )}
       </form>
-      <WorkspacePanel />
+      <ErrorBoundary name="the workspace files">
+        <WorkspacePanel />
+      </ErrorBoundary>
       {promptOpen && <SystemPromptDialog sessionId={sessionId} onClose={() => setPromptOpen(false)} />}
     </div>
   );

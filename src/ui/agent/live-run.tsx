@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef } from "react";
 import type { SessionAgentState } from "../../services/agent-session.ts";
+import { SafeText } from "../common/safe-text.tsx";
 import { AssistantView, MessageView } from "./message-view.tsx";
 import { useCountdown } from "./use-agent.ts";
 
@@ -22,7 +23,7 @@ function Status({ state }: { state: SessionAgentState }) {
     if (s.kind === "error")
       return (
         <div className="agent-status error" role="alert" data-testid="run-error">
-          <strong>The run stopped with an error.</strong> {s.message}{" "}
+          <strong>The run stopped with an error.</strong> <SafeText text={s.message} />{" "}
           <span className="agent-faint">Everything before it is saved; send again to continue.</span>
         </div>
       );
@@ -31,14 +32,18 @@ function Status({ state }: { state: SessionAgentState }) {
   if (s.kind === "retrying")
     return (
       <div className="agent-status warn" role="status" data-testid="retry-status">
-        {retryLabel(s.reason)} — retrying in {countdown ?? Math.ceil(s.delayMs / 1000)} s (attempt {s.attempt}
-        )
+        <SafeText text={retryLabel(s.reason)} /> — retrying in {countdown ?? Math.ceil(s.delayMs / 1000)} s
+        (attempt {s.attempt})
       </div>
     );
   if (s.kind === "running-tool")
     return (
       <div className="agent-status" role="status">
-        Running tool <code>{s.toolName}</code>…
+        Running tool{" "}
+        <code>
+          <SafeText text={s.toolName} />
+        </code>
+        …
       </div>
     );
   if (s.kind === "streaming" && !state.live)
@@ -112,7 +117,7 @@ export function LiveRun({ state, onClose }: { state: SessionAgentState; onClose:
           <Status state={state} />
           {state.problem && (
             <div className="agent-status error" role="alert" data-testid="run-problem">
-              {state.problem}
+              <SafeText text={state.problem} />
             </div>
           )}
         </div>

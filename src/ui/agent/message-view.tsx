@@ -5,7 +5,11 @@
  */
 import { memo } from "react";
 import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../../core/session/types.ts";
-import { Markdown } from "../timeline/markdown.tsx";
+import { boundedJson } from "../common/bounded-json.ts";
+import { ErrorBoundary } from "../common/error-boundary.tsx";
+import { SafeText } from "../common/safe-text.tsx";
+import { Markdown, RawToggle } from "../timeline/markdown.tsx";
+import { messageModelText } from "../timeline/model-text.ts";
 
 const MAX_RESULT_CHARS = 20_000;
 
@@ -21,38 +25,34 @@ function textOf(content: unknown): string {
 
 /** Tool arguments for people: one "name: value" per argument, multi-line strings as they are. */
 export function argsText(args: unknown): string {
-  if (!args || typeof args !== "object" || Array.isArray(args)) return JSON.stringify(args) ?? "";
+  if (!args || typeof args !== "object" || Array.isArray(args)) return boundedJson(args, { indent: 0 }).text;
   return Object.entries(args as Record<string, unknown>)
     .map(([k, v]) => {
       if (typeof v === "string") return v.includes("\n") ? `${k}:\n${v}` : `${k}: ${v}`;
-      return `${k}: ${JSON.stringify(v)}`;
+      return `${k}: ${boundedJson(v, { indent: 0 }).text}`;
     })
     .join("\n");
 }
 
-export function AssistantView({ message, streaming }: { message: AssistantMessage; streaming: boolean }) {
+function AssistantBlocks({ message, streaming }: { message: AssistantMessage; streaming: boolean }) {
   const blocks = Array.isArray(message.content) ? message.content : [];
-  return (
-    <div
-      className={`agent-msg assistant${streaming ? " streaming" : ""}`}
-      data-testid={streaming ? "live-message" : "run-message"}
-      data-role="assistant"
-      data-stop={streaming ? "" : message.stopReason}
-    >
-      <div className="agent-msg-role">Assistant{streaming ? " · streaming…" : ""}</div>
+  const shown = (
+    <>
       {blocks.map((b, i) => {
         const key = `${i}-${b.type}`;
         if (b.type === "thinking")
           return (
             <details key={key} className="agent-thinking">
               <summary>Thinking ({b.thinking.length.toLocaleString()} characters)</summary>
-              <pre>{b.thinking}</pre>
+              <pre>
+                <SafeText text={b.thinking} />
+              </pre>
             </details>
           );
         if (b.type === "text")
           return streaming ? (
             <p key={key} className="agent-text-live" data-testid="live-text">
-              {b.text}
+              <SafeText text={b.text} />
             </p>
           ) : (
             <Markdown key={key} text={b.text} />
@@ -61,13 +61,37 @@ export function AssistantView({ message, streaming }: { message: AssistantMessag
           return (
             <div key={key} className="agent-toolcall" data-testid="tool-call">
               <div className="agent-toolcall-head">
-                <span aria-hidden="true">⚒</span> {b.name}
+                <span aria-hidden="true">⚒</span> <SafeText text={b.name} />
               </div>
-              <pre>{argsText(b.arguments)}</pre>
+              <pre>
+                <SafeText text={argsText(b.arguments)} />
+              </pre>
             </div>
           );
         return null;
       })}
+    </>
+  );
+  if (streaming) return shown;
+  return (
+    <RawToggle raw={() => messageModelText(message)}>
+      <ErrorBoundary name="this reply" inline>
+        {shown}
+      </ErrorBoundary>
+    </RawToggle>
+  );
+}
+
+export function AssistantView({ message, streaming }: { message: AssistantMessage; streaming: boolean }) {
+  return (
+    <div
+      className={`agent-msg assistant${streaming ? " streaming" : ""}`}
+      data-testid={streaming ? "live-message" : "run-message"}
+      data-role="assistant"
+      data-stop={streaming ? "" : message.stopReason}
+    >
+      <div className="agent-msg-role">Assistant{streaming ? " · streaming…" : ""}</div>
+      <AssistantBlocks message={message} streaming={streaming} />
       {!streaming && message.stopReason === "aborted" && (
         <p className="agent-flag aborted" data-testid="aborted-note">
           Stopped — the partial reply is kept and marked as aborted.
@@ -75,7 +99,7 @@ export function AssistantView({ message, streaming }: { message: AssistantMessag
       )}
       {!streaming && message.stopReason === "error" && (
         <p className="agent-flag error" role="alert" data-testid="reply-error">
-          {message.errorMessage ?? "The request failed."}
+          <SafeText text={message.errorMessage ?? "The request failed."} />
         </p>
       )}
       {!streaming && message.stopReason === "length" && (
@@ -95,10 +119,12 @@ function ToolResultView({ message }: { message: ToolResultMessage }) {
       open={message.isError}
     >
       <summary>
-        <span aria-hidden="true">↩</span> {message.toolName} result{message.isError ? " (error)" : ""} ·{" "}
-        {text.length.toLocaleString()} characters
+        <span aria-hidden="true">↩</span> <SafeText text={message.toolName} /> result
+        {message.isError ? " (error)" : ""} · {text.length.toLocaleString()} characters
       </summary>
-      <pre>{shown || "(no output)"}</pre>
+      <pre>
+        <SafeText text={shown || "(no output)"} />
+      </pre>
     </details>
   );
 }
@@ -109,7 +135,9 @@ export const MessageView = memo(function MessageView({ message }: { message: Age
       return (
         <div className="agent-msg user" data-role="user">
           <div className="agent-msg-role">You</div>
-          <p className="agent-text-live">{textOf(message.content)}</p>
+          <p className="agent-text-live">
+            <SafeText text={textOf(message.content)} />
+          </p>
         </div>
       );
     case "assistant":

@@ -21,6 +21,8 @@ import {
 } from "../../services/agent-settings.ts";
 import { keyRefFor, keyStatus, keyStores } from "../../services/key-vault.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { markInvisible } from "../common/invisible.ts";
+import { SafeText } from "../common/safe-text.tsx";
 import { ApiKeyField } from "./key-field.tsx";
 import { useProviderSettings } from "./use-agent.ts";
 
@@ -218,7 +220,7 @@ export function ProviderSettingsForm() {
                 <option value="">Choose a model…</option>
                 {listed.map((m) => (
                   <option key={m} value={m}>
-                    {m}
+                    {markInvisible(m)}
                   </option>
                 ))}
                 <option value="__other">Other (type a name)…</option>
@@ -250,8 +252,9 @@ export function ProviderSettingsForm() {
                 (models.models.length > 0
                   ? `${models.models.length} models listed by the endpoint.`
                   : "The endpoint lists no models: type the model id.")}
-              {models.state === "error" &&
-                `Could not list models (${models.message}) Type the model id instead.`}{" "}
+              {models.state === "error" && (
+                <SafeText text={`Could not list models (${models.message}) Type the model id instead.`} />
+              )}{" "}
               {models.state === "idle" && "Not listed yet."}{" "}
               <button type="button" className="link" onClick={() => void loadModels(settings)}>
                 {models.state === "idle" ? "List models" : "List again"}
@@ -261,7 +264,8 @@ export function ProviderSettingsForm() {
           {limits && (
             <fieldset className="agent-limits">
               <legend>
-                Limits of “{settings.model}” {limits.known ? "(known model)" : "(unknown model: defaults)"}
+                Limits of “<SafeText text={settings.model} />”{" "}
+                {limits.known ? "(known model)" : "(unknown model: defaults)"}
               </legend>
               <NumberOverride
                 label="Context window (tokens)"
@@ -315,7 +319,7 @@ export function ProviderSettingsForm() {
               role="status"
               data-testid="connection-result"
             >
-              {test.message}
+              <SafeText text={test.message} />
             </p>
           )}
         </>

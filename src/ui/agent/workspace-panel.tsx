@@ -6,6 +6,8 @@ import { useEffect, useState } from "react";
 import { agentWorkspace } from "../../services/agent-instance.ts";
 import { useAgentUiStore } from "../../store/agent-ui-store.ts";
 import type { WalkEntry } from "../../tools/index.ts";
+import { markInvisible } from "../common/invisible.ts";
+import { SafeText } from "../common/safe-text.tsx";
 import { formatBytes } from "../format.ts";
 import { useWorkspace } from "./use-agent.ts";
 
@@ -73,7 +75,7 @@ export function WorkspacePanel() {
       <div className="agent-files-head">
         <strong>Workspace</strong>
         <span className="agent-faint" data-testid="workspace-name">
-          {ws.workspace?.name ?? "opening…"}
+          <SafeText text={ws.workspace?.name ?? "opening…"} />
         </span>
         <button
           type="button"
@@ -106,21 +108,25 @@ export function WorkspacePanel() {
         )}
         {ws.pendingFolder && (
           <button type="button" className="btn small" onClick={() => void agentWorkspace.reopenFolder()}>
-            Reopen “{ws.pendingFolder}”
+            Reopen “<SafeText text={ws.pendingFolder} />”
           </button>
         )}
       </div>
       {ws.notice && <p className="agent-flag">{ws.notice}</p>}
       {ws.pendingFolder && (
         <p className="agent-faint">
-          The folder “{ws.pendingFolder}” needs your permission again; until then the tools use browser
-          storage.
+          The folder “<SafeText text={ws.pendingFolder} />” needs your permission again; until then the tools
+          use browser storage.
         </p>
       )}
       <div className="agent-files-body">
         <ul className="agent-file-list" aria-label="Files">
           {listing === null && <li className="agent-faint">Reading…</li>}
-          {listing && "error" in listing && <li className="agent-flag error">{listing.error}</li>}
+          {listing && "error" in listing && (
+            <li className="agent-flag error">
+              <SafeText text={listing.error} />
+            </li>
+          )}
           {listing && "files" in listing && listing.files.length === 0 && (
             <li className="agent-faint">No files yet. The agent's write tool creates them here.</li>
           )}
@@ -134,7 +140,7 @@ export function WorkspacePanel() {
                   aria-current={openFile === f.path}
                   onClick={() => setOpenFile(openFile === f.path ? null : f.path)}
                 >
-                  {f.path}
+                  <SafeText text={f.path} />
                 </button>
               </li>
             ))}
@@ -143,18 +149,30 @@ export function WorkspacePanel() {
           )}
         </ul>
         {view && (
-          <section className="agent-file-view" aria-label={`Content of ${view.path}`} data-testid="file-view">
+          <section
+            className="agent-file-view"
+            aria-label={`Content of ${markInvisible(view.path)}`}
+            data-testid="file-view"
+          >
             <div className="agent-file-view-head">
-              <code>{view.path}</code>
+              <code>
+                <SafeText text={view.path} />
+              </code>
               {"text" in view && (
                 <span className="agent-faint">{formatBytes(new Blob([view.text]).size)}</span>
               )}
             </div>
             {"error" in view ? (
-              <p className="agent-flag error">{view.error}</p>
+              <p className="agent-flag error">
+                <SafeText text={view.error} />
+              </p>
             ) : (
               <pre data-testid="file-content">
-                {view.text.length > MAX_VIEW_CHARS ? `${view.text.slice(0, MAX_VIEW_CHARS)}\n…` : view.text}
+                <SafeText
+                  text={
+                    view.text.length > MAX_VIEW_CHARS ? `${view.text.slice(0, MAX_VIEW_CHARS)}\n…` : view.text
+                  }
+                />
               </pre>
             )}
           </section>

@@ -2,6 +2,7 @@
 import { useState } from "react";
 import { UNDO_WINDOW_MS } from "../../services/sessions-service.ts";
 import { Dialog } from "./dialog.tsx";
+import { HiddenCharsNote, SafeText } from "./safe-text.tsx";
 
 export function RenameDialog(props: {
   initial: string;
@@ -40,6 +41,7 @@ export function RenameDialog(props: {
         <label className="field">
           <span>Name (saved as a session_info entry; empty clears it)</span>
           <input autoFocus value={name} onChange={(e) => setName(e.target.value)} maxLength={300} />
+          <HiddenCharsNote value={name} />
         </label>
       </form>
     </Dialog>
@@ -72,8 +74,8 @@ export function ConfirmDeleteDialog(props: { label: string; onConfirm: () => voi
       }
     >
       <p>
-        “{props.label.slice(0, 120)}” and all its entries will be removed from this browser. You can undo for{" "}
-        {Math.round(UNDO_WINDOW_MS / 1000)} seconds, also after a reload.
+        “<SafeText text={props.label.slice(0, 120)} />” and all its entries will be removed from this browser.
+        You can undo for {Math.round(UNDO_WINDOW_MS / 1000)} seconds, also after a reload.
       </p>
     </Dialog>
   );

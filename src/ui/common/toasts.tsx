@@ -1,6 +1,7 @@
 /** Toasts: results and errors of actions, with an optional action (Undo, also after a reload). */
 import { useEffect } from "react";
 import { type Toast, useUiStore } from "../../store/ui-store.ts";
+import { SafeText } from "./safe-text.tsx";
 import { useUndoAfterReload } from "./undo-delete.ts";
 
 function ToastItem({ toast }: { toast: Toast }) {
@@ -16,7 +17,9 @@ function ToastItem({ toast }: { toast: Toast }) {
       role={toast.kind === "error" ? "alert" : "status"}
       data-testid="toast"
     >
-      <span className="toast-msg">{toast.message}</span>
+      <span className="toast-msg">
+        <SafeText text={toast.message} />
+      </span>
       {toast.action && (
         <button
           type="button"

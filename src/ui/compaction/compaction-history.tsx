@@ -4,8 +4,10 @@
  * Undo for the latest one (when it is the leaf).
  */
 import { useMemo, useState } from "react";
+import { compactionSummaryText } from "../../core/session/context.ts";
+import { markInvisible } from "../common/invisible.ts";
 import { formatEntryTime } from "../format.ts";
-import { Markdown } from "../timeline/markdown.tsx";
+import { Markdown, RawToggle } from "../timeline/markdown.tsx";
 import { runUndo } from "./compaction-preview.tsx";
 import { fullTokens } from "./format-tokens.ts";
 import { compactionHistory } from "./history-model.ts";
@@ -38,7 +40,7 @@ export function CompactionHistory({ model }: { model: CompactionModel }) {
                   <p className="cp-note">
                     Kept range starts at{" "}
                     {it.keptIndex >= 0
-                      ? `row ${it.keptIndex + 1} (entry ${it.entry.firstKeptEntryId})`
+                      ? `row ${it.keptIndex + 1} (entry ${markInvisible(String(it.entry.firstKeptEntryId))})`
                       : "nothing (id not on the path)"}
                     .
                     {leaf?.id === it.entry.id && (
@@ -60,9 +62,11 @@ export function CompactionHistory({ model }: { model: CompactionModel }) {
                   {diff && it.previous ? (
                     <SummaryDiff before={it.previous.summary} after={it.entry.summary} />
                   ) : (
-                    <div className="cp-rendered">
-                      <Markdown text={it.entry.summary} />
-                    </div>
+                    <RawToggle raw={() => compactionSummaryText(it.entry.summary)}>
+                      <div className="cp-rendered">
+                        <Markdown text={it.entry.summary} />
+                      </div>
+                    </RawToggle>
                   )}
                 </div>
               )}

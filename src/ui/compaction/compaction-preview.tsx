@@ -14,6 +14,8 @@ import { resolveSummarizer } from "../../services/compaction-endpoint.ts";
 import { confirmCompaction, undoCompaction } from "../../services/compaction-runner.ts";
 import { useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { markInvisible } from "../common/invisible.ts";
+import { HiddenCharsNote, SafeText } from "../common/safe-text.tsx";
 import { describeEntry } from "../timeline/entry-kind.ts";
 import { Markdown } from "../timeline/markdown.tsx";
 import { fullTokens, kTokens, percent, usd } from "./format-tokens.ts";
@@ -172,7 +174,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
       </header>
       {s.reason && (
         <p className="cp-banner" role="status">
-          {s.reason}
+          <SafeText text={s.reason} />
         </p>
       )}
       {s.queued > 0 && (
@@ -186,7 +188,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
       )}
       {!ok && (
         <p className="cp-note" data-testid="nothing-to-compact">
-          Nothing to compact: {model.plan.reason ?? "the session is empty."}
+          Nothing to compact: <SafeText text={model.plan.reason ?? "the session is empty."} />
         </p>
       )}
       {ok && plan && (
@@ -202,8 +204,8 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
             </li>
             <li>
               Keeps from{" "}
-              <q title={firstKeptText?.excerpt}>
-                {firstKeptText?.label}: {firstKeptText?.excerpt.slice(0, 50)}
+              <q title={markInvisible(firstKeptText?.excerpt ?? "")}>
+                <SafeText text={`${firstKeptText?.label}: ${firstKeptText?.excerpt.slice(0, 50)}`} />
               </q>
             </li>
             <li data-testid="split-turn">
@@ -224,12 +226,16 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
             <div className="cp-file-lists">
               <ul aria-label="Files read">
                 {plan.fileOps.readFiles.map((f) => (
-                  <li key={f}>{f}</li>
+                  <li key={f}>
+                    <SafeText text={f} />
+                  </li>
                 ))}
               </ul>
               <ul aria-label="Files modified">
                 {plan.fileOps.modifiedFiles.map((f) => (
-                  <li key={f}>✎ {f}</li>
+                  <li key={f}>
+                    ✎ <SafeText text={f} />
+                  </li>
                 ))}
               </ul>
             </div>
@@ -279,6 +285,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
             data-testid="summarizer-model"
             list={ids.models}
           />
+          <HiddenCharsNote value={s.summarizerModel ?? (model.settings.summarizerModel || model.modelId)} />
           <datalist id={ids.models}>
             {models.map((m) => (
               <option key={m} value={m} />
@@ -294,7 +301,9 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
       </div>
       {s.status === "failed" && (
         <div className="cp-error" role="alert" data-testid="preview-error">
-          <p>The summary failed: {s.error}</p>
+          <p>
+            The summary failed: <SafeText text={s.error ?? ""} />
+          </p>
           <button type="button" className="btn small" onClick={() => void generate()}>
             Retry
           </button>
@@ -346,6 +355,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
               rows={10}
             />
           )}
+          {!rendered && !compare && <HiddenCharsNote value={s.draft} />}
         </div>
       )}
       <div className="cp-actions">

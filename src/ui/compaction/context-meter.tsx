@@ -4,8 +4,10 @@
  * tick at the threshold, the numbers in words, the source (reported / estimated) and the
  * estimator. Hover or focus shows the breakdown; click opens the token timeline.
  */
+
 import { useId } from "react";
 import { useUiStore } from "../../store/ui-store.ts";
+import { SafeText } from "../common/safe-text.tsx";
 import type { SessionSlotProps } from "../shell/slots.ts";
 import { estimatorLabel, fullTokens, kTokens, percent } from "./format-tokens.ts";
 import { type CompactionModel, useCompactionModel } from "./use-compaction-model.ts";
@@ -110,7 +112,10 @@ export function ContextMeter({ sessionId }: SessionSlotProps) {
         </span>
         <span>
           Window: {fullTokens(n.window)} (
-          {model.windowSource === "setting" ? "set in Settings" : model.modelId || "default"})
+          <SafeText
+            text={model.windowSource === "setting" ? "set in Settings" : model.modelId || "default"}
+          />
+          )
         </span>
         <span>
           Reserve: {fullTokens(model.reserveTokens)} · threshold {fullTokens(n.threshold)}

@@ -5,59 +5,93 @@
 
 import { useCallback, useMemo, useRef } from "react";
 import { buildSessionContext } from "../../core/session/context.ts";
-import type { SessionEntry } from "../../core/session/types.ts";
+import type { AgentMessage, SessionEntry } from "../../core/session/types.ts";
+import { SafeText } from "../common/safe-text.tsx";
 import { useListVirtualizer } from "../common/use-list-virtualizer.ts";
 import { describeEntry } from "../timeline/entry-kind.ts";
+import { RawToggle } from "../timeline/markdown.tsx";
+import { messageModelText } from "../timeline/model-text.ts";
 import { kTokens } from "./format-tokens.ts";
 import type { CompactionModel } from "./use-compaction-model.ts";
 
 const ROW = 28;
+const MAX_RAW_CHARS = 500_000;
 
 export function ModelView({ model }: { model: CompactionModel }) {
   const messages = useMemo(() => buildSessionContext(model.path).messages, [model.path]);
-  const ref = useRef<HTMLDivElement>(null);
-  const getScrollElement = useCallback(() => ref.current, []);
-  const estimateSize = useCallback(() => ROW, []);
-  const v = useListVirtualizer({ count: messages.length, getScrollElement, estimateSize, overscan: 8 });
-  const est = model.planner.estimator;
   return (
     <div className="cp-tl-body">
       <p className="cp-note">
         {messages.length} messages are sent to the model
         {messages[0]?.role === "compactionSummary" ? ", the compaction summary first" : ""}.
       </p>
-      <div ref={ref} className="cp-tl-scroll" data-testid="model-view">
-        <ul className="cp-tl-inner cp-tl-list" style={{ height: v.getTotalSize() }}>
-          {v.getVirtualItems().map((item) => {
-            const m = messages[item.index]!;
-            const d = describeEntry({
-              type: "message",
-              id: "",
-              parentId: null,
-              timestamp: "",
-              message: m,
-            } as SessionEntry);
-            const summary = m.role === "compactionSummary" || m.role === "branchSummary";
-            return (
-              <li
-                key={item.key}
-                className={`cp-row band-${summary ? "summary" : "context"}`}
-                data-role={m.role}
-                style={{ transform: `translateY(${item.start}px)` }}
-              >
-                <span className={`cp-gutter band-${summary ? "summary" : "context"}`} />
-                <span className="cp-icon" aria-hidden="true">
-                  {d.icon}
-                </span>
-                <span className="cp-excerpt">
-                  <b>{summary ? "Summary" : d.label}</b> {d.excerpt}
-                </span>
-                <span className="cp-total">{kTokens(est.estimateMessage(m))}</span>
-              </li>
-            );
-          })}
-        </ul>
-      </div>
+      <RawToggle raw={() => contextModelText(messages)} label="Raw text">
+        <MessageRows messages={messages} model={model} />
+      </RawToggle>
+    </div>
+  );
+}
+
+/** The whole context as the model reads it, message by message, cut at MAX_RAW_CHARS. */
+function contextModelText(messages: readonly AgentMessage[]): string {
+  const parts: string[] = [];
+  let length = 0;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    const part = `── ${i + 1}. ${m.role} ──\n${messageModelText(m)}`;
+    parts.push(part);
+    length += part.length;
+    if (length > MAX_RAW_CHARS) {
+      parts.push(
+        `… ${messages.length - i - 1} more messages (cut at ${MAX_RAW_CHARS.toLocaleString()} characters)`,
+      );
+      break;
+    }
+  }
+  return parts.join("\n\n");
+}
+
+function MessageRows({ messages, model }: { messages: readonly AgentMessage[]; model: CompactionModel }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const getScrollElement = useCallback(() => ref.current, []);
+  const estimateSize = useCallback(() => ROW, []);
+  const v = useListVirtualizer({ count: messages.length, getScrollElement, estimateSize, overscan: 8 });
+  const est = model.planner.estimator;
+  return (
+    <div ref={ref} className="cp-tl-scroll" data-testid="model-view">
+      <ul className="cp-tl-inner cp-tl-list" style={{ height: v.getTotalSize() }}>
+        {v.getVirtualItems().map((item) => {
+          const m = messages[item.index]!;
+          const d = describeEntry({
+            type: "message",
+            id: "",
+            parentId: null,
+            timestamp: "",
+            message: m,
+          } as SessionEntry);
+          const summary = m.role === "compactionSummary" || m.role === "branchSummary";
+          return (
+            <li
+              key={item.key}
+              className={`cp-row band-${summary ? "summary" : "context"}`}
+              data-role={m.role}
+              style={{ transform: `translateY(${item.start}px)` }}
+            >
+              <span className={`cp-gutter band-${summary ? "summary" : "context"}`} />
+              <span className="cp-icon" aria-hidden="true">
+                {d.icon}
+              </span>
+              <span className="cp-excerpt">
+                <b>
+                  <SafeText text={summary ? "Summary" : d.label} />
+                </b>{" "}
+                <SafeText text={d.excerpt} />
+              </span>
+              <span className="cp-total">{kTokens(est.estimateMessage(m))}</span>
+            </li>
+          );
+        })}
+      </ul>
     </div>
   );
 }

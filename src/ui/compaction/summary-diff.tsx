@@ -1,5 +1,6 @@
 /** A line diff of the new summary against the previous one (LCS, see line-diff.ts). */
 import { useMemo } from "react";
+import { SafeText } from "../common/safe-text.tsx";
 import { diffLines, diffStats } from "./line-diff.ts";
 
 export function SummaryDiff({ before, after }: { before: string; after: string }) {
@@ -16,7 +17,7 @@ export function SummaryDiff({ before, after }: { before: string; after: string }
           <div key={i} className={`d-${d.op}`}>
             <span aria-hidden="true">{d.op === "add" ? "+ " : d.op === "del" ? "− " : "  "}</span>
             <span className="sr-only">{d.op === "add" ? "added: " : d.op === "del" ? "removed: " : ""}</span>
-            {d.text}
+            <SafeText text={d.text} />
           </div>
         ))}
       </pre>

@@ -12,6 +12,9 @@ import type { CutPointInfo } from "../../core/compaction/cut-points.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { ErrorBoundary } from "../common/error-boundary.tsx";
+import { markInvisible } from "../common/invisible.ts";
+import { SafeText } from "../common/safe-text.tsx";
 import { useListVirtualizer } from "../common/use-list-virtualizer.ts";
 import type { SessionSlotProps } from "../shell/slots.ts";
 import { describeEntry } from "../timeline/entry-kind.ts";
@@ -64,13 +67,17 @@ export function TokenTimeline({ sessionId }: SessionSlotProps) {
     <div className="cp-panel" data-testid="token-timeline-panel">
       {notice && (
         <p className="cp-banner" role="alert" data-testid="compaction-notice">
-          {notice}{" "}
+          <SafeText text={notice} />{" "}
           <button type="button" className="btn small" onClick={() => setNotice(null)}>
             Dismiss
           </button>
         </p>
       )}
-      {previewOpen && <CompactionPreview model={model} />}
+      {previewOpen && (
+        <ErrorBoundary name="the compaction preview">
+          <CompactionPreview model={model} />
+        </ErrorBoundary>
+      )}
       <div className="cp-tl-head">
         <h2>Token timeline</h2>
         <label className="cp-toggle">
@@ -100,8 +107,17 @@ export function TokenTimeline({ sessionId }: SessionSlotProps) {
           ✕
         </button>
       </div>
-      {historyOpen && <CompactionHistory model={model} />}
-      {modelView ? <ModelView model={model} /> : <TimelineRows model={model} />}
+      {historyOpen && (
+        <ErrorBoundary name="the compaction history">
+          <CompactionHistory model={model} />
+        </ErrorBoundary>
+      )}
+      <ErrorBoundary
+        key={modelView ? "model" : "tokens"}
+        name={modelView ? "what the model sees" : "the token timeline"}
+      >
+        {modelView ? <ModelView model={model} /> : <TimelineRows model={model} />}
+      </ErrorBoundary>
       <Legend split={model.plan.plan?.isSplitTurn === true} />
     </div>
   );
@@ -315,14 +331,17 @@ function TimelineRows({ model }: { model: CompactionModel }) {
                     <span className={`cp-icon k-${d.kind}`} aria-hidden="true">
                       {d.icon}
                     </span>
-                    <span className="cp-excerpt" title={`${d.label}: ${d.excerpt}`}>
+                    <span className="cp-excerpt" title={markInvisible(`${d.label}: ${d.excerpt}`)}>
                       {entry.type === "compaction" || entry.type === "branch_summary" ? (
                         <button type="button" className="link" onClick={() => setOpenSummary(entry.id)}>
-                          {d.label}: view summary
+                          <SafeText text={d.label} />: view summary
                         </button>
                       ) : (
                         <>
-                          <b>{d.label}</b> {d.excerpt}
+                          <b>
+                            <SafeText text={d.label} />
+                          </b>{" "}
+                          <SafeText text={d.excerpt} />
                         </>
                       )}
                     </span>
@@ -397,7 +416,9 @@ function SummaryCard({
           ✕
         </button>
       </header>
-      <pre className="cp-summary-text">{String(e.summary ?? "")}</pre>
+      <pre className="cp-summary-text">
+        <SafeText text={String(e.summary ?? "")} />
+      </pre>
     </section>
   );
 }

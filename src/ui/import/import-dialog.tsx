@@ -6,6 +6,7 @@
 import { describeDamage, describePath } from "../../services/import-report.ts";
 import { useImportQuestion } from "../../store/import-store.ts";
 import { Dialog } from "../common/dialog.tsx";
+import { SafeText } from "../common/safe-text.tsx";
 
 const SHOWN = 50;
 
@@ -45,8 +46,17 @@ export function ImportDialog() {
       }
     >
       <p>
-        <strong>{question.fileName}</strong>
-        {question.sessionName ? ` — “${question.sessionName.slice(0, 80)}”` : ""}
+        <strong>
+          <SafeText text={question.fileName} />
+        </strong>
+        {question.sessionName ? (
+          <>
+            {" "}
+            — “<SafeText text={question.sessionName.slice(0, 80)} />”
+          </>
+        ) : (
+          ""
+        )}
       </p>
       {hasProblems && (
         <>
@@ -61,11 +71,14 @@ export function ImportDialog() {
           <ol className="problem-list" aria-label="Problems, line by line">
             {problems.slice(0, SHOWN).map((p) => (
               <li key={`${p.line}:${p.kind}`}>
-                Line {p.line}: {p.reason}
+                Line {p.line}: <SafeText text={p.reason} />
                 {p.excerpt ? (
                   <>
                     {" "}
-                    — <code>{p.excerpt.slice(0, 80)}</code>
+                    —{" "}
+                    <code>
+                      <SafeText text={p.excerpt.slice(0, 80)} />
+                    </code>
                   </>
                 ) : null}
               </li>
@@ -79,7 +92,9 @@ export function ImportDialog() {
       )}
       {existingName !== undefined && (
         <p>
-          A stored session has the same id (“{existingName.slice(0, 80)}”). Replace it with this file
+          A stored session has the same id (“
+          <SafeText text={existingName.slice(0, 80)} />
+          ”). Replace it with this file
           {hasProblems ? " (its valid entries)" : ""}, or import this file as a copy with a new id?
         </p>
       )}

@@ -1,5 +1,7 @@
 /** Progress of running imports (reading, parsing, saving), announced politely. */
+
 import { useUiStore } from "../../store/ui-store.ts";
+import { SafeText } from "../common/safe-text.tsx";
 
 const PHASES = {
   read: "Reading",
@@ -17,7 +19,7 @@ export function ImportProgress() {
       {jobs.map((j) => (
         <div key={j.id} className="import-job" data-testid="import-progress">
           <div>
-            {PHASES[j.phase]} {j.fileName}
+            {PHASES[j.phase]} <SafeText text={j.fileName} />
             {j.phase === "read" || j.phase === "parse" ? ` · ${Math.round(j.fraction * 100)} %` : ""}
           </div>
           <progress max={1} value={j.phase === "save" || j.phase === "prepare" ? undefined : j.fraction} />

@@ -5,6 +5,8 @@
  */
 import { useMemo, useState } from "react";
 import { useUiStore } from "../../store/ui-store.ts";
+import { ErrorBoundary } from "../common/error-boundary.tsx";
+import { SafeText } from "../common/safe-text.tsx";
 import { RenameDialog } from "../common/session-dialogs.tsx";
 import { formatBytes, formatCount } from "../format.ts";
 import { CurrentSessionProvider, useCurrentSession } from "../hooks/current-session.tsx";
@@ -38,7 +40,7 @@ function TopBar({ sessionId }: { sessionId: string }) {
         ☰
       </button>
       <h1 className="topbar-title" style={{ fontSize: "1rem", margin: 0 }} data-testid="session-title">
-        {title}
+        <SafeText text={title} />
       </h1>
       {row && (
         <span className="topbar-sub">
@@ -118,7 +120,9 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       <TopBar sessionId={sessionId} />
       <div className="workspace">
         <section className="conversation" aria-label="Conversation">
-          <Conversation />
+          <ErrorBoundary name="the timeline">
+            <Conversation />
+          </ErrorBoundary>
         </section>
         {hasRight && rightOpen && (
           <aside className="right-panel" aria-label="Side panel">

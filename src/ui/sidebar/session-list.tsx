@@ -5,6 +5,8 @@ import { db } from "../../db/instance.ts";
 import type { SessionRow } from "../../db/schema.ts";
 import { listSessions } from "../../db/sessions-repo.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { markInvisible } from "../common/invisible.ts";
+import { SafeText } from "../common/safe-text.tsx";
 import { ConfirmDeleteDialog, RenameDialog } from "../common/session-dialogs.tsx";
 import { formatBytes, formatCount, formatDate } from "../format.ts";
 import { useSessionActions } from "../hooks/use-session-actions.ts";
@@ -36,8 +38,13 @@ export function SessionList() {
               aria-current={row.id === selected}
               data-session-id={row.id}
             >
-              <button type="button" className="session-open" onClick={() => select(row.id)} title={title}>
-                <span className="session-name">{title}</span>
+              <button
+                type="button"
+                className="session-open"
+                onClick={() => select(row.id)}
+                title={markInvisible(title)}
+              >
+                <SafeText className="session-name" text={title} />
                 <span className="session-meta">
                   {formatDate(row.updatedAt)} ·{" "}
                   <span data-testid="entry-count">{formatCount(row.entryCount)}</span> entries ·{" "}
@@ -48,7 +55,7 @@ export function SessionList() {
                 <button
                   type="button"
                   className="btn ghost icon"
-                  aria-label={`Rename ${title}`}
+                  aria-label={`Rename ${markInvisible(title)}`}
                   title="Rename"
                   onClick={() => setPending({ kind: "rename", row })}
                 >
@@ -57,7 +64,7 @@ export function SessionList() {
                 <button
                   type="button"
                   className="btn ghost icon"
-                  aria-label={`Export ${title}`}
+                  aria-label={`Export ${markInvisible(title)}`}
                   title="Export .jsonl"
                   onClick={() => void actions.exportFile(row.id)}
                 >
@@ -66,7 +73,7 @@ export function SessionList() {
                 <button
                   type="button"
                   className="btn ghost icon"
-                  aria-label={`Delete ${title}`}
+                  aria-label={`Delete ${markInvisible(title)}`}
                   title="Delete"
                   onClick={() => setPending({ kind: "delete", row })}
                 >

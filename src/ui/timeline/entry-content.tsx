@@ -1,18 +1,51 @@
-/** The expanded content of a timeline row: text as safe markdown, code and tool I/O as text. */
+/**
+ * The expanded content of a timeline row: text as safe markdown, code and tool I/O as text, JSON
+ * bounded in depth and length, every name and id with its hidden characters marked; a "Raw"
+ * switch shows the text the model sees instead.
+ */
 import type { SessionEntry } from "../../core/session/types.ts";
+import { boundedJson } from "../common/bounded-json.ts";
+import { SafeText } from "../common/safe-text.tsx";
 import { contentText } from "./entry-kind.ts";
-import { Markdown } from "./markdown.tsx";
+import { Markdown, RawToggle } from "./markdown.tsx";
+import { entryModelText } from "./model-text.ts";
 
 type Rec = Record<string, unknown>;
 
-function Json({ value }: { value: unknown }) {
-  return <pre>{JSON.stringify(value, null, 2)}</pre>;
+const MAX_TEXT_CHARS = 200_000;
+
+/** Plain text in a <pre>, hidden characters marked, cut at MAX_TEXT_CHARS. */
+export function PreText({ text, className }: { text: string; className?: string | undefined }) {
+  const shown = text.length > MAX_TEXT_CHARS ? `${text.slice(0, MAX_TEXT_CHARS)}\n… (cut for display)` : text;
+  return (
+    <pre className={className}>
+      <SafeText text={shown} />
+    </pre>
+  );
+}
+
+/** A value as JSON, at most 12 levels deep and 50,000 characters (says so when cut). */
+export function Json({ value }: { value: unknown }) {
+  const r = boundedJson(value);
+  return (
+    <>
+      <PreText text={r.text} />
+      {r.truncated && (
+        <p className="meta" data-testid="json-truncated">
+          Shown in part: nesting deeper than 12 levels or text past 50,000 characters is left out (Raw has the
+          text the model sees).
+        </p>
+      )}
+    </>
+  );
 }
 
 function Part({ title, children }: { title: string; children: React.ReactNode }) {
   return (
     <>
-      <div className="part-title">{title}</div>
+      <div className="part-title">
+        <SafeText text={title} />
+      </div>
       {children}
     </>
   );
@@ -21,22 +54,33 @@ function Part({ title, children }: { title: string; children: React.ReactNode })
 function FileLists({ details }: { details: unknown }) {
   if (!details || typeof details !== "object") return null;
   const d = details as { readFiles?: unknown; modifiedFiles?: unknown };
-  const read = Array.isArray(d.readFiles) ? (d.readFiles as string[]) : [];
-  const modified = Array.isArray(d.modifiedFiles) ? (d.modifiedFiles as string[]) : [];
+  const read = Array.isArray(d.readFiles) ? d.readFiles.map(String) : [];
+  const modified = Array.isArray(d.modifiedFiles) ? d.modifiedFiles.map(String) : [];
   if (read.length === 0 && modified.length === 0) return <Json value={details} />;
   return (
     <>
       {read.length > 0 && (
         <Part title={`Files read (${read.length})`}>
-          <pre>{read.join("\n")}</pre>
+          <PreText text={read.join("\n")} />
         </Part>
       )}
       {modified.length > 0 && (
         <Part title={`Files modified (${modified.length})`}>
-          <pre>{modified.join("\n")}</pre>
+          <PreText text={modified.join("\n")} />
         </Part>
       )}
     </>
+  );
+}
+
+/** Extra data a tool or extension stored beside the content (not sent to the model). */
+function Details({ value }: { value: unknown }) {
+  if (value === undefined) return null;
+  return (
+    <details className="entry-details">
+      <summary className="meta">Details (stored with the entry, not sent to the model)</summary>
+      <Json value={value} />
+    </details>
   );
 }
 
@@ -44,7 +88,12 @@ function MessageContent({ m }: { m: Rec }) {
   switch (m.role) {
     case "user":
     case "custom":
-      return <Markdown text={contentText(m.content)} />;
+      return (
+        <>
+          <Markdown text={contentText(m.content)} />
+          <Details value={m.details} />
+        </>
+      );
     case "assistant": {
       const blocks = Array.isArray(m.content) ? (m.content as Rec[]) : [];
       return (
@@ -55,7 +104,7 @@ function MessageContent({ m }: { m: Rec }) {
               return (
                 <details key={key}>
                   <summary className="meta">Thinking</summary>
-                  <pre>{String(b.thinking ?? "")}</pre>
+                  <PreText text={String(b.thinking ?? "")} />
                 </details>
               );
             if (b?.type === "text") return <Markdown key={key} text={String(b.text ?? "")} />;
@@ -67,9 +116,10 @@ function MessageContent({ m }: { m: Rec }) {
               );
             return <Json key={key} value={b} />;
           })}
-          {typeof m.errorMessage === "string" && <p className="error">{m.errorMessage}</p>}
+          {typeof m.errorMessage === "string" && <PreText className="error" text={m.errorMessage} />}
           <p className="meta">
-            {String(m.provider ?? "")}/{String(m.model ?? "")} · stop: {String(m.stopReason ?? "")}
+            <SafeText text={`${String(m.provider ?? "")}/${String(m.model ?? "")}`} /> · stop:{" "}
+            <SafeText text={String(m.stopReason ?? "")} />
             {m.usage && typeof m.usage === "object"
               ? ` · usage ${String((m.usage as Rec).totalTokens ?? "?")} tokens`
               : ""}
@@ -81,17 +131,18 @@ function MessageContent({ m }: { m: Rec }) {
       return (
         <>
           <p className="meta">
-            {String(m.toolName)} · call {String(m.toolCallId)}
+            <SafeText text={String(m.toolName)} /> · call <SafeText text={String(m.toolCallId)} />
             {m.isError ? " · error" : ""}
           </p>
-          <pre className={m.isError ? "error" : undefined}>{contentText(m.content)}</pre>
+          <PreText className={m.isError ? "error" : undefined} text={contentText(m.content)} />
+          <Details value={m.details} />
         </>
       );
     case "bashExecution":
       return (
         <>
-          <pre>$ {String(m.command ?? "")}</pre>
-          <pre>{String(m.output ?? "") || "(no output)"}</pre>
+          <PreText text={`$ ${String(m.command ?? "")}`} />
+          <PreText text={String(m.output ?? "") || "(no output)"} />
           <p className="meta">
             exit {String(m.exitCode ?? "?")}
             {m.cancelled ? " · cancelled" : ""}
@@ -108,21 +159,18 @@ function MessageContent({ m }: { m: Rec }) {
   }
 }
 
-export function EntryContent({ entry }: { entry: SessionEntry }) {
+function Body({ entry }: { entry: SessionEntry }) {
   const e = entry as Rec;
-  let body: React.ReactNode;
   switch (entry.type) {
     case "message":
-      body =
-        e.message && typeof e.message === "object" ? (
-          <MessageContent m={e.message as Rec} />
-        ) : (
-          <Json value={e} />
-        );
-      break;
+      return e.message && typeof e.message === "object" ? (
+        <MessageContent m={e.message as Rec} />
+      ) : (
+        <Json value={e} />
+      );
     case "compaction":
     case "branch_summary":
-      body = (
+      return (
         <>
           <Markdown text={String(e.summary ?? "")} />
           {e.fromHook ? (
@@ -132,18 +180,27 @@ export function EntryContent({ entry }: { entry: SessionEntry }) {
           )}
         </>
       );
-      break;
     case "custom_message":
-      body = <Markdown text={contentText(e.content)} />;
-      break;
+      return (
+        <>
+          <Markdown text={contentText(e.content)} />
+          <Details value={e.details} />
+        </>
+      );
     default:
-      body = <Json value={entry} />;
+      return <Json value={entry} />;
   }
+}
+
+export function EntryContent({ entry }: { entry: SessionEntry }) {
   return (
     <div className="row-detail">
-      {body}
+      <RawToggle raw={() => entryModelText(entry)}>
+        <Body entry={entry} />
+      </RawToggle>
       <p className="meta">
-        id {entry.id} · parent {entry.parentId ?? "none"} · {entry.timestamp}
+        id <SafeText text={String(entry.id)} /> · parent <SafeText text={String(entry.parentId ?? "none")} />{" "}
+        · <SafeText text={String(entry.timestamp)} />
       </p>
     </div>
   );

@@ -1,5 +1,6 @@
 /** What a timeline row shows for an entry: its kind, an icon, and a one-line excerpt. */
 import type { SessionEntry } from "../../core/session/types.ts";
+import { boundedJson } from "../common/bounded-json.ts";
 
 export type EntryKind =
   | "user"
@@ -58,7 +59,7 @@ function argsSummary(args: unknown): string {
   for (const key of ["path", "command", "file_path", "pattern", "url", "query"]) {
     if (typeof a[key] === "string") return a[key] as string;
   }
-  return oneLine(JSON.stringify(args) ?? "", 120);
+  return oneLine(boundedJson(args, { indent: 0, maxDepth: 4, maxChars: 2_000 }).text, 120);
 }
 
 /** A system message: the prompt and tools it declares or changes. */

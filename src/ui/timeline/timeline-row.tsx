@@ -1,6 +1,8 @@
 /** One timeline row: kind, excerpt, time, tokens and running total; expands to the full content. */
 import { memo } from "react";
 import type { ContextEditEntry, SessionEntry } from "../../core/session/types.ts";
+import { ErrorBoundary } from "../common/error-boundary.tsx";
+import { SafeText } from "../common/safe-text.tsx";
 import { formatCount, formatEntryTime, formatTokens } from "../format.ts";
 import { TreeRowActions } from "../tree/row-actions.tsx";
 import { EntryContent } from "./entry-content.tsx";
@@ -62,14 +64,20 @@ export const TimelineRow = memo(function TimelineRow(props: TimelineRowProps) {
           {d.icon}
         </span>
         <span className="row-main">
-          <span className="row-kind">{d.label}</span>
-          {label && <span className="row-label">⚑ {label}</span>}
+          <span className="row-kind">
+            <SafeText text={d.label} />
+          </span>
+          {label && (
+            <span className="row-label">
+              ⚑ <SafeText text={label} />
+            </span>
+          )}
           {edit && (
             <span className="row-edit" data-testid="row-edit">
               {omitted ? "omitted for the model" : "edited for the model"}
             </span>
           )}
-          <span className="row-excerpt">{d.excerpt}</span>
+          <SafeText className="row-excerpt" text={d.excerpt} />
           {!inContext && <span className="sr-only">(not in context)</span>}
         </span>
         <span className="row-right">
@@ -91,7 +99,7 @@ export const TimelineRow = memo(function TimelineRow(props: TimelineRowProps) {
           {typeof tokensBefore === "number" && <span>from {formatCount(tokensBefore)} tokens</span>}
           {keptFrom ? (
             <button type="button" className="link" onClick={() => props.onJump(keptFrom.index)}>
-              kept from “{keptFrom.excerpt}” ↑
+              kept from “<SafeText text={keptFrom.excerpt} />” ↑
             </button>
           ) : (
             <span>keeps nothing before it</span>
@@ -101,7 +109,9 @@ export const TimelineRow = memo(function TimelineRow(props: TimelineRowProps) {
       {expanded && (
         <div id={detailId}>
           {edit && <EditNote edit={edit} />}
-          <EntryContent entry={entry} />
+          <ErrorBoundary name="this entry's content" inline>
+            <EntryContent entry={entry} />
+          </ErrorBoundary>
         </div>
       )}
       {flash && <span className="sr-only">Jumped here</span>}
@@ -121,7 +131,9 @@ function EditNote({ edit }: { edit: ContextEditEntry }) {
   return (
     <div className="edit-note" data-testid="edit-note">
       <p>A context edit (entry {edit.id}) replaces its content for the model with:</p>
-      <pre className="edit-replacement">{contentText(edit.replacement.content)}</pre>
+      <pre className="edit-replacement">
+        <SafeText text={contentText(edit.replacement.content)} />
+      </pre>
       <p>The original, as stored:</p>
     </div>
   );

@@ -6,6 +6,7 @@ import type { VirtualItem } from "@tanstack/react-virtual";
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { ErrorBoundary } from "../common/error-boundary.tsx";
 import { type ListVirtualizer, useListVirtualizer } from "../common/use-list-virtualizer.ts";
 import { formatCount, formatTokens } from "../format.ts";
 import { describeEntry } from "./entry-kind.ts";
@@ -196,22 +197,24 @@ export function Timeline({ model, partial }: { model: TimelineModel; partial?: n
                 style={{ transform: `translateY(${item.start}px)` }}
               >
                 <span className="row-gutter" aria-hidden="true" />
-                <TimelineRow
-                  entry={entry}
-                  index={i}
-                  tokens={model.tokens[i]!}
-                  total={partial === undefined ? model.totals[i]! : Number.NaN}
-                  inContext={inContext}
-                  edit={model.edits.get(entry.id)}
-                  expanded={expanded.has(entry.id)}
-                  label={model.labels.get(entry.id)}
-                  keptFrom={keptFor(i)}
-                  flash={flashIndex === i}
-                  toolbar={activeId === entry.id}
-                  onActivate={setActiveId}
-                  onToggle={toggleExpanded}
-                  onJump={jump}
-                />
+                <ErrorBoundary name="this row" inline>
+                  <TimelineRow
+                    entry={entry}
+                    index={i}
+                    tokens={model.tokens[i]!}
+                    total={partial === undefined ? model.totals[i]! : Number.NaN}
+                    inContext={inContext}
+                    edit={model.edits.get(entry.id)}
+                    expanded={expanded.has(entry.id)}
+                    label={model.labels.get(entry.id)}
+                    keptFrom={keptFor(i)}
+                    flash={flashIndex === i}
+                    toolbar={activeId === entry.id}
+                    onActivate={setActiveId}
+                    onToggle={toggleExpanded}
+                    onJump={jump}
+                  />
+                </ErrorBoundary>
               </li>
             );
           })}

@@ -5,6 +5,7 @@ import { setLabel } from "../../services/branch-service.ts";
 import { useTreeStore } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { Dialog } from "../common/dialog.tsx";
+import { HiddenCharsNote, SafeText } from "../common/safe-text.tsx";
 import { describeEntry } from "../timeline/entry-kind.ts";
 import type { TreeData } from "./tree-model.ts";
 
@@ -54,7 +55,11 @@ function LabelBody({ sessionId, data, entryId }: { sessionId: string; data: Tree
         </>
       }
     >
-      {entry && <p className="nav-note">{describeEntry(entry).excerpt.slice(0, 120)}</p>}
+      {entry && (
+        <p className="nav-note">
+          <SafeText text={describeEntry(entry).excerpt.slice(0, 120)} />
+        </p>
+      )}
       <form
         id="label-form"
         onSubmit={(e) => {
@@ -65,6 +70,7 @@ function LabelBody({ sessionId, data, entryId }: { sessionId: string; data: Tree
         <label className="nav-focus">
           Label
           <input autoFocus value={text} onChange={(e) => setText(e.target.value)} maxLength={200} />
+          <HiddenCharsNote value={text} />
         </label>
       </form>
     </Dialog>

@@ -20,6 +20,7 @@ import { loadCompactionSettings, saveCompactionSettings } from "../../services/c
 import { type LeafMoveRequest, type LeafMoveVia, useTreeStore } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { Dialog } from "../common/dialog.tsx";
+import { HiddenCharsNote, SafeText } from "../common/safe-text.tsx";
 import { formatCount, formatTokens } from "../format.ts";
 import { completeLeafMove, moveLeafShown } from "./leaf-move.ts";
 import type { TreeData } from "./tree-model.ts";
@@ -277,7 +278,9 @@ function NavigateBody({
     <Dialog open title={TITLES[request.via]} name="navigate" onClose={close} actions={actions}>
       <dl className="nav-facts">
         <dt>Target</dt>
-        <dd data-testid="nav-target">{entryExcerpt(plan.target)}</dd>
+        <dd data-testid="nav-target">
+          <SafeText text={entryExcerpt(plan.target)} />
+        </dd>
         <dt>New position</dt>
         <dd>
           {plan.editorText !== undefined
@@ -285,7 +288,9 @@ function NavigateBody({
             : "At that entry"}
         </dd>
         <dt>Common ancestor</dt>
-        <dd data-testid="nav-ancestor">{entryExcerpt(plan.commonAncestor)}</dd>
+        <dd data-testid="nav-ancestor">
+          <SafeText text={entryExcerpt(plan.commonAncestor)} />
+        </dd>
         <dt>Branch left</dt>
         <dd data-testid="nav-left">
           {leaving
@@ -306,7 +311,9 @@ function NavigateBody({
             {listOpen && (
               <ol>
                 {prep.entryIds.slice(-200).map((id) => (
-                  <li key={id}>{entryExcerpt(d.index.byId.get(id) ?? null, 100)}</li>
+                  <li key={id}>
+                    <SafeText text={entryExcerpt(d.index.byId.get(id) ?? null, 100)} />
+                  </li>
                 ))}
               </ol>
             )}
@@ -314,7 +321,12 @@ function NavigateBody({
           {(files.readFiles.length > 0 || files.modifiedFiles.length > 0) && (
             <p className="nav-files">
               Files read: {files.readFiles.length} · modified: {files.modifiedFiles.length}
-              {files.modifiedFiles.length > 0 && <> ({files.modifiedFiles.slice(0, 5).join(", ")})</>}
+              {files.modifiedFiles.length > 0 && (
+                <>
+                  {" "}
+                  (<SafeText text={files.modifiedFiles.slice(0, 5).join(", ")} />)
+                </>
+              )}
             </p>
           )}
           <label className="nav-focus">
@@ -357,6 +369,7 @@ function NavigateBody({
               aria-busy={phase === "generating"}
               data-testid="nav-summary"
             />
+            <HiddenCharsNote value={summary} />
           </label>
         </>
       )}
@@ -368,7 +381,7 @@ function NavigateBody({
       )}
       {error && !stale && (
         <p className="nav-error" role="alert">
-          {error}
+          <SafeText text={error} />
         </p>
       )}
     </Dialog>

@@ -5,6 +5,7 @@
 import { useEffect } from "react";
 import { createPortal } from "react-dom";
 import { useTreeStore } from "../../store/tree-store.ts";
+import { ErrorBoundary } from "../common/error-boundary.tsx";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import type { SessionSlotProps } from "../shell/slots.ts";
 import { LabelDialog } from "./label-dialog.tsx";
@@ -46,9 +47,17 @@ export function TreeControls({ sessionId }: SessionSlotProps) {
       {data &&
         createPortal(
           <>
-            {open && <TreePanel key={sessionId} sessionId={sessionId} data={data} />}
-            <NavigateDialog sessionId={sessionId} data={data} />
-            <LabelDialog sessionId={sessionId} data={data} />
+            {open && (
+              <ErrorBoundary key={sessionId} name="the session tree">
+                <TreePanel sessionId={sessionId} data={data} />
+              </ErrorBoundary>
+            )}
+            <ErrorBoundary name="the navigation dialog">
+              <NavigateDialog sessionId={sessionId} data={data} />
+            </ErrorBoundary>
+            <ErrorBoundary name="the label dialog">
+              <LabelDialog sessionId={sessionId} data={data} />
+            </ErrorBoundary>
           </>,
           document.body,
         )}

@@ -7,6 +7,7 @@
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { useTreeStore } from "../../store/tree-store.ts";
+import { SafeText } from "../common/safe-text.tsx";
 import { useListVirtualizer } from "../common/use-list-virtualizer.ts";
 import { formatCount } from "../format.ts";
 import { describeEntry } from "../timeline/entry-kind.ts";
@@ -28,9 +29,13 @@ function EntryRowContent({ row, isLeaf }: { row: Extract<TreeRow, { kind: "entry
       <span className="tree-icon" aria-hidden="true">
         {d.icon}
       </span>
-      <span className="tree-kind">{d.label}</span>
-      {row.label && <span className="tree-label">⚑ {row.label}</span>}
-      <span className="tree-excerpt">{d.excerpt}</span>
+      <SafeText className="tree-kind" text={d.label} />
+      {row.label && (
+        <span className="tree-label">
+          ⚑ <SafeText text={row.label} />
+        </span>
+      )}
+      <SafeText className="tree-excerpt" text={d.excerpt} />
       {row.sibling && (
         <span className="tree-sib" title="Branch position among its siblings">
           {row.sibling.index}/{row.sibling.total}
@@ -207,9 +212,9 @@ export function TreePanel({ sessionId, data }: { sessionId: string; data: TreeDa
             {labels.map((l) => (
               <li key={l.id}>
                 <button type="button" className="link" onClick={() => jumpTo(l.id)}>
-                  ⚑ {l.label}
+                  ⚑ <SafeText text={l.label} />
                 </button>
-                <span className="tree-label-excerpt">{describeEntry(l.entry).excerpt.slice(0, 60)}</span>
+                <SafeText className="tree-label-excerpt" text={describeEntry(l.entry).excerpt.slice(0, 60)} />
               </li>
             ))}
           </ul>
@@ -270,7 +275,7 @@ export function TreePanel({ sessionId, data }: { sessionId: string; data: TreeDa
                     {row.firstUser && (
                       <span className="tree-excerpt tree-run-about">
                         {row.userCount > 1 ? `${formatCount(row.userCount)} prompts, from “` : "“"}
-                        {describeEntry(row.firstUser).excerpt.slice(0, 80)}”
+                        <SafeText text={describeEntry(row.firstUser).excerpt.slice(0, 80)} />”
                       </span>
                     )}
                   </>
