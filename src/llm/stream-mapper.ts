@@ -2,6 +2,7 @@
  * Pure mapping of Chat Completions stream chunks to a pi AssistantMessage, with live events.
  * Feed chunks with `push`, then call `finish`. No I/O: tests feed recorded chunk arrays.
  */
+
 import type {
   AssistantMessage,
   TextContent,
@@ -9,6 +10,7 @@ import type {
   ToolCall,
   Usage,
 } from "../core/session/types.ts";
+import { emptyUsage } from "../core/session/usage.ts";
 import type { ModelPrices } from "./providers.ts";
 
 export const API_NAME = "openai-completions";
@@ -52,16 +54,7 @@ export interface ChunkLike {
   } | null;
 }
 
-export function emptyUsage(): Usage {
-  return {
-    input: 0,
-    output: 0,
-    cacheRead: 0,
-    cacheWrite: 0,
-    totalTokens: 0,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-  };
-}
+export { emptyUsage };
 
 /** Fills the cost fields from prices in USD per million tokens. */
 export function applyCost(usage: Usage, prices: ModelPrices | undefined): void {

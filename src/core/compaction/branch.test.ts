@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildTreeIndex } from "../session/tree.ts";
 import type { SessionEntry } from "../session/types.ts";
+import { emptyUsage } from "../session/usage.ts";
 import {
   branchEntries,
   branchNewLeaf,
@@ -9,7 +10,7 @@ import {
   prepareBranchSummary,
 } from "./branch.ts";
 import { BRANCH_SUMMARY_INSTRUCTIONS, BRANCH_SUMMARY_PREAMBLE, EMPTY_BRANCH_SUMMARY } from "./prompts.ts";
-import { type CompleteFn, type CompleteRequest, zeroUsage } from "./summarize.ts";
+import type { CompleteFn, CompleteRequest } from "./summarize.ts";
 
 const TS = "2026-01-01T00:00:00.000Z";
 const e = (id: string, parentId: string | null, fields: Record<string, unknown>) =>
@@ -163,7 +164,7 @@ describe("generateBranchSummary", () => {
   const calls: CompleteRequest[] = [];
   const complete: CompleteFn = async (r) => {
     calls.push(r);
-    return { ok: true, text: " Tried plan A. ", usage: zeroUsage() };
+    return { ok: true, text: " Tried plan A. ", usage: emptyUsage() };
   };
 
   it("sends the serialized branch and prefixes the preamble; budget 2048", async () => {
@@ -178,7 +179,7 @@ describe("generateBranchSummary", () => {
       ok: true,
       summary: `${BRANCH_SUMMARY_PREAMBLE}\n\nTried plan A.\n\n<read-files>\n/src/a.ts\n</read-files>\n\n<modified-files>\n/src/b.ts\n</modified-files>`,
       details: { readFiles: ["/src/a.ts"], modifiedFiles: ["/src/b.ts"] },
-      usage: zeroUsage(),
+      usage: emptyUsage(),
     });
   });
 

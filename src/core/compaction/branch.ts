@@ -13,6 +13,7 @@ import type {
   SessionEntry,
   Usage,
 } from "../session/types.ts";
+import { emptyUsage } from "../session/usage.ts";
 import { entryMessage, messageRole } from "./entry-messages.ts";
 import { FileOpSet, formatFileBlocks } from "./file-ops.ts";
 import {
@@ -24,7 +25,7 @@ import {
   SUMMARIZER_SYSTEM_PROMPT,
 } from "./prompts.ts";
 import { serializeConversation } from "./serialize.ts";
-import { type CompleteFn, type CompleteRequest, type SummarizerModel, zeroUsage } from "./summarize.ts";
+import type { CompleteFn, CompleteRequest, SummarizerModel } from "./summarize.ts";
 import { type Estimator, PI_ESTIMATOR } from "./tokens.ts";
 
 export const DEFAULT_BRANCH_CONTEXT_WINDOW = 128000;
@@ -203,7 +204,7 @@ export async function generateBranchSummary(
       ok: true,
       summary: `${BRANCH_SUMMARY_PREAMBLE}\n\n${EMPTY_BRANCH_SUMMARY}${formatFileBlocks(details)}`,
       details,
-      usage: zeroUsage(),
+      usage: emptyUsage(),
     };
   if (options.signal.aborted) return { ok: false, error: "Aborted.", aborted: true };
   const full: CompleteRequest = { ...request, signal: options.signal };
@@ -223,7 +224,7 @@ export async function generateBranchSummary(
     ok: true,
     summary: `${BRANCH_SUMMARY_PREAMBLE}\n\n${result.text.trim()}${formatFileBlocks(details)}`,
     details,
-    usage: result.usage ?? zeroUsage(),
+    usage: result.usage ?? emptyUsage(),
   };
 }
 

@@ -4,9 +4,10 @@
  * generateCompaction so the preview can show, edit and confirm it the same way.
  */
 import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../session/types.ts";
+import { emptyUsage } from "../session/usage.ts";
 import { formatFileBlocks } from "./file-ops.ts";
 import type { CompactionPlan } from "./plan.ts";
-import { type GenerateResult, planFields, zeroUsage } from "./summarize.ts";
+import { type GenerateResult, planFields } from "./summarize.ts";
 
 export const OFFLINE_SUMMARY_NOTICE =
   "_This summary was generated offline from the session itself, without a model._";
@@ -127,6 +128,6 @@ export function generateOfflineCompaction(plan: CompactionPlan): GenerateResult 
   return {
     ok: true,
     fields: planFields(plan, offlineSummaryText(plan) + formatFileBlocks(plan.fileOps)),
-    usage: zeroUsage(),
+    usage: emptyUsage(),
   };
 }

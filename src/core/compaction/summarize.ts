@@ -5,6 +5,7 @@
  * are requested one after the other, as pi 1.6 does.
  */
 import type { CompactionEntry, FileListDetails, SystemMessage, Usage } from "../session/types.ts";
+import { addUsage, emptyUsage } from "../session/usage.ts";
 import { formatFileBlocks } from "./file-ops.ts";
 import type { CompactionPlan } from "./plan.ts";
 import {
@@ -68,38 +69,6 @@ export interface CompactionFields {
 export type GenerateResult =
   | { ok: true; fields: CompactionFields; usage: Usage }
   | { ok: false; error: string; aborted: boolean };
-
-/** An all-zero usage (the offline summary, or a provider that reported none). */
-export function zeroUsage(): Usage {
-  return {
-    input: 0,
-    output: 0,
-    cacheRead: 0,
-    cacheWrite: 0,
-    totalTokens: 0,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-  };
-}
-
-/** The sum of two usages (a split turn's two requests). */
-export function addUsage(a: Usage, b: Usage | undefined): Usage {
-  if (!b) return a;
-  const n = (x: unknown) => (typeof x === "number" && Number.isFinite(x) ? x : 0);
-  return {
-    input: n(a.input) + n(b.input),
-    output: n(a.output) + n(b.output),
-    cacheRead: n(a.cacheRead) + n(b.cacheRead),
-    cacheWrite: n(a.cacheWrite) + n(b.cacheWrite),
-    totalTokens: n(a.totalTokens) + n(b.totalTokens),
-    cost: {
-      input: n(a.cost?.input) + n(b.cost?.input),
-      output: n(a.cost?.output) + n(b.cost?.output),
-      cacheRead: n(a.cost?.cacheRead) + n(b.cost?.cacheRead),
-      cacheWrite: n(a.cost?.cacheWrite) + n(b.cost?.cacheWrite),
-      total: n(a.cost?.total) + n(b.cost?.total),
-    },
-  };
-}
 
 /** The fields every summary of a plan shares (generated or offline): cut, tokens, files, system checkpoint. */
 export function planFields(plan: CompactionPlan, summary: string): CompactionFields {
@@ -196,7 +165,7 @@ export async function generateCompaction(
     aborted: r.aborted || options.signal.aborted,
   });
   let summary = requests.historyText ?? "";
-  let usage = zeroUsage();
+  let usage = emptyUsage();
   if (requests.history) {
     const h = await run(requests.history, "history");
     if (!h.ok) return failed(h);
