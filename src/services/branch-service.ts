@@ -1,13 +1,14 @@
 /**
- * Writes of the session tree (pi-session-format.md §1, §2, §10): moving the leaf with a `leaf`
- * entry, confirming a branch summary, labelling an entry, and generating the branch summary
+ * Writes of the session tree (pi-session-format.md §1, §2, §10): moving the leaf with a move
+ * entry (core/session/moves.ts), confirming a branch summary, labelling an entry, and generating the branch summary
  * (streamed from the configured model when a key is set, an offline draft otherwise).
  * Every write is one `appendEntries` transaction; nothing is ever deleted.
  */
 import { buildBranchSummaryEntry, generateBranchSummary } from "../core/compaction/branch.ts";
 import type { CompleteFn } from "../core/compaction/summarize.ts";
 import { buildSessionContext } from "../core/session/context.ts";
-import type { FileListDetails, LabelEntry, LeafEntry, SessionEntry } from "../core/session/types.ts";
+import { buildMoveEntry, type MoveEntry } from "../core/session/moves.ts";
+import type { FileListDetails, LabelEntry, SessionEntry } from "../core/session/types.ts";
 import {
   appendEntries,
   type CutpointDb,
@@ -65,46 +66,48 @@ async function appendFromRow(
 }
 
 /**
- * The `leaf` entry that moves the leaf from `fromLeafId` to `targetId` (pi-session-format.md §1).
- * Built before the write when the view shows the move at once (`moveLeaf` with `entry`).
+ * The move entry from the leaf `fromLeafId` to `targetId` (a child of the target, which pi 1.6
+ * then opens at). Built before the write when the view shows the move at once (`moveLeaf` with
+ * `entry`).
  */
-export function buildLeafEntry(
+export function buildLeafMove(
   fromLeafId: string | null,
   targetId: string | null,
   options: { taken?: { has(id: string): boolean }; now?: Date } = {},
-): LeafEntry {
-  return {
-    type: "leaf",
+): MoveEntry {
+  return buildMoveEntry({
     id: newEntryId(options.taken),
-    parentId: fromLeafId,
     timestamp: (options.now ?? new Date()).toISOString(),
     targetId,
-  };
+    fromId: fromLeafId,
+  });
 }
 
 /**
- * Moves the leaf to `targetId` by appending a `leaf` entry (a child of the current leaf), so the
- * position survives a reload and an export. No-op when the leaf is already there. With `entry`
- * (from `buildLeafEntry` on `expectedLeafId`), exactly that entry is written.
+ * Moves the leaf to `targetId` by appending a move entry, so the position survives a reload and
+ * an export and pi sees it. Nothing is written when the leaf is already there, or when
+ * `position` (where the caller sees the stored leaf stand: a move's target) is the target. With
+ * `entry` (from `buildLeafMove` on `expectedLeafId`), exactly that entry is written.
  */
 export function moveLeaf(
   db: CutpointDb,
   sessionId: string,
   targetId: string | null,
-  options: WriteOptions & { entry?: LeafEntry } = {},
+  options: WriteOptions & { entry?: MoveEntry; position?: string | null } = {},
 ): Promise<Result<SessionRow>> {
-  return appendFromRow(db, sessionId, options, (row, now): LeafEntry | undefined => {
+  return appendFromRow(db, sessionId, options, (row, now): MoveEntry | undefined => {
     if (row.leafId === targetId) return undefined;
-    const entry = options.entry ?? buildLeafEntry(row.leafId, targetId, { ...options, now });
-    if (entry.parentId !== row.leafId || entry.targetId !== targetId)
+    if (options.expectedLeafId !== undefined && options.position === targetId) return undefined;
+    const entry = options.entry ?? buildLeafMove(row.leafId, targetId, { ...options, now });
+    if (entry.data.fromId !== row.leafId || entry.data.targetId !== targetId || entry.parentId !== targetId)
       throw new Error("moveLeaf: the given entry is not a move from the stored leaf to the target");
     return entry;
   });
 }
 
 /**
- * Writes the branch summary as pi does: parentId and fromId = the new leaf ("root" when null);
- * the summary entry becomes the leaf.
+ * Writes the branch summary as pi 1.6 does: parentId = the new leaf, fromId = the stored leaf
+ * left behind ("root" when none); the summary entry becomes the leaf.
  */
 export function confirmBranchSummary(
   db: CutpointDb,
@@ -112,11 +115,12 @@ export function confirmBranchSummary(
   input: { newLeafId: string | null; summary: string; details?: FileListDetails },
   options: WriteOptions = {},
 ): Promise<Result<SessionRow>> {
-  return appendFromRow(db, sessionId, options, (_row, now) =>
+  return appendFromRow(db, sessionId, options, (row, now) =>
     buildBranchSummaryEntry({
       summary: input.summary,
       ...(input.details ? { details: input.details } : {}),
       newLeafId: input.newLeafId,
+      oldLeafId: row.leafId,
       id: newEntryId(options.taken),
       timestamp: now.toISOString(),
     }),

@@ -5,14 +5,15 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { planCompaction } from "../core/compaction/plan.ts";
 import type { CompleteFn } from "../core/compaction/summarize.ts";
 import { buildSessionContext } from "../core/session/context.ts";
+import { displayPositionId, MOVE_CUSTOM_TYPE } from "../core/session/moves.ts";
 import { parseSessionJsonl } from "../core/session/parse.ts";
+import { buildTreeIndex, currentPath } from "../core/session/tree.ts";
 import type { CompactionEntry, SessionEntry } from "../core/session/types.ts";
 import { type CutpointDb, createDb } from "../db/schema.ts";
 import { exportSession, prepareSession, readEntries, saveSession } from "../db/sessions-repo.ts";
 import {
   compactAutomatically,
   confirmCompaction,
-  currentPath,
   generateSummary,
   offlineSummary,
   undoCompaction,
@@ -92,7 +93,7 @@ describe("compaction runner on the real fixture", () => {
     expect(await readEntries(db, sessionId)).toHaveLength(entries.length);
   });
 
-  it("undo appends a leaf entry pointing before the compaction; history stays", async () => {
+  it("undo appends a move entry to the entry before the compaction; history stays", async () => {
     const gen = offlineSummary(plan());
     if (!gen.ok) throw new Error(gen.error);
     const leaf = leafOf(entries);
@@ -107,10 +108,22 @@ describe("compaction runner on the real fixture", () => {
     expect(u.ok).toBe(true);
     const stored = await readEntries(db, sessionId);
     expect(stored).toHaveLength(entries.length + 2);
-    expect(stored.at(-1)).toMatchObject({ type: "leaf", targetId: leaf, parentId: c.value.entry.id });
-    expect(leafOf(stored)).toBe(leaf);
+    const moved = stored.at(-1)!;
+    // pi 1.6 opens the file on the move, whose path is the one before the compaction.
+    expect(moved).toMatchObject({
+      type: "custom",
+      customType: MOVE_CUSTOM_TYPE,
+      parentId: leaf,
+      data: { targetId: leaf, fromId: c.value.entry.id },
+    });
+    expect(leafOf(stored)).toBe(moved.id);
+    expect(displayPositionId(moved.id, buildTreeIndex(stored).byId)).toBe(leaf);
+    expect(currentPath(stored).some((e) => e.type === "compaction" && e.id === c.value.entry.id)).toBe(false);
+    expect(buildSessionContext(currentPath(stored)).messages).toEqual(
+      buildSessionContext(currentPath(entries)).messages,
+    );
     const row = await db.sessions.get(sessionId);
-    expect(row?.leafId).toBe(leaf);
+    expect(row?.leafId).toBe(moved.id);
   });
 
   it("generateSummary sends the focus and the serialized conversation, streams deltas", async () => {

@@ -1,5 +1,5 @@
 /**
- * The compaction runner: the only code that writes compaction entries (and the `leaf` entries
+ * The compaction runner: the only code that writes compaction entries (and the move entries
  * of Undo). Prepare (core's planner), then execute (the summary through a CompleteFn, or the
  * offline summary), then persist in ONE transaction, and only on Confirm. Errors are values.
  */
@@ -12,8 +12,8 @@ import {
   type GenerateResult,
   generateCompaction,
 } from "../core/compaction/summarize.ts";
-import { buildTreeIndex, getPath, resolveLeafId } from "../core/session/tree.ts";
-import type { CompactionEntry, LeafEntry, SessionEntry } from "../core/session/types.ts";
+import { buildMoveEntry, type MoveEntry } from "../core/session/moves.ts";
+import type { CompactionEntry, SessionEntry } from "../core/session/types.ts";
 import { fail, ok, type Result } from "../db/result.ts";
 import type { CutpointDb } from "../db/schema.ts";
 import { appendEntries } from "../db/sessions-repo.ts";
@@ -26,12 +26,6 @@ import { newEntryId } from "./ids.ts";
 /** The endpoint and model that write summaries. The key never leaves this object except as a header. */
 export interface SummarizerEndpoint extends EndpointConfig {
   model: string;
-}
-
-/** The current path (root first) of a session's entries in file order. */
-export function currentPath(entries: readonly SessionEntry[]): SessionEntry[] {
-  const index = buildTreeIndex(entries);
-  return getPath(index.byId, resolveLeafId(entries) ?? null);
 }
 
 export interface SummaryOptions {
@@ -115,7 +109,7 @@ export async function confirmCompaction(
 }
 
 /**
- * Undo: moves the leaf back to the entry before the compaction by appending a `leaf` entry
+ * Undo: moves the leaf back to the entry before the compaction by appending a move entry
  * (history is never deleted; the compaction stays in the file on a side branch).
  */
 export async function undoCompaction(
@@ -126,19 +120,18 @@ export async function undoCompaction(
     takenIds?: { has(id: string): boolean };
     now?: number;
   },
-): Promise<Result<{ entry: LeafEntry }>> {
+): Promise<Result<{ entry: MoveEntry }>> {
   const now = input.now ?? Date.now();
   try {
     return await db.transaction("rw", db.sessions, db.chunks, async () => {
       const row = await db.sessions.get(input.sessionId);
       if (!row || row.deletedAt) return fail("not-found", "The session no longer exists.");
-      const entry: LeafEntry = {
-        type: "leaf",
+      const entry = buildMoveEntry({
         id: newEntryId(input.takenIds),
-        parentId: row.leafId,
         timestamp: new Date(now).toISOString(),
         targetId: input.compaction.parentId,
-      };
+        fromId: row.leafId,
+      });
       const r = await appendEntries(db, input.sessionId, [entry], now);
       return r.ok ? ok({ entry }) : r;
     });

@@ -208,10 +208,11 @@ describe("generateBranchSummary", () => {
 });
 
 describe("buildBranchSummaryEntry", () => {
-  it("hangs under the new leaf with fromId = new leaf, or root", () => {
+  it("hangs under the new leaf with fromId = the leaf left, or root (pi 1.6)", () => {
     const a = buildBranchSummaryEntry({
       summary: "S",
       newLeafId: "a1",
+      oldLeafId: "a4",
       id: "bs1",
       timestamp: TS,
       details: { readFiles: [], modifiedFiles: ["/b"] },
@@ -221,11 +222,17 @@ describe("buildBranchSummaryEntry", () => {
       id: "bs1",
       parentId: "a1",
       timestamp: TS,
-      fromId: "a1",
+      fromId: "a4",
       summary: "S",
       details: { readFiles: [], modifiedFiles: ["/b"] },
     });
-    const b = buildBranchSummaryEntry({ summary: "S", newLeafId: null, id: "bs2", timestamp: TS });
+    const b = buildBranchSummaryEntry({
+      summary: "S",
+      newLeafId: null,
+      oldLeafId: null,
+      id: "bs2",
+      timestamp: TS,
+    });
     expect(b).toMatchObject({ parentId: null, fromId: "root" });
   });
 });

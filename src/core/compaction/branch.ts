@@ -204,11 +204,12 @@ export async function generateBranchSummary(
   };
 }
 
-/** The entry: parentId = new leaf, fromId = new leaf (or "root"), as pi's code writes it. */
+/** The entry: parentId = new leaf, fromId = the leaf left (or "root"), as pi 1.6 writes it. */
 export function buildBranchSummaryEntry(input: {
   summary: string;
   details?: FileListDetails;
   newLeafId: string | null;
+  oldLeafId: string | null;
   id: string;
   timestamp: string;
   fromHook?: boolean;
@@ -218,7 +219,7 @@ export function buildBranchSummaryEntry(input: {
     id: input.id,
     parentId: input.newLeafId,
     timestamp: input.timestamp,
-    fromId: input.newLeafId ?? "root",
+    fromId: input.oldLeafId ?? "root",
     summary: input.summary,
   };
   if (input.details)

@@ -1,6 +1,9 @@
 /** The expanded content of a timeline row: text as safe markdown, code and tool I/O as text. */
+import { branchSummaryLeftId, displayPositionId } from "../../core/session/moves.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
-import { contentText } from "./entry-kind.ts";
+import { useCurrentSession } from "../hooks/current-session.tsx";
+import { treeData } from "../tree/tree-model.ts";
+import { contentText, describeEntry } from "./entry-kind.ts";
 import { Markdown } from "./markdown.tsx";
 
 type Rec = Record<string, unknown>;
@@ -108,6 +111,27 @@ function MessageContent({ m }: { m: Rec }) {
   }
 }
 
+/** Where a branch summary's branch was left (pi 1.6's fromId; not recorded by older Cutpoint files). */
+function LeftFrom({ entry }: { entry: SessionEntry }) {
+  const { loaded } = useCurrentSession();
+  const left = branchSummaryLeftId(entry);
+  let text = "Which branch was left is not recorded (a summary written by an older Cutpoint).";
+  if (left === null) text = "Written when the session was still empty.";
+  else if (left !== undefined) {
+    const byId = loaded ? treeData(loaded.entries).index.byId : undefined;
+    const at = byId?.get(displayPositionId(left, byId) ?? "");
+    const what = at ? describeEntry(at) : undefined;
+    text = what
+      ? `Summarizes the branch left at ${what.label.toLowerCase()} “${what.excerpt.slice(0, 80)}”.`
+      : `Summarizes the branch left at ${left}.`;
+  }
+  return (
+    <p className="meta" data-testid="branch-left">
+      {text}
+    </p>
+  );
+}
+
 export function EntryContent({ entry }: { entry: SessionEntry }) {
   const e = entry as Rec;
   let body: React.ReactNode;
@@ -130,6 +154,7 @@ export function EntryContent({ entry }: { entry: SessionEntry }) {
           ) : (
             <FileLists details={e.details} />
           )}
+          {entry.type === "branch_summary" && <LeftFrom entry={entry} />}
         </>
       );
       break;

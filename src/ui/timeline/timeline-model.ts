@@ -1,12 +1,14 @@
 /**
- * The data behind the timeline: the current path, each entry's estimated tokens (pi's chars/4,
- * from the compaction engine), running totals, labels, and what is outside the context
- * (entries before the last compaction's kept range). Pure; linear in the number of entries.
+ * The data behind the timeline: the current path (without position markers: a move is no row),
+ * each entry's estimated tokens (pi's chars/4, from the compaction engine), running totals,
+ * labels, and what is outside the context (entries before the last compaction's kept range).
+ * Pure; linear in the number of entries.
  */
 import { entryMessage } from "../../core/compaction/entry-messages.ts";
 import { estimateMessageTokensPi } from "../../core/compaction/tokens.ts";
+import { siblingsOf } from "../../core/session/session-tree.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
-import { sessionPath, siblingsOf, treeData } from "../tree/tree-model.ts";
+import { shownPath, treeData } from "../tree/tree-model.ts";
 
 export interface TimelineModel {
   path: SessionEntry[];
@@ -23,6 +25,7 @@ export interface TimelineModel {
   lastCompaction: number;
   /** Path entries before this index are not in the model's context (0 when all are). */
   firstInContext: number;
+  /** The current position (the leaf, or the entry a move at the leaf moved to). */
   leafId: string | null;
 }
 
@@ -35,8 +38,8 @@ export function entryTokens(entry: SessionEntry): number {
 export function buildTimelineModel(entries: readonly SessionEntry[]): TimelineModel {
   // Shared, incrementally maintained index and path (a leaf move appends one entry).
   const data = treeData(entries);
-  const leafId = data.leafId;
-  const path = sessionPath(entries);
+  const leafId = data.positionId;
+  const path = shownPath(data);
   const n = path.length;
   const tokens = new Float64Array(n);
   const totals = new Float64Array(n);
