@@ -116,7 +116,7 @@ export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
       action: {
         label: "Undo",
         run: () =>
-          void undoCompaction(db, { sessionId: ctx.sessionId, compaction: entry }).then((u) => {
+          void undoCompaction(db, { sessionId: ctx.sessionId, compaction: entry, path }).then((u) => {
             if (!u.ok)
               useUiStore.getState().pushToast({ kind: "error", message: `Undo failed: ${u.error.message}` });
           }),

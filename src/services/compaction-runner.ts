@@ -12,7 +12,7 @@ import {
   type GenerateResult,
   generateCompaction,
 } from "../core/compaction/summarize.ts";
-import { buildMoveEntry, type MoveEntry } from "../core/session/moves.ts";
+import { buildMoveEntry, displayPositionId, type MoveEntry } from "../core/session/moves.ts";
 import type { CompactionEntry, SessionEntry } from "../core/session/types.ts";
 import { fail, ok, type Result } from "../db/result.ts";
 import type { CutpointDb } from "../db/schema.ts";
@@ -110,17 +110,23 @@ export async function confirmCompaction(
 
 /**
  * Undo: moves the leaf back to the entry before the compaction by appending a move entry
- * (history is never deleted; the compaction stays in the file on a side branch).
+ * (history is never deleted; the compaction stays in the file on a side branch). With `path` (the
+ * path the compaction was made on, or any path through its parent), a compaction made right after
+ * a move takes the position back to the entry that move stood for, not to a move of a move.
  */
 export async function undoCompaction(
   db: CutpointDb,
   input: {
     sessionId: string;
     compaction: CompactionEntry;
+    path?: readonly SessionEntry[];
     takenIds?: { has(id: string): boolean };
     now?: number;
   },
 ): Promise<Result<{ entry: MoveEntry }>> {
+  const parentId = input.compaction.parentId;
+  const onPath = input.path && parentId !== null ? new Map(input.path.map((e) => [e.id, e])) : undefined;
+  const targetId = onPath?.has(parentId!) ? displayPositionId(parentId, onPath) : parentId;
   const now = input.now ?? Date.now();
   try {
     return await db.transaction("rw", db.sessions, db.chunks, async () => {
@@ -129,7 +135,7 @@ export async function undoCompaction(
       const entry = buildMoveEntry({
         id: newEntryId(input.takenIds),
         timestamp: new Date(now).toISOString(),
-        targetId: input.compaction.parentId,
+        targetId,
         fromId: row.leafId,
       });
       const r = await appendEntries(db, input.sessionId, [entry], now);
