@@ -142,6 +142,11 @@ test("label and jump, skip the summary, offline draft, fork, export one branch; 
   await expect(nav).toBeHidden();
   await expect(list.locator('[aria-current="location"]')).toContainText("Branch summary");
   await expect(row(page, "Branch summary")).toBeVisible();
+  // Its details name the branch it left (pi 1.6's fromId: the move to "docs written").
+  await row(page, "Branch summary").locator("button.row-head").click();
+  await expect(row(page, "Branch summary").getByTestId("branch-left")).toHaveText(
+    "Summarizes the branch left at assistant “docs written”.",
+  );
 
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });

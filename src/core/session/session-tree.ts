@@ -34,11 +34,15 @@ export interface TreeData {
   shape: object;
 }
 
-/** The id an entry is shown under: its parent seen through markers (null: a root or an orphan). */
-export function shownParentId(data: Pick<TreeData, "index">, entry: SessionEntry): string | null {
+function parentShown(byId: ReadonlyMap<string, SessionEntry>, entry: SessionEntry): string | null {
   return entry.parentId === null || entry.parentId === undefined
     ? null
-    : displayPositionId(entry.parentId, data.index.byId);
+    : displayPositionId(entry.parentId, byId);
+}
+
+/** The id an entry is shown under: its parent seen through markers (null: a root or an orphan). */
+export function shownParentId(data: Pick<TreeData, "index">, entry: SessionEntry): string | null {
+  return parentShown(data.index.byId, entry);
 }
 
 function addShown(
@@ -47,8 +51,7 @@ function addShown(
   entry: SessionEntry,
 ): void {
   if (isPositionMarker(entry)) return;
-  const parent =
-    entry.parentId === null || entry.parentId === undefined ? null : displayPositionId(entry.parentId, byId);
+  const parent = parentShown(byId, entry);
   const list = shown.get(parent);
   if (list) list.push(entry);
   else shown.set(parent, [entry]);
