@@ -5,10 +5,11 @@ import { buildSessionContext } from "./context.ts";
 import { serializeSession } from "./export.ts";
 import { PI_FIXTURE } from "./fixture-path.ts";
 import { forkSessionContents } from "./fork.ts";
-import { buildMoveEntry, displayPositionId } from "./moves.ts";
+import { displayPositionId } from "./moves.ts";
 import { parseSessionJsonl } from "./parse.ts";
 import { assistant, entry, header, msg, TS, user } from "./test-builders.ts";
 import { buildTreeIndex, currentPath, resolveLeafId } from "./tree.ts";
+import { move } from "./tree-test-support.ts";
 import type { SessionEntry, SessionHeader } from "./types.ts";
 
 const DIR = "/tmp/cutpoint-pi-oracle";
@@ -33,9 +34,6 @@ function both(h: SessionHeader, entries: SessionEntry[]) {
     position: displayPositionId(resolveLeafId(again.value.entries), buildTreeIndex(again.value.entries).byId),
   };
 }
-
-const move = (id: string, targetId: string | null, fromId: string | null) =>
-  buildMoveEntry({ id, timestamp: TS, targetId, fromId });
 
 describe.skipIf(!piAvailable())("pi 1.6 sees the moves (oracle: pi's own SessionManager)", () => {
   const base: SessionEntry[] = [

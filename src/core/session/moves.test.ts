@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
   branchSummaryLeftId,
-  buildMoveEntry,
   displayPosition,
   displayPositionId,
   isMoveEntry,
@@ -10,10 +9,8 @@ import {
 } from "./moves.ts";
 import { assistant, entry, msg, TS, user } from "./test-builders.ts";
 import { buildTreeIndex, currentPath, resolveLeafId } from "./tree.ts";
+import { move } from "./tree-test-support.ts";
 import type { SessionEntry } from "./types.ts";
-
-const move = (id: string, targetId: string | null, fromId: string | null = null) =>
-  buildMoveEntry({ id, timestamp: TS, targetId, fromId });
 
 const base: SessionEntry[] = [
   msg("u1", null, user("start")),
