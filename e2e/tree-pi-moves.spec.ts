@@ -213,3 +213,46 @@ test("moves, a compaction undone, export: the file ends with a move pi opens whe
     }
   }
 });
+
+test("a fork's parent, in both forms: a link when it is in this browser, its file name when not", async ({
+  page,
+}) => {
+  const app = new AppPage(page);
+  await app.goto();
+  const parent = writeSessionFile("parent", [msg("p1", null, user("the parent session"))]);
+  const file = (name: string, parentSession: string) => {
+    const path = `/tmp/cutpoint-e2e/${name}-${Math.random().toString(36).slice(2, 8)}.jsonl`;
+    const head = {
+      type: "session",
+      version: 3,
+      id: `${name}-id`,
+      timestamp: "2026-01-02T00:00:00.000Z",
+      cwd: "/w",
+    };
+    const lines = [{ ...head, parentSession }, msg("c1", null, user(`child ${name}`))];
+    writeFileSync(path, `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
+    return path;
+  };
+  await app.importByPicker(parent.path);
+  await expect(app.sessionItems).toHaveCount(1);
+  // pi writes the parent's path; a parent pi made elsewhere is not in this browser.
+  await app.importByPicker(
+    file("from-pi", "/home/me/.pi/agent/sessions/--w--/2026-01-01T00-00-00-000Z_gone.jsonl"),
+  );
+  // Older Cutpoint wrote the parent's bare id.
+  await app.importByPicker(file("older", parent.id));
+  await expect(app.sessionItems).toHaveCount(3);
+
+  await app.open("child from-pi");
+  await expect(page.getByTestId("fork-parent")).toHaveText(
+    "Forked from a session not in this browser (2026-01-01T00-00-00-000Z_gone.jsonl)",
+  );
+  await app.open("child older");
+  const link = page.getByTestId("fork-parent").getByRole("button", { name: "“the parent session”" });
+  await expect(link).toBeVisible();
+  await page.setViewportSize({ width: 800, height: 600 });
+  await page.screenshot({ path: `${SHOTS}/fork-parent-800.png` });
+  await link.click();
+  await expect(app.timelineRow("the parent session")).toBeVisible();
+  await expect(page.getByTestId("fork-parent")).toHaveCount(0);
+});
