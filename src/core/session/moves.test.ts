@@ -45,6 +45,8 @@ describe("buildMoveEntry", () => {
 describe("isMoveEntry / isPositionMarker", () => {
   it("recognises moves by their custom type only; old leaf entries are markers too", () => {
     expect(isMoveEntry(move("m", "a1"))).toBe(true);
+    // Without (or with garbled) data it still is one: its parent is the position.
+    expect(isMoveEntry(entry("custom", "m", "a1", { customType: MOVE_CUSTOM_TYPE }))).toBe(true);
     expect(isMoveEntry(entry("custom", "c", "a1", { customType: "other.ext", data: {} }))).toBe(false);
     expect(isMoveEntry(entry("custom_message", "c", "a1", { customType: MOVE_CUSTOM_TYPE }))).toBe(false);
     expect(isPositionMarker(entry("leaf", "L", "a2", { targetId: "a1" }))).toBe(true);

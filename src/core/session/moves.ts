@@ -40,7 +40,13 @@ export function buildMoveEntry(input: {
   };
 }
 
-export function isMoveEntry(entry: SessionEntry): entry is MoveEntry {
+/**
+ * A move, recognised by its custom type only: its parent is the position (a file edited by hand
+ * may lack or garble `data`, which is therefore not trusted here).
+ */
+export function isMoveEntry(
+  entry: SessionEntry,
+): entry is CustomEntry & { customType: typeof MOVE_CUSTOM_TYPE } {
   return entry.type === "custom" && (entry as { customType?: unknown }).customType === MOVE_CUSTOM_TYPE;
 }
 

@@ -188,7 +188,7 @@ export function describeEntry(entry: SessionEntry): EntryDescription {
           icon: "↪",
           label: "Moved here",
           excerpt:
-            entry.data.targetId === null
+            entry.parentId === null
               ? "to before the first entry"
               : "what is sent next continues from the entry above",
         };
