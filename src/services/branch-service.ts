@@ -1,7 +1,8 @@
 /**
  * Writes of the session tree (pi-session-format.md §1, §2, §10): moving the leaf with a move
- * entry (core/session/moves.ts), confirming a branch summary, labelling an entry, and generating the branch summary
- * (streamed from the configured model when a key is set, an offline draft otherwise).
+ * entry (core/session/moves.ts), confirming a branch summary, labelling an entry, and generating
+ * the branch summary (streamed from the configured model when a key is set, an offline draft
+ * otherwise).
  * Every write is one `appendEntries` transaction; nothing is ever deleted.
  */
 import { buildBranchSummaryEntry, generateBranchSummary } from "../core/compaction/branch.ts";
