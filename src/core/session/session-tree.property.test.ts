@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { displayPositionId, isPositionMarker } from "./moves.ts";
-import { buildTreeData, extendTreeData, siblingsOf, type TreeData } from "./session-tree.ts";
+import { buildTreeData, extendTreeData, shownChildren, siblingsOf, type TreeData } from "./session-tree.ts";
 import { buildTreeRows, rowIsLeaf } from "./session-tree-rows.ts";
 import { assistant, entry, msg, user } from "./test-builders.ts";
 import { appendingTreeData, describeRows, move } from "./tree-test-support.ts";
@@ -144,7 +144,9 @@ type Op =
   | { kind: "label"; pick: number }
   | { kind: "leaf"; pick: number }
   | { kind: "orphan" }
-  | { kind: "adopt" };
+  | { kind: "adopt" }
+  /** An id written again (a damaged file): a message or a move. */
+  | { kind: "dup"; pick: number; marker: boolean };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ kind: fc.constant("say" as const), user: fc.boolean() }) },
@@ -160,6 +162,10 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("leaf" as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.constant({ kind: "orphan" as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: "adopt" as const }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant("dup" as const), pick: fc.nat(), marker: fc.boolean() }),
+  },
 );
 
 /** The entries the ops write, in file order. */
@@ -185,6 +191,9 @@ function play(ops: readonly Op[]): SessionEntry[] {
     else if (op.kind === "orphan") {
       missing.push(`gone${n}`);
       out.push(msg(id, `gone${n}`, user("o")));
+    } else if (op.kind === "dup" && out.length > 0) {
+      const again = out[op.pick % out.length]!.id;
+      out.push(op.marker ? move(again, pick(op.pick), leaf()) : msg(again, leaf(), user("dup")));
     } else if (op.kind === "adopt" && missing.length > 0)
       out.push(msg(missing.shift()!, leaf(), assistant("p")));
   }
@@ -199,10 +208,10 @@ function snapshot(data: TreeData) {
     path: data.path.map((e) => e.id),
     pathIds: [...data.pathIds].sort(),
     labels: [...data.labels].sort(),
-    shown: [...data.shown]
-      .filter(([, list]) => list.length > 0)
-      .map(([k, list]) => [String(k), list.map((e) => e.id)] as const)
-      .sort((a, b) => a[0].localeCompare(b[0])),
+    // The shown children of the roots and of every entry that is no marker.
+    shown: [null, ...data.entries.filter((e) => !isPositionMarker(e)).map((e) => e.id)].map(
+      (id) => [String(id), shownChildren(data, id).map((e) => e.id)] as const,
+    ),
     rows: describeRows(buildTreeRows(data, new Set(), 3)),
   };
 }
@@ -233,7 +242,8 @@ describe("properties of the tree model", () => {
   it("property: moves are transparent (the tree equals the same session with moves contracted)", () => {
     fc.assert(
       fc.property(fc.array(opArb, { minLength: 1, maxLength: 60 }), (ops) => {
-        const entries = play(ops);
+        // Unique ids only: with an id written twice, "the same session without moves" is ambiguous.
+        const entries = play(ops.filter((o) => o.kind !== "dup"));
         const data = buildTreeData(entries);
         // The same session without markers, each entry hung under the entry its parent stands for;
         // a final old-style leaf entry puts the leaf on the position (a marker too, never shown).

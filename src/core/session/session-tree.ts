@@ -23,8 +23,9 @@ export interface TreeData {
   pathIds: Set<string>;
   labels: Map<string, string>;
   /**
-   * The children each entry is shown with, in file order (position markers left out, their
-   * children lifted to the entry they stand for); roots and orphans under `null`.
+   * The shown children (file order) of the entries (null: roots and orphans) whose shown children
+   * differ from `index.children`: a move among them, children lifted from a move, orphans. Read
+   * with `shownChildren`. Empty for a session without moves or orphans (nothing to build).
    */
   shown: Map<string | null, SessionEntry[]>;
   /**
@@ -34,27 +35,56 @@ export interface TreeData {
   shape: object;
 }
 
-function parentShown(byId: ReadonlyMap<string, SessionEntry>, entry: SessionEntry): string | null {
-  return entry.parentId === null || entry.parentId === undefined
-    ? null
-    : displayPositionId(entry.parentId, byId);
-}
-
 /** The id an entry is shown under: its parent seen through markers (null: a root or an orphan). */
 export function shownParentId(data: Pick<TreeData, "index">, entry: SessionEntry): string | null {
-  return parentShown(data.index.byId, entry);
+  return shownParent(data.index.byId, entry.parentId ?? null);
 }
 
-function addShown(
-  shown: Map<string | null, SessionEntry[]>,
-  byId: ReadonlyMap<string, SessionEntry>,
-  entry: SessionEntry,
-): void {
-  if (isPositionMarker(entry)) return;
-  const parent = parentShown(byId, entry);
-  const list = shown.get(parent);
-  if (list) list.push(entry);
-  else shown.set(parent, [entry]);
+/** The id entries of structural parent `parentId` are shown under. */
+function shownParent(byId: ReadonlyMap<string, SessionEntry>, parentId: string | null): string | null {
+  return parentId === null ? null : displayPositionId(parentId, byId);
+}
+
+/** Whether the key can be asked for shown children: null (the roots) or a shown entry. */
+function isShownKey(byId: ReadonlyMap<string, SessionEntry>, key: string | null): boolean {
+  if (key === null) return true;
+  const e = byId.get(key);
+  return e !== undefined && !isPositionMarker(e);
+}
+
+/**
+ * The overrides of `index.children` (see `TreeData.shown`). Keys that need one: the parent of a
+ * marker (its list holds a marker), the entry a marker with children stands for, and null when
+ * there are orphans. Only the entries under such keys, markers or missing parents are looked at
+ * again, in file order.
+ */
+function buildShown(entries: readonly SessionEntry[], index: TreeIndex): Map<string | null, SessionEntry[]> {
+  const { byId, children } = index;
+  const shown = new Map<string | null, SessionEntry[]>();
+  const redo = new Set<string | null>();
+  const need = (key: string | null) => {
+    if (!shown.has(key)) shown.set(key, []);
+    redo.add(key);
+  };
+  for (const e of entries) {
+    const parent = e.parentId ?? null;
+    if (isPositionMarker(e)) {
+      if (isShownKey(byId, parent)) need(parent);
+      redo.add(e.id);
+      if (children.has(e.id)) need(shownParent(byId, e.id));
+    } else if (parent !== null && !byId.has(parent)) {
+      need(null); // an orphan, shown as a root
+      redo.add(parent);
+    }
+  }
+  if (shown.size === 0) return shown;
+  for (const e of entries) {
+    if (isPositionMarker(e)) continue;
+    const key = e.parentId ?? null;
+    if (!redo.has(key)) continue;
+    shown.get(shownParent(byId, key))?.push(e);
+  }
+  return shown;
 }
 
 function position(entries: readonly SessionEntry[], index: TreeIndex) {
@@ -66,8 +96,6 @@ function position(entries: readonly SessionEntry[], index: TreeIndex) {
 /** The tree data of `entries` built from scratch. */
 export function buildTreeData(entries: readonly SessionEntry[]): TreeData {
   const index = buildTreeIndex(entries);
-  const shown = new Map<string | null, SessionEntry[]>();
-  for (const e of entries) addShown(shown, index.byId, e);
   const { leafId, positionId, path } = position(entries, index);
   const pathIds = new Set(path.map((e) => e.id));
   return {
@@ -78,17 +106,51 @@ export function buildTreeData(entries: readonly SessionEntry[]): TreeData {
     path,
     pathIds,
     labels: resolveLabels(entries),
-    shown,
+    shown: buildShown(entries, index),
     shape: {},
   };
+}
+
+/** Indexes one appended entry and keeps the overrides of `index.children` right (see `buildShown`). */
+function append(
+  index: TreeIndex,
+  shown: Map<string | null, SessionEntry[]>,
+  entry: SessionEntry,
+  at: number,
+) {
+  const { byId, children, order } = index;
+  if (!byId.has(entry.id)) {
+    byId.set(entry.id, entry);
+    order.set(entry.id, at);
+  }
+  const key = entry.parentId ?? null;
+  // The shown list of `k` before this entry: its override, or its children (then marker-free).
+  const own = (k: string | null) => {
+    let list = shown.get(k);
+    if (!list) {
+      list = (children.get(k) ?? []).filter((e) => !isPositionMarker(e));
+      shown.set(k, list);
+    }
+    return list;
+  };
+  if (isPositionMarker(entry)) {
+    if (isShownKey(byId, key)) own(key);
+  } else {
+    const under = shownParent(byId, key);
+    if (under !== key) own(under).push(entry);
+    else shown.get(key)?.push(entry);
+  }
+  const list = children.get(key);
+  if (list) list.push(entry);
+  else children.set(key, [entry]);
 }
 
 /**
  * Entries are append-only: when `entries` starts with `prev.entries`, only the added ones are
  * indexed (a move appends one entry, so moving around a 100k-entry tree stays cheap). `prev`'s
  * maps are extended in place: `prev` is superseded. Undefined when `entries` is not an append
- * to `prev.entries` or when an added entry is the missing parent of an entry already indexed (an
- * orphan adopted: build afresh then).
+ * to `prev.entries` or when an added entry is the missing parent of an entry already indexed or
+ * added before it (an orphan adopted: build afresh then).
  */
 export function extendTreeData(prev: TreeData, entries: readonly SessionEntry[]): TreeData | undefined {
   const n = prev.entries.length;
@@ -99,21 +161,14 @@ export function extendTreeData(prev: TreeData, entries: readonly SessionEntry[])
     entries[n - 1] !== prev.entries[n - 1]
   )
     return undefined;
-  const { byId, children, order } = prev.index;
+  const { byId, children } = prev.index;
   const added = entries.slice(n);
-  for (const e of added) if (!byId.has(e.id) && children.has(e.id)) return undefined;
-  for (let i = 0; i < added.length; i++) {
-    const entry = added[i]!;
-    if (!byId.has(entry.id)) {
-      byId.set(entry.id, entry);
-      order.set(entry.id, n + i);
-    }
-    const parent = entry.parentId ?? null;
-    const list = children.get(parent);
-    if (list) list.push(entry);
-    else children.set(parent, [entry]);
+  const parents = new Set<string | null>();
+  for (const e of added) {
+    if (!byId.has(e.id) && (children.has(e.id) || parents.has(e.id))) return undefined;
+    parents.add(e.parentId ?? null);
   }
-  for (const e of added) addShown(prev.shown, byId, e);
+  for (let i = 0; i < added.length; i++) append(prev.index, prev.shown, added[i]!, n + i);
   const labels = added.some((e) => e.type === "label") ? new Map(prev.labels) : prev.labels;
   for (const e of added) {
     if (e.type !== "label" || typeof (e as { targetId?: unknown }).targetId !== "string") continue;
@@ -130,7 +185,7 @@ export function extendTreeData(prev: TreeData, entries: readonly SessionEntry[])
 
 /** Children of an entry (null: the roots and orphans) as the tree shows them, in file order. */
 export function shownChildren(data: TreeData, id: string | null): readonly SessionEntry[] {
-  return data.shown.get(id) ?? [];
+  return data.shown.get(id) ?? data.index.children.get(id) ?? [];
 }
 
 /** Siblings of a shown entry (itself included), in file order: through moves, never a move. */
