@@ -174,10 +174,15 @@ test("auto mode compacts without asking, shown with Undo", async ({ page }) => {
   expect(String(compaction.summary)).toContain("AUTO-SUMMARY");
   await toast.getByRole("button", { name: "Undo" }).click();
   await expect
-    .poll(async () => parseJsonl((await exportOpen(page)).text).at(-1)?.type, { timeout: 20_000 })
-    .toBe("leaf");
+    .poll(async () => parseJsonl((await exportOpen(page)).text).at(-1)?.customType, { timeout: 20_000 })
+    .toBe("cutpoint.move");
   entries = parseJsonl((await exportOpen(page)).text);
-  expect(entries.at(-1)).toMatchObject({ type: "leaf", targetId: compaction.parentId });
+  // A move pi 1.6 sees: a custom entry under the entry before the compaction.
+  expect(entries.at(-1)).toMatchObject({
+    type: "custom",
+    parentId: compaction.parentId,
+    data: { targetId: compaction.parentId, fromId: compaction.id },
+  });
 });
 
 test("overflow: compact and retry once; a second overflow stops with advice", async ({ page }) => {

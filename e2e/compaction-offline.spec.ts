@@ -114,14 +114,19 @@ test("meter, timeline with a plan, keyboard and drag cut, offline summary edited
   // History shows it, with a diff against the previous summary.
   await page.getByRole("button", { name: /History \(3\)/ }).click();
   await expect(page.getByTestId("compaction-history")).toContainText("#3");
-  // Undo from the toast: a leaf entry moves back before the compaction; history stays.
+  // Undo from the toast: a move entry goes back before the compaction; history stays.
   await app
     .toast(/Compacted/)
     .getByRole("button", { name: "Undo" })
     .click();
   await expect.poll(() => app.entryCountOf(FIRST_USER), { timeout: 30_000 }).toBe("1,004");
   const after = await exportedLines(app);
-  expect(after.at(-1)).toMatchObject({ type: "leaf", targetId: last.parentId });
+  expect(after.at(-1)).toMatchObject({
+    type: "custom",
+    customType: "cutpoint.move",
+    parentId: last.parentId,
+    data: { targetId: last.parentId },
+  });
   expect(after.some((l) => l.id === last.id)).toBe(true);
 });
 

@@ -102,15 +102,21 @@ test("edit and resend makes a branch; switch branches; navigate with an edited b
   // The summary request itself saw the branch being left.
   expect(JSON.stringify(requests.at(-2)?.body)).toContain("second question, edited");
 
-  // The file: branch_summary written as pi does (parentId = fromId = the new leaf), nothing deleted.
+  // The file: branch_summary written as pi 1.6 does (parentId = the new leaf, fromId = the leaf
+  // left: the move that put it on "Answer two-b"), nothing deleted, every move a cutpoint.move.
   const { text } = await exportOpen(page);
   const lines = parseJsonl(text);
   const bs = lines.find((l) => l.type === "branch_summary")!;
   const answerTwo = lines.find(
     (l) => l.type === "message" && JSON.stringify(l.message).includes('"Answer two"'),
   )!;
+  const answerTwoB = lines.find(
+    (l) => l.type === "message" && JSON.stringify(l.message).includes('"Answer two-b"'),
+  )!;
   expect(bs.parentId).toBe(answerTwo.id);
-  expect(bs.fromId).toBe(answerTwo.id);
-  expect(lines.some((l) => JSON.stringify(l).includes("Answer two-b"))).toBe(true);
-  expect(lines.filter((l) => l.type === "leaf").length).toBeGreaterThanOrEqual(2);
+  const left = lines.find((l) => l.id === bs.fromId)!;
+  expect(left).toMatchObject({ type: "custom", customType: "cutpoint.move", parentId: answerTwoB.id });
+  expect(lines.filter((l) => l.type === "leaf")).toEqual([]);
+  // Edit and resend, the two switches: three moves.
+  expect(lines.filter((l) => l.customType === "cutpoint.move").length).toBe(3);
 });

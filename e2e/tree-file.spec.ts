@@ -101,7 +101,9 @@ test("label and jump, skip the summary, offline draft, fork, export one branch; 
     return downloadText(page, () => page.getByRole("button", { name: "Export branch" }).click());
   })();
   const branch = parseJsonl(branchText);
-  expect(branch[0]).toMatchObject({ type: "session", version: 3, parentSession: file.id });
+  // parentSession: the file name the parent's export gets (pi-style), its id readable from it.
+  expect(branch[0]).toMatchObject({ type: "session", version: 3 });
+  expect(String(branch[0]!.parentSession)).toMatch(new RegExp(`^\\d{4}-.*Z_${file.id}\\.jsonl$`));
   const ids = branch.slice(1).map((e) => e.id);
   expect(ids.slice(0, 6)).toEqual(["u1", "a1", "u2", "a2", "r2", "a3"]);
   expect(ids).not.toContain("u3");
@@ -140,6 +142,11 @@ test("label and jump, skip the summary, offline draft, fork, export one branch; 
   await expect(nav).toBeHidden();
   await expect(list.locator('[aria-current="location"]')).toContainText("Branch summary");
   await expect(row(page, "Branch summary")).toBeVisible();
+  // Its details name the branch it left (pi 1.6's fromId: the move to "docs written").
+  await row(page, "Branch summary").locator("button.row-head").click();
+  await expect(row(page, "Branch summary").getByTestId("branch-left")).toHaveText(
+    "Summarizes the branch left at assistant “docs written”.",
+  );
 
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
@@ -151,16 +158,21 @@ test("label and jump, skip the summary, offline draft, fork, export one branch; 
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.emulateMedia({ colorScheme: "light" });
 
-  // The file: the summary is pi's, and the leaf entries of the moves are there.
+  // The file: the summary is pi 1.6's (fromId = the leaf left: the move to a4), the imported
+  // `leaf` entry is kept as it was, and the moves made here are cutpoint.move entries.
   const whole = parseJsonl(
     await downloadText(page, () => page.getByRole("button", { name: "Export", exact: true }).click()),
   );
   const bs = whole.at(-1)!;
-  // fromId is the leaf that was left (pi 1.6), here a4 after the last move.
-  expect(bs).toMatchObject({ type: "branch_summary", parentId: "a3", fromId: "a4" });
+  const moves = whole.filter((e) => e.customType === "cutpoint.move");
+  expect(moves.map((e) => [e.parentId, (e.data as { targetId: string }).targetId])).toEqual([
+    ["a1", "a1"],
+    ["a4", "a4"],
+  ]);
+  expect(bs).toMatchObject({ type: "branch_summary", parentId: "a3", fromId: moves[1]!.id });
   expect(String(bs.summary)).toContain("NOTE-FROM-PERSON");
   expect(bs.details).toEqual({ readFiles: [], modifiedFiles: [] });
-  expect(whole.filter((e) => e.type === "leaf").map((e) => e.targetId)).toEqual(["a3", "a1", "a4"]);
+  expect(whole.filter((e) => e.type === "leaf").map((e) => e.targetId)).toEqual(["a3"]);
 
   // Fork from the labelled entry into a new session and open it.
   await page.locator(".tree-labels").getByRole("button", { name: "⚑ tests-start" }).click();
@@ -170,10 +182,28 @@ test("label and jump, skip the summary, offline draft, fork, export one branch; 
   const fork = parseJsonl(
     await downloadText(page, () => page.getByRole("button", { name: "Export", exact: true }).click()),
   );
-  expect(fork[0]).toMatchObject({ type: "session", parentSession: file.id });
+  expect(String(fork[0]!.parentSession)).toMatch(new RegExp(`Z_${file.id}\\.jsonl$`));
   expect(fork[0]!.id).not.toBe(file.id);
   expect(fork.slice(1, 4).map((e) => e.id)).toEqual(["u1", "a1", "u2"]);
+  // The labels re-created after the path, then a move back to u2: pi opens the fork there too.
+  expect(fork.at(-1)).toMatchObject({
+    customType: "cutpoint.move",
+    parentId: "u2",
+    data: { targetId: "u2" },
+  });
   await page.getByRole("button", { name: "Tree", exact: true }).click();
   await expect(treeRow(page, "plan the parser")).toContainText("⚑ origin");
   await expect(treeRow(page, "write tests")).toContainText("⚑ tests-start");
+  await expect(page.getByTestId("tree-list").locator('[aria-current="location"]')).toContainText(
+    "write tests",
+  );
+  await page.getByRole("button", { name: "Close the tree" }).click();
+
+  // The fork names its parent, which is in this browser: a link back to it.
+  const parent = page.getByTestId("fork-parent");
+  await expect(parent).toContainText("Forked from “plan the parser”");
+  await page.screenshot({ path: `${SHOTS}/fork-parent-1280.png` });
+  await parent.getByRole("button").click();
+  await expect(page.getByTestId("path-count")).toHaveText("7 entries on the path");
+  await expect(page.getByTestId("fork-parent")).toHaveCount(0);
 });

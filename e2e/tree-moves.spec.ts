@@ -2,7 +2,7 @@
  * Every way of moving the leaf from the timeline offers the branch summary like the tree panel
  * does (issue #6): the branch switcher "‹ 2 / 3 ›", "Edit and resend" and "Continue from here"
  * open the same preview when the move leaves messages behind. Cancel (button or Escape) moves
- * nothing and writes nothing, Skip only moves (a `leaf` entry), Confirm writes a `branch_summary`
+ * nothing and writes nothing, Skip only moves (a move entry), Confirm writes a `branch_summary`
  * that the next model request carries. A move that leaves only bookkeeping behind just moves.
  * Focus: back on the control after Cancel, on the new row's switcher after a switch, in the
  * composer after "Edit and resend". A preview drawn before another tab moved the leaf says so and
@@ -34,6 +34,13 @@ function writeSession(name: string): { path: string; text: string } {
 }
 
 const row = (page: Page, text: string) => new AppPage(page).timelineRow(text);
+/** The move entry pi 1.6 sees as the new position: a `custom` entry under its target. */
+const moveTo = (targetId: string, fromId?: string) => ({
+  type: "custom",
+  customType: "cutpoint.move",
+  parentId: targetId,
+  data: fromId === undefined ? { targetId } : { targetId, fromId },
+});
 const navDialog = (page: Page) => page.locator('dialog[data-dialog="navigate"]');
 
 async function exported(page: Page): Promise<Record<string, unknown>[]> {
@@ -84,7 +91,7 @@ test("branch switcher: Escape cancels, Skip switches, Confirm writes the summary
   await expect(row(page, "docs written")).toHaveCount(0);
   expect((await exported(page)).length).toBe(9);
 
-  // Skip: the leaf goes to the other branch's tip with a `leaf` entry only.
+  // Skip: the leaf goes to the other branch's tip with a move entry only.
   await next.click();
   await nav.getByRole("button", { name: "Skip summary" }).click();
   await expect(nav).toBeHidden();
@@ -106,12 +113,12 @@ test("branch switcher: Escape cancels, Skip switches, Confirm writes the summary
   await expect(row(page, "all green")).toBeVisible();
   await expect(row(page, "Branch summary")).toBeVisible();
   await expect(row(page, "write tests").getByRole("button", { name: "Next branch" })).toBeFocused();
-  // The file: Skip wrote a `leaf` entry only, Confirm the summary as pi does.
+  // The file: Skip wrote a move entry only, Confirm the summary as pi 1.6 does (fromId = the leaf left).
   const lines = await exported(page);
   expect(lines.length).toBe(11);
-  expect(lines.at(-2)).toMatchObject({ type: "leaf", parentId: "a5", targetId: "a4" });
+  expect(lines.at(-2)).toMatchObject(moveTo("a4", "a5"));
   const bs = lines.at(-1)!;
-  expect(bs).toMatchObject({ type: "branch_summary", parentId: "a5", fromId: "a5" });
+  expect(bs).toMatchObject({ type: "branch_summary", parentId: "a5", fromId: lines.at(-2)!.id });
   expect(String(bs.summary)).toContain("SWITCH-NOTE");
   expect(String(bs.summary)).toContain("write docs instead");
 });
@@ -153,7 +160,7 @@ test("edit and resend: Cancel keeps the leaf and the composer empty; Confirm the
   await expect(page.getByTestId("path-count")).toHaveText("3 entries on the path");
   await expect(row(page, "Branch summary")).toBeVisible();
   const bs = (await exported(page)).at(-1)!;
-  expect(bs).toMatchObject({ type: "branch_summary", parentId: "a1", fromId: "a1" });
+  expect(bs).toMatchObject({ type: "branch_summary", parentId: "a1", fromId: "a5" });
 });
 
 test("continue from here: Skip moves without a summary; only a label left behind just moves", async ({
@@ -166,13 +173,14 @@ test("continue from here: Skip moves without a summary; only a label left behind
   const green = row(page, "all green");
   await new AppPage(page).labelRow("all green", "done");
 
-  // Continuing from that reply leaves only the label behind: no preview, a `leaf` entry.
+  // Continuing from that reply leaves only the label behind: no preview, a move entry.
   await green.hover();
   await green.getByRole("button", { name: "Continue from here" }).click();
   await expect(page.getByTestId("toast").filter({ hasText: "Continuing from here" })).toBeVisible();
   await expect(nav).toBeHidden();
   let lines = await exported(page);
-  expect(lines.at(-1)).toMatchObject({ type: "leaf", targetId: "a5" });
+  expect(lines.at(-1)).toMatchObject(moveTo("a5", lines.at(-2)!.id as string));
+  expect(lines.at(-2)).toMatchObject({ type: "label", targetId: "a5" });
 
   // Continue from an earlier reply: preview; Escape moves nothing, focus back on the button.
   const plan = row(page, "Sure, a plan.");
@@ -187,7 +195,7 @@ test("continue from here: Skip moves without a summary; only a label left behind
   await expect(cont).toBeFocused();
   expect((await exported(page)).length).toBe(lines.length);
 
-  // Skip: the leaf is the reply, a `leaf` entry and no summary; focus on the row.
+  // Skip: the leaf is the reply, a move entry and no summary; focus on the row.
   await plan.hover();
   await cont.click();
   await nav.getByRole("button", { name: "Skip summary" }).click();
@@ -195,7 +203,7 @@ test("continue from here: Skip moves without a summary; only a label left behind
   await expect(page.getByTestId("path-count")).toHaveText("2 entries on the path");
   await expect(page.locator('button.row-head[data-entry-id="a1"]')).toBeFocused();
   lines = await exported(page);
-  expect(lines.at(-1)).toMatchObject({ type: "leaf", targetId: "a1" });
+  expect(lines.at(-1)).toMatchObject(moveTo("a1", lines.at(-2)!.id as string));
   expect(lines.some((l) => l.type === "branch_summary")).toBe(false);
 });
 
@@ -250,7 +258,7 @@ test("continue from here with a streamed summary: the next model request carries
   await waitIdle(page);
   await expect(row(page, "slow0")).toBeVisible();
   const after = await exported(page);
-  expect(after.filter((l) => l.type === "leaf")).toEqual([]);
+  expect(after.filter((l) => l.type === "leaf" || l.customType === "cutpoint.move")).toEqual([]);
 });
 
 test("don't ask again: later moves just move until Settings → Compaction turns the offer back on", async ({
@@ -266,15 +274,13 @@ test("don't ask again: later moves just move until Settings → Compaction turns
   await expect(page.getByTestId("toast").filter({ hasText: "no longer offers a summary" })).toBeVisible();
   await expect(row(page, "docs written")).toBeVisible();
 
-  // The switcher now just switches back: a `leaf` entry, no preview.
+  // The switcher now just switches back: a move entry, no preview.
   await row(page, "write docs instead").getByRole("button", { name: "Previous branch" }).click();
   await expect(row(page, "all green")).toBeVisible();
   await expect(nav).toBeHidden();
   const lines = await exported(page);
-  expect(lines.slice(-2).map((l) => [l.type, l.targetId])).toEqual([
-    ["leaf", "a4"],
-    ["leaf", "a5"],
-  ]);
+  expect(lines.at(-2)).toMatchObject(moveTo("a4", "a5"));
+  expect(lines.at(-1)).toMatchObject(moveTo("a5", lines.at(-2)!.id as string));
 
   // Settings → Compaction shows it and turns it back on.
   await page.getByRole("button", { name: "Settings" }).click();
@@ -329,7 +335,7 @@ test("a move made in another tab: this tab's stale preview says so and writes no
   await expect(a.getByTestId("path-count")).toHaveText("2 entries on the path");
   const lines = await exported(a);
   expect(lines.length).toBe(10);
-  expect(lines.at(-1)).toMatchObject({ type: "leaf", parentId: "a5", targetId: "a1" });
+  expect(lines.at(-1)).toMatchObject(moveTo("a1", "a5"));
   expect(lines.some((l) => l.type === "branch_summary")).toBe(false);
 });
 
@@ -365,5 +371,5 @@ test("a move is shown at once; when its write fails it is taken back, says so, a
   await expect(row(page, "docs written")).toBeVisible();
   const lines = await exported(page);
   expect(lines.length).toBe(10);
-  expect(lines.at(-1)).toMatchObject({ type: "leaf", parentId: "a5", targetId: "a4" });
+  expect(lines.at(-1)).toMatchObject(moveTo("a4", "a5"));
 });

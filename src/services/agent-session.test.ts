@@ -1,13 +1,12 @@
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
-import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getChatRequests, scriptReplies } from "../../e2e/mock/client.ts";
 import { type MockServer, startMockServer } from "../../e2e/mock/server.ts";
-import { buildTreeIndex, getPath, resolveLeafId } from "../core/session/tree.ts";
+import { buildTreeIndex, getPath } from "../core/session/tree.ts";
 import type { MessageEntry, SessionEntry, SystemMessage } from "../core/session/types.ts";
 import { type CutpointDb, createDb, readEntries } from "../db/index.ts";
 import { createMemoryWorkspace } from "../tools/memory-workspace.ts";
-import { createAgentService, effectiveSettings, lockName, pathOf } from "./agent-session.ts";
+import { createAgentService, effectiveSettings, lockName } from "./agent-session.ts";
 import {
   normalizeProviderSettings,
   saveProviderSettings,
@@ -219,31 +218,5 @@ describe("agent session controller", () => {
     s.held.clear();
     await expect.poll(() => c.getState().elsewhere).toBe(false);
     off();
-  });
-});
-
-describe("pathOf", () => {
-  it("equals the tree index's path for any forest, duplicate ids and leaf entries included", () => {
-    const entryArb = fc.record({
-      id: fc.constantFrom("a", "b", "c", "d", "e", "f"),
-      parent: fc.option(fc.constantFrom("a", "b", "c", "d", "e", "f", "zz"), { nil: null }),
-      leaf: fc.boolean(),
-    });
-    fc.assert(
-      fc.property(
-        fc.array(entryArb, { maxLength: 30 }),
-        fc.option(fc.constantFrom("a", "c", "f"), { nil: null }),
-        (raw, leaf) => {
-          const entries: SessionEntry[] = raw.map((r, i) =>
-            r.leaf
-              ? { type: "leaf", id: `${r.id}${i}`, parentId: r.parent, timestamp: "", targetId: r.parent }
-              : { type: "custom", id: r.id, parentId: r.parent, timestamp: "", customType: "x" },
-          );
-          const byIndex = buildTreeIndex(entries).byId;
-          expect(pathOf(entries)).toEqual(getPath(byIndex, resolveLeafId(entries) ?? null));
-          expect(pathOf(entries, leaf)).toEqual(getPath(byIndex, leaf));
-        },
-      ),
-    );
   });
 });

@@ -17,7 +17,7 @@ import type { AgentRunResult } from "../core/agent/loop.ts";
 import { settingsChanges } from "../core/agent/settings.ts";
 import type { AgentTool, ToolSpec } from "../core/agent/types.ts";
 import { buildSessionContext } from "../core/session/context.ts";
-import { getPath, resolveLeafId } from "../core/session/tree.ts";
+import { currentPath } from "../core/session/tree.ts";
 import type { AgentMessage, AssistantMessage, SessionEntry } from "../core/session/types.ts";
 import { appendEntries, type CutpointDb, getSession } from "../db/index.ts";
 import { providerPreset } from "../llm/providers.ts";
@@ -120,16 +120,6 @@ export interface SessionController {
 
 export const lockName = (sessionId: string) => `cutpoint-session-${sessionId}`;
 
-/**
- * The path to `leafId` (default: the leaf on load), with only the id index it needs (cheaper
- * than a full tree index: this runs on every append of a long session). First id wins.
- */
-export function pathOf(entries: readonly SessionEntry[], leafId?: string | null): SessionEntry[] {
-  const byId = new Map<string, SessionEntry>();
-  for (const e of entries) if (!byId.has(e.id)) byId.set(e.id, e);
-  return getPath(byId, leafId === undefined ? (resolveLeafId(entries) ?? null) : leafId);
-}
-
 /** Model and thinking level for the next prompt: the path's, else the defaults from settings. */
 export function effectiveSettings(
   path: readonly SessionEntry[],
@@ -217,7 +207,7 @@ export function createAgentService(deps: AgentServiceDeps) {
       const caughtUp = await loadNewEntries(deps.db, loaded);
       const row = await getSession(deps.db, sessionId);
       if (!row) return { ok: false as const, message: "This session no longer exists." };
-      const path = pathOf(caughtUp.entries, row.leafId);
+      const path = currentPath(caughtUp.entries);
       const settings = await loadProviderSettings(deps.db);
       return { ok: true as const, path, settings };
     }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { buildMoveEntry } from "../core/session/moves.ts";
 import { assistant, msg, TS, user } from "../core/session/test-builders.ts";
 import { buildTreeIndex } from "../core/session/tree.ts";
 import type { SessionEntry } from "../core/session/types.ts";
@@ -37,6 +38,33 @@ describe("planning a leaf move: where it lands", () => {
     const tip = planNavigation(index, "lab", "a2", opts, "exact")!;
     expect(tip.newLeafId).toBe("a2");
     expect(tip.prep.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+  });
+});
+
+describe("planning from a move (the leaf is a cutpoint.move entry)", () => {
+  // Continue from a2 (a move under a2 is the leaf), then "Edit and resend" u3 wrote a move to a1
+  // and the new message u4 under it.
+  const moved: SessionEntry[] = [
+    ...tree,
+    buildMoveEntry({ id: "m1", timestamp: TS, targetId: "a2", fromId: "lab" }),
+  ];
+  const movedIndex = buildTreeIndex(moved);
+
+  it("the position is the move's target: going there again moves nothing", () => {
+    const plan = planNavigation(movedIndex, "m1", "a2", opts, "exact")!;
+    expect(plan.noMove).toBe(true);
+    expect(decideLeafMove(plan, "when-leaving")).toBe("stay");
+  });
+
+  it("the move is bookkeeping: not left behind, not a common ancestor", () => {
+    const plan = planNavigation(movedIndex, "m1", "u3", opts, "rule")!;
+    expect(plan.newLeafId).toBe("a1");
+    expect(plan.left.map((e) => e.id)).toEqual(["u2", "a2"]);
+    const after = [...moved, msg("u4", "m1", user("and a benchmark"))];
+    const next = planNavigation(buildTreeIndex(after), "u4", "a2", opts, "exact")!;
+    // The paths share u1, a1, u2, a2 and the move: the common ancestor shown is a2, not the move.
+    expect(next.commonAncestor?.id).toBe("a2");
+    expect(next.left.map((e) => e.id)).toEqual(["u4"]);
   });
 });
 

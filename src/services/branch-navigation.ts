@@ -12,6 +12,7 @@ import {
 import { entryMessage, isContextEntry } from "../core/compaction/entry-messages.ts";
 import { formatFileBlocks } from "../core/compaction/file-ops.ts";
 import { BRANCH_SUMMARY_PREAMBLE, EMPTY_BRANCH_SUMMARY } from "../core/compaction/prompts.ts";
+import { displayPosition, displayPositionId, isPositionMarker } from "../core/session/moves.ts";
 import type { TreeIndex } from "../core/session/tree.ts";
 import type { AgentMessage, SessionEntry } from "../core/session/types.ts";
 
@@ -27,11 +28,11 @@ export interface NavigationPlan {
   left: SessionEntry[];
   /**
    * Whether the branch left holds something the model saw (a message, custom message, summary or
-   * compaction); labels, model / thinking changes and `leaf` entries alone are not worth a summary.
+   * compaction); labels, model / thinking changes and moves alone are not worth a summary.
    */
   leavesContent: boolean;
   prep: BranchPreparation;
-  /** Nothing moves (the new leaf is the current one). */
+  /** Nothing moves (the new leaf is the current position: the leaf, or the target of a move at it). */
   noMove: boolean;
 }
 
@@ -59,8 +60,8 @@ export function planNavigation(
   const { leafId: newLeafId, editorText } =
     landing === "exact" ? { leafId: targetId, editorText: undefined } : branchNewLeaf(target);
   const move = branchEntries(index.byId, oldLeafId, newLeafId);
-  // `leaf` bookkeeping entries are not part of what was said.
-  const left = move.entries.filter((e) => e.type !== "leaf");
+  // Moves (and old `leaf` entries) are bookkeeping, not part of what was said.
+  const left = move.entries.filter((e) => !isPositionMarker(e));
   const prep = prepareBranchSummary(left, {
     reserveTokens: options.reserveTokens,
     ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
@@ -69,11 +70,15 @@ export function planNavigation(
     target,
     newLeafId,
     editorText,
-    commonAncestor: move.commonAncestorId === null ? null : (index.byId.get(move.commonAncestorId) ?? null),
+    // A move on both paths stands for the entry it moved to.
+    commonAncestor:
+      move.commonAncestorId === null
+        ? null
+        : displayPosition(index.byId.get(move.commonAncestorId), index.byId),
     left,
     leavesContent: left.some(isContextEntry),
     prep,
-    noMove: newLeafId === oldLeafId,
+    noMove: newLeafId === displayPositionId(oldLeafId, index.byId) || newLeafId === oldLeafId,
   };
 }
 
@@ -86,7 +91,7 @@ export function planNavigation(
  *   (the tree panel, where picking a row is a light gesture), else when the move leaves
  *   something the model saw behind; never when `preview` is "never" (the person turned the
  *   offer off in Settings → Compaction);
- * - "move": just move (a `leaf` entry), nothing worth summarizing is left behind (or no offer).
+ * - "move": just move (a move entry), nothing worth summarizing is left behind (or no offer).
  */
 export type LeafMoveDecision = "missing" | "stay" | "ask" | "move";
 

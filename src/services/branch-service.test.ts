@@ -2,14 +2,16 @@ import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CompleteFn } from "../core/compaction/summarize.ts";
 import { buildSessionContext, toLlmMessages } from "../core/session/context.ts";
+import { parentSessionId } from "../core/session/fork.ts";
+import { displayPositionId, isMoveEntry, MOVE_CUSTOM_TYPE } from "../core/session/moves.ts";
 import { assistant, header, msg, user } from "../core/session/test-builders.ts";
-import { buildTreeIndex, getPath, resolveLabels, resolveLeafId } from "../core/session/tree.ts";
+import { buildTreeIndex, currentPath, getPath, resolveLabels, resolveLeafId } from "../core/session/tree.ts";
 import type { SessionEntry } from "../core/session/types.ts";
 import { type CutpointDb, createDb } from "../db/schema.ts";
 import { exportSession, prepareSession, readEntries, saveSession } from "../db/sessions-repo.ts";
 import { planNavigation } from "./branch-navigation.ts";
 import {
-  buildLeafEntry,
+  buildLeafMove,
   confirmBranchSummary,
   draftBranchSummary,
   moveLeaf,
@@ -44,17 +46,33 @@ async function store(entries: SessionEntry[]) {
   if (!r.ok) throw new Error(r.error.message);
 }
 
+/** Where the stored session stands: its leaf seen through a move. */
+async function position(sessionId = "sess-1") {
+  const entries = await readEntries(db, sessionId);
+  return displayPositionId(resolveLeafId(entries), buildTreeIndex(entries).byId);
+}
+
 describe("branch service", () => {
-  it("moveLeaf appends a leaf entry under the old leaf; the next entry branches from the target", async () => {
+  it("moveLeaf appends a move entry under the target (pi opens there); the next entry branches from it", async () => {
     await store(linear);
     const r = await moveLeaf(db, "sess-1", "a1");
-    expect(r.ok && r.value.leafId).toBe("a1");
     const entries = await readEntries(db, "sess-1");
-    expect(entries.at(-1)).toMatchObject({ type: "leaf", parentId: "a3", targetId: "a1" });
-    expect(resolveLeafId(entries)).toBe("a1");
-    // no-op when already there
-    const again = await moveLeaf(db, "sess-1", "a1");
+    const moved = entries.at(-1)!;
+    expect(moved).toMatchObject({
+      type: "custom",
+      customType: MOVE_CUSTOM_TYPE,
+      parentId: "a1",
+      data: { targetId: "a1", fromId: "a3" },
+    });
+    expect(r.ok && r.value.leafId).toBe(moved.id);
+    expect(await position()).toBe("a1");
+    expect(currentPath(entries).map((e) => e.id)).toEqual(["u1", "a1", moved.id]);
+    // Nothing is written when the position the caller sees is the target already.
+    const again = await moveLeaf(db, "sess-1", "a1", { expectedLeafId: moved.id, position: "a1" });
     expect(again.ok).toBe(true);
+    expect((await readEntries(db, "sess-1")).length).toBe(entries.length);
+    // Nor when the stored leaf is the target itself.
+    await moveLeaf(db, "sess-1", moved.id);
     expect((await readEntries(db, "sess-1")).length).toBe(entries.length);
   });
 
@@ -75,29 +93,30 @@ describe("branch service", () => {
     }
     const after = await readEntries(db, "sess-1");
     expect(after.length).toBe(before.length + 1);
-    expect(resolveLeafId(after)).toBe("a1");
+    expect(await position()).toBe("a1");
     // With the leaf it now sees, the same move goes through.
-    const fresh = await moveLeaf(db, "sess-1", "u3", { expectedLeafId: "a1" });
-    expect(fresh.ok && fresh.value.leafId).toBe("u3");
+    const fresh = await moveLeaf(db, "sess-1", "u3", { expectedLeafId: resolveLeafId(after) ?? null });
+    expect(fresh.ok).toBe(true);
+    expect(await position()).toBe("u3");
     const gone = await moveLeaf(db, "no-such-session", "u3");
     expect(gone.ok ? "" : gone.error.kind).toBe("not-found");
   });
 
-  it("writes exactly the leaf entry built before the write (shown at once), and refuses one from another leaf", async () => {
+  it("writes exactly the move entry built before the write (shown at once), and refuses one from another leaf", async () => {
     await store(linear);
     const now = new Date("2026-12-01T00:00:00.000Z");
-    const entry = buildLeafEntry("a3", "a1", { taken: new Set(["u1"]), now });
+    const entry = buildLeafMove("a3", "a1", { taken: new Set(["u1"]), now });
+    expect(isMoveEntry(entry)).toBe(true);
     expect(entry).toMatchObject({
-      type: "leaf",
-      parentId: "a3",
-      targetId: "a1",
+      parentId: "a1",
+      data: { targetId: "a1", fromId: "a3" },
       timestamp: now.toISOString(),
     });
     const r = await moveLeaf(db, "sess-1", "a1", { entry, expectedLeafId: "a3" });
-    expect(r.ok && r.value.leafId).toBe("a1");
+    expect(r.ok && r.value.leafId).toBe(entry.id);
     expect((await readEntries(db, "sess-1")).at(-1)).toEqual(entry);
     // An entry built on a leaf that is not the stored one is never written.
-    const wrong = buildLeafEntry("a3", "u3");
+    const wrong = buildLeafMove("a3", "u3");
     const refused = await moveLeaf(db, "sess-1", "u3", { entry: wrong });
     expect(refused.ok).toBe(false);
     expect((await readEntries(db, "sess-1")).at(-1)).toEqual(entry);
@@ -144,6 +163,7 @@ describe("branch service", () => {
     expect(r.ok).toBe(true);
     const entries = await readEntries(db, "sess-1");
     const summary = entries.at(-1)!;
+    // As pi 1.6 writes it: under the new leaf, fromId = the leaf left behind.
     expect(summary).toMatchObject({
       type: "branch_summary",
       parentId: "a1",
@@ -178,6 +198,24 @@ describe("branch service", () => {
     expect(last).toMatchObject({ type: "branch_summary", parentId: null, fromId: "a3" });
   });
 
+  it('a branch summary written after a move names the move left (pi\'s leaf); "root" when there was no leaf', async () => {
+    await store(linear);
+    await moveLeaf(db, "sess-1", "a2");
+    const moveId = resolveLeafId(await readEntries(db, "sess-1"));
+    await confirmBranchSummary(db, "sess-1", { newLeafId: "a1", summary: "s" });
+    const entries = await readEntries(db, "sess-1");
+    expect(entries.at(-1)).toMatchObject({ type: "branch_summary", parentId: "a1", fromId: moveId });
+    await moveLeaf(db, "sess-1", null);
+    await confirmBranchSummary(db, "sess-1", { newLeafId: "u1", summary: "s" });
+    const moved = (await readEntries(db, "sess-1")).at(-2)!;
+    expect((await readEntries(db, "sess-1")).at(-1)).toMatchObject({ parentId: "u1", fromId: moved.id });
+    // An empty session has no leaf to leave.
+    const empty = await saveSession(db, prepareSession(header({ id: "empty" }), []), "new");
+    expect(empty.ok && empty.value.leafId).toBeNull();
+    await confirmBranchSummary(db, "empty", { newLeafId: null, summary: "s" });
+    expect((await readEntries(db, "empty")).at(-1)).toMatchObject({ parentId: null, fromId: "root" });
+  });
+
   it("labels and clears a label; labels resolve over the file", async () => {
     await store(linear);
     await setLabel(db, "sess-1", "u2", "  tests start ");
@@ -201,7 +239,9 @@ describe("branch service", () => {
     const r = await forkToNewSession(db, { header: header(), entries: branching }, "a2");
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.value.header.parentSession).toBe("sess-1");
+    // The file name the parent's export gets, from which its id reads back.
+    expect(r.value.header.parentSession).toBe("2026-01-01T00-00-00-000Z_sess-1.jsonl");
+    expect(parentSessionId(r.value.header.parentSession)).toBe("sess-1");
     expect(r.value.leafId).toBe("a2");
     expect((await readEntries(db, r.value.id)).map((e) => e.id)).toEqual(["u1", "a1", "u2", "a2"]);
     const file = exportBranchFile({ header: header(), entries: branching }, "b2");
@@ -211,7 +251,11 @@ describe("branch service", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as SessionEntry);
-    expect(lines[0]).toMatchObject({ type: "session", version: 3, parentSession: "sess-1" });
+    expect(lines[0]).toMatchObject({
+      type: "session",
+      version: 3,
+      parentSession: "2026-01-01T00-00-00-000Z_sess-1.jsonl",
+    });
     expect(lines.slice(1).map((e) => e.id)).toEqual(["u1", "a1", "b1", "b2"]);
     expect(file.value.fileName).toMatch(/\.jsonl$/);
     // the whole session still exports with every branch

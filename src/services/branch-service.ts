@@ -1,14 +1,17 @@
 /**
- * Writes of the session tree (docs/session-format.md §2, §4, §12): moving the leaf with a `leaf`
- * entry, confirming a branch summary, labelling an entry, and generating the branch summary
- * (streamed from the configured model when a key is set, an offline draft otherwise).
+ * Writes of the session tree (docs/session-format.md §7.1, §12): moving the leaf with a move
+ * entry (core/session/moves.ts), confirming a branch summary, labelling an entry, and generating
+ * the branch summary (streamed from the configured model when a key is set, an offline draft
+ * otherwise).
  * Every write is one `appendEntries` transaction; nothing is ever deleted.
  */
 import { buildBranchSummaryEntry, generateBranchSummary } from "../core/compaction/branch.ts";
 import type { CompleteFn } from "../core/compaction/summarize.ts";
 import { buildSessionContext } from "../core/session/context.ts";
-import type { FileListDetails, LabelEntry, LeafEntry, SessionEntry, Usage } from "../core/session/types.ts";
+import { buildMoveEntry, type MoveEntry } from "../core/session/moves.ts";
+import type { FileListDetails, LabelEntry, SessionEntry, Usage } from "../core/session/types.ts";
 import {
+  appendAtLeaf,
   appendEntries,
   type CutpointDb,
   fail,
@@ -36,75 +39,48 @@ export interface WriteOptions {
 }
 
 /**
- * Reads the session row and appends what `build` makes of it, in ONE transaction (so the new
- * entry's parent is the leaf as stored, and a change made in another tab in between is seen).
- * `build` returns undefined to write nothing (the row is returned as it is).
+ * The move entry from the leaf `fromLeafId` to `targetId` (a child of the target, which pi 1.6
+ * then opens at). Built before the write when the view shows the move at once (`moveLeaf` with
+ * `entry`).
  */
-async function appendFromRow(
-  db: CutpointDb,
-  sessionId: string,
-  options: WriteOptions,
-  build: (row: SessionRow, now: Date) => SessionEntry | undefined,
-): Promise<Result<SessionRow>> {
-  const now = options.now ?? new Date();
-  try {
-    return await db.transaction("rw", db.sessions, db.chunks, async () => {
-      const row = await getSession(db, sessionId);
-      if (!row) return fail("not-found", "The session no longer exists.");
-      if (options.expectedLeafId !== undefined && row.leafId !== options.expectedLeafId)
-        return fail(
-          "conflict",
-          "The session changed since this view was drawn (a new message or a move, perhaps in another tab). Nothing was written; look again and retry.",
-        );
-      const entry = build(row, now);
-      return entry ? appendEntries(db, sessionId, [entry], now.getTime()) : ok(row);
-    });
-  } catch (e) {
-    return toDbError(e);
-  }
-}
-
-/**
- * The `leaf` entry that moves the leaf from `fromLeafId` to `targetId` (docs/session-format.md §2).
- * Built before the write when the view shows the move at once (`moveLeaf` with `entry`).
- */
-export function buildLeafEntry(
+export function buildLeafMove(
   fromLeafId: string | null,
   targetId: string | null,
   options: { taken?: { has(id: string): boolean }; now?: Date } = {},
-): LeafEntry {
-  return {
-    type: "leaf",
+): MoveEntry {
+  return buildMoveEntry({
     id: newEntryId(options.taken),
-    parentId: fromLeafId,
     timestamp: (options.now ?? new Date()).toISOString(),
     targetId,
-  };
+    fromId: fromLeafId,
+  });
 }
 
 /**
- * Moves the leaf to `targetId` by appending a `leaf` entry (a child of the current leaf), so the
- * position survives a reload and an export. No-op when the leaf is already there. With `entry`
- * (from `buildLeafEntry` on `expectedLeafId`), exactly that entry is written.
+ * Moves the leaf to `targetId` by appending a move entry, so the position survives a reload and
+ * an export and pi sees it. Nothing is written when the leaf is already there, or when
+ * `position` (where the caller sees the stored leaf stand: a move's target) is the target. With
+ * `entry` (from `buildLeafMove` on `expectedLeafId`), exactly that entry is written.
  */
 export function moveLeaf(
   db: CutpointDb,
   sessionId: string,
   targetId: string | null,
-  options: WriteOptions & { entry?: LeafEntry } = {},
+  options: WriteOptions & { entry?: MoveEntry; position?: string | null } = {},
 ): Promise<Result<SessionRow>> {
-  return appendFromRow(db, sessionId, options, (row, now): LeafEntry | undefined => {
+  return appendAtLeaf(db, sessionId, options, (row, now): MoveEntry | undefined => {
     if (row.leafId === targetId) return undefined;
-    const entry = options.entry ?? buildLeafEntry(row.leafId, targetId, { ...options, now });
-    if (entry.parentId !== row.leafId || entry.targetId !== targetId)
+    if (options.expectedLeafId !== undefined && options.position === targetId) return undefined;
+    const entry = options.entry ?? buildLeafMove(row.leafId, targetId, { ...options, now });
+    if (entry.data.fromId !== row.leafId || entry.data.targetId !== targetId || entry.parentId !== targetId)
       throw new Error("moveLeaf: the given entry is not a move from the stored leaf to the target");
     return entry;
   });
 }
 
 /**
- * Writes the branch summary as pi 1.6 does: parentId = the new leaf, fromId = the leaf left
- * behind ("root" when none); the summary entry becomes the leaf.
+ * Writes the branch summary as pi 1.6 does: parentId = the new leaf, fromId = the stored leaf
+ * left behind ("root" when none); the summary entry becomes the leaf.
  */
 export function confirmBranchSummary(
   db: CutpointDb,
@@ -112,7 +88,7 @@ export function confirmBranchSummary(
   input: { newLeafId: string | null; summary: string; details?: FileListDetails; usage?: Usage },
   options: WriteOptions = {},
 ): Promise<Result<SessionRow>> {
-  return appendFromRow(db, sessionId, options, (row, now) =>
+  return appendAtLeaf(db, sessionId, options, (row, now) =>
     buildBranchSummaryEntry({
       summary: input.summary,
       ...(input.details ? { details: input.details } : {}),
@@ -133,7 +109,7 @@ export function setLabel(
   label: string,
   options: WriteOptions = {},
 ): Promise<Result<SessionRow>> {
-  return appendFromRow(db, sessionId, options, (row, now) => {
+  return appendAtLeaf(db, sessionId, options, (row, now) => {
     const entry: LabelEntry = {
       type: "label",
       id: newEntryId(options.taken),

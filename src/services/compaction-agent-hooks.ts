@@ -152,7 +152,7 @@ export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
       action: {
         label: "Undo",
         run: () =>
-          void undoCompaction(db, { sessionId: ctx.sessionId, compaction: entry }).then((u) => {
+          void undoCompaction(db, { sessionId: ctx.sessionId, compaction: entry, path }).then((u) => {
             if (!u.ok)
               deps.ui.notify({
                 sessionId: ctx.sessionId,

@@ -5,14 +5,22 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { planCompaction } from "../core/compaction/plan.ts";
 import type { CompleteFn } from "../core/compaction/summarize.ts";
 import { buildSessionContext } from "../core/session/context.ts";
+import { buildMoveEntry, displayPositionId, MOVE_CUSTOM_TYPE } from "../core/session/moves.ts";
 import { parseSessionJsonl } from "../core/session/parse.ts";
+import { TS } from "../core/session/test-builders.ts";
+import { buildTreeIndex, currentPath } from "../core/session/tree.ts";
 import type { CompactionEntry, SessionEntry } from "../core/session/types.ts";
 import { type CutpointDb, createDb } from "../db/schema.ts";
-import { exportSession, prepareSession, readEntries, saveSession } from "../db/sessions-repo.ts";
+import {
+  appendEntries,
+  exportSession,
+  prepareSession,
+  readEntries,
+  saveSession,
+} from "../db/sessions-repo.ts";
 import {
   compactAutomatically,
   confirmCompaction,
-  currentPath,
   generateSummary,
   offlineSummary,
   undoCompaction,
@@ -92,7 +100,7 @@ describe("compaction runner on the real fixture", () => {
     expect(await readEntries(db, sessionId)).toHaveLength(entries.length);
   });
 
-  it("undo appends a leaf entry pointing before the compaction; history stays", async () => {
+  it("undo appends a move entry to the entry before the compaction; history stays", async () => {
     const gen = offlineSummary(plan());
     if (!gen.ok) throw new Error(gen.error);
     const leaf = leafOf(entries);
@@ -107,10 +115,50 @@ describe("compaction runner on the real fixture", () => {
     expect(u.ok).toBe(true);
     const stored = await readEntries(db, sessionId);
     expect(stored).toHaveLength(entries.length + 2);
-    expect(stored.at(-1)).toMatchObject({ type: "leaf", targetId: leaf, parentId: c.value.entry.id });
-    expect(leafOf(stored)).toBe(leaf);
+    const moved = stored.at(-1)!;
+    // pi 1.6 opens the file on the move, whose path is the one before the compaction.
+    expect(moved).toMatchObject({
+      type: "custom",
+      customType: MOVE_CUSTOM_TYPE,
+      parentId: leaf,
+      data: { targetId: leaf, fromId: c.value.entry.id },
+    });
+    expect(leafOf(stored)).toBe(moved.id);
+    expect(displayPositionId(moved.id, buildTreeIndex(stored).byId)).toBe(leaf);
+    expect(currentPath(stored).some((e) => e.type === "compaction" && e.id === c.value.entry.id)).toBe(false);
+    expect(buildSessionContext(currentPath(stored)).messages).toEqual(
+      buildSessionContext(currentPath(entries)).messages,
+    );
     const row = await db.sessions.get(sessionId);
-    expect(row?.leafId).toBe(leaf);
+    expect(row?.leafId).toBe(moved.id);
+  });
+
+  it("undo of a compaction made right after a move lands on the entry the move stood for", async () => {
+    const at = entries[entries.length - 40]!.id;
+    const moved = buildMoveEntry({ id: "mv000001", timestamp: TS, targetId: at, fromId: leafOf(entries) });
+    expect((await appendEntries(db, sessionId, [moved])).ok).toBe(true);
+    const path = currentPath([...entries, moved]);
+    const planned = planCompaction(path, { ...SETTINGS, keepRecentTokens: 2000 });
+    if (!planned.ok) throw new Error(planned.reason);
+    const gen = offlineSummary(planned.plan);
+    if (!gen.ok) throw new Error(gen.error);
+    const c = await confirmCompaction(db, {
+      sessionId,
+      parentId: moved.id,
+      expectedLeafId: moved.id,
+      fields: gen.fields,
+    });
+    if (!c.ok) throw new Error(c.error.message);
+    // With the path: a move to `at` itself. Without: a move under the move (the same position).
+    const u = await undoCompaction(db, { sessionId, compaction: c.value.entry, path });
+    expect(u.ok && u.value.entry).toMatchObject({
+      parentId: at,
+      data: { targetId: at, fromId: c.value.entry.id },
+    });
+    const plain = await undoCompaction(db, { sessionId, compaction: c.value.entry });
+    expect(plain.ok && plain.value.entry.parentId).toBe(moved.id);
+    const stored = await readEntries(db, sessionId);
+    expect(displayPositionId(leafOf(stored), buildTreeIndex(stored).byId)).toBe(at);
   });
 
   it("generateSummary sends the focus and the serialized conversation, streams deltas", async () => {

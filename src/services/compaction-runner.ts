@@ -1,5 +1,5 @@
 /**
- * The compaction runner: the only code that writes compaction entries (and the `leaf` entries
+ * The compaction runner: the only code that writes compaction entries (and the move entries
  * of Undo). Prepare (core's planner), then execute (the summary through a CompleteFn, or the
  * offline summary), then persist in ONE transaction, and only on Confirm. Errors are values.
  */
@@ -13,8 +13,8 @@ import {
   type GenerateResult,
   generateCompaction,
 } from "../core/compaction/summarize.ts";
-import { buildTreeIndex, getPath, resolveLeafId } from "../core/session/tree.ts";
-import type { CompactionEntry, LeafEntry, SessionEntry } from "../core/session/types.ts";
+import { buildMoveEntry, displayPositionId, type MoveEntry } from "../core/session/moves.ts";
+import type { CompactionEntry, SessionEntry } from "../core/session/types.ts";
 import { appendAtLeaf } from "../db/append-at-leaf.ts";
 import { fail, ok, type Result } from "../db/result.ts";
 import type { CutpointDb } from "../db/schema.ts";
@@ -28,12 +28,6 @@ import { newEntryId } from "./ids.ts";
 /** The endpoint and model that write summaries. The key never leaves this object except as a header. */
 export interface SummarizerEndpoint extends EndpointConfig {
   model: string;
-}
-
-/** The current path (root first) of a session's entries in file order. */
-export function currentPath(entries: readonly SessionEntry[]): SessionEntry[] {
-  const index = buildTreeIndex(entries);
-  return getPath(index.byId, resolveLeafId(entries) ?? null);
 }
 
 export interface SummaryOptions {
@@ -117,30 +111,35 @@ export async function confirmCompaction(
 }
 
 /**
- * Undo: moves the leaf back to the entry before the compaction by appending a `leaf` entry
- * (history is never deleted; the compaction stays in the file on a side branch).
+ * Undo: moves the leaf back to the entry before the compaction by appending a move entry
+ * (history is never deleted; the compaction stays in the file on a side branch). With `path` (the
+ * path the compaction was made on, or any path through its parent), a compaction made right after
+ * a move takes the position back to the entry that move stood for, not to a move of a move.
  */
 export async function undoCompaction(
   db: CutpointDb,
   input: {
     sessionId: string;
     compaction: CompactionEntry;
+    path?: readonly SessionEntry[];
     takenIds?: { has(id: string): boolean };
     now?: number;
   },
-): Promise<Result<{ entry: LeafEntry }>> {
+): Promise<Result<{ entry: MoveEntry }>> {
+  const parentId = input.compaction.parentId;
+  const onPath = input.path && parentId !== null ? new Map(input.path.map((e) => [e.id, e])) : undefined;
+  const targetId = onPath?.has(parentId!) ? displayPositionId(parentId, onPath) : parentId;
   const now = input.now ?? Date.now();
   try {
     return await db.transaction("rw", db.sessions, db.chunks, async () => {
       const row = await db.sessions.get(input.sessionId);
       if (!row || row.deletedAt) return fail("not-found", "The session no longer exists.");
-      const entry: LeafEntry = {
-        type: "leaf",
+      const entry = buildMoveEntry({
         id: newEntryId(input.takenIds),
-        parentId: row.leafId,
         timestamp: new Date(now).toISOString(),
-        targetId: input.compaction.parentId,
-      };
+        targetId,
+        fromId: row.leafId,
+      });
       const r = await appendEntries(db, input.sessionId, [entry], now);
       return r.ok ? ok({ entry }) : r;
     });

@@ -1,7 +1,8 @@
 /**
- * Fork: the path to an entry copied into a new session (header `parentSession` = the source
- * session's id), stored in one transaction; and the export of a single branch (the path to the
- * current leaf only) as a .jsonl file built the same way.
+ * Fork: the path to an entry copied into a new session (header `parentSession` = the file name
+ * the source's export gets, `<timestamp>_<id>.jsonl`: see core/session/fork.ts), stored in one
+ * transaction; and the export of a single branch (the path to the current position only) as a
+ * .jsonl file built the same way.
  */
 import { serializeSession } from "../core/session/export.ts";
 import { forkSessionContents } from "../core/session/fork.ts";
@@ -29,7 +30,7 @@ function contents(source: ForkSource, entryId: string | null, now: Date) {
     entryId,
     newSessionId: newSessionId(),
     timestamp: now.toISOString(),
-    parentSession: source.header.id,
+    parentSession: sessionFileName(source.header),
     newId: (taken) => newEntryId(taken),
     ...(source.index ? { index: source.index } : {}),
   });

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { buildSessionContext } from "./context.ts";
 import { serializeSession } from "./export.ts";
 import { PI_FIXTURE } from "./fixture-path.ts";
-import { forkSessionContents } from "./fork.ts";
+import { forkSessionContents, parentSessionId } from "./fork.ts";
+import { displayPositionId, isPositionMarker, MOVE_CUSTOM_TYPE } from "./moves.ts";
 import { parseSessionJsonl } from "./parse.ts";
 import { assistant, entry, header, msg, user } from "./test-builders.ts";
 import { buildTreeIndex, getPath, resolveLabels, resolveLeafId } from "./tree.ts";
@@ -53,13 +54,18 @@ describe("forkSessionContents", () => {
     expect(entries.slice(0, 4)).toEqual(tree.slice(0, 4));
     expect(entries.slice(0, 4).every((e, i) => e === tree[i])).toBe(true);
     expect(leafId).toBe("d");
-    expect(resolveLeafId(entries)).toBe("d");
+    // The file ends with a move back to d: pi opens it there too.
+    expect(displayPositionId(resolveLeafId(entries), buildTreeIndex(entries).byId)).toBe("d");
     // the label of c (written on the other branch) is carried over; e's is not (not on the path)
     expect(resolveLabels(entries)).toEqual(new Map([["c", "checkpoint"]]));
     const added = entries.slice(4);
-    expect(added.map((e) => e.type)).toEqual(["label", "leaf"]);
+    expect(added.map((e) => e.type)).toEqual(["label", "custom"]);
     expect(added[0]).toMatchObject({ parentId: "d", targetId: "c", label: "checkpoint" });
-    expect(added[1]).toMatchObject({ parentId: added[0]!.id, targetId: "d" });
+    expect(added[1]).toMatchObject({
+      customType: MOVE_CUSTOM_TYPE,
+      parentId: "d",
+      data: { targetId: "d", fromId: added[0]!.id },
+    });
   });
 
   it("forks a branch tip without labels to add: nothing but the path", () => {
@@ -135,7 +141,9 @@ describe("forkSessionContents", () => {
         for (const e of out) if (e.parentId !== null) expect(ids.has(e.parentId)).toBe(true);
         const srcPath = getPath(buildTreeIndex(entries).byId, target).map((e) => e.id);
         const outIndex = buildTreeIndex(out);
-        expect(getPath(outIndex.byId, resolveLeafId(out)).map((e) => e.id)).toEqual(srcPath);
+        const outPath = getPath(outIndex.byId, resolveLeafId(out));
+        expect(outPath.filter((e) => !isPositionMarker(e)).map((e) => e.id)).toEqual(srcPath);
+        expect(displayPositionId(resolveLeafId(out), outIndex.byId)).toBe(target);
         const want = resolveLabels(entries);
         const got = resolveLabels(out);
         for (const id of srcPath) expect(got.get(id)).toBe(want.get(id));
@@ -143,5 +151,23 @@ describe("forkSessionContents", () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("parentSessionId", () => {
+  it("reads the id from a pi-style file name or path, and a bare id (older Cutpoint)", () => {
+    expect(parentSessionId("2026-03-01T10-20-30-123Z_abc-123.jsonl")).toBe("abc-123");
+    expect(parentSessionId("/home/me/.pi/agent/sessions/--w--/2026-03-01T10-20-30-123Z_0192-ab.jsonl")).toBe(
+      "0192-ab",
+    );
+    expect(parentSessionId("C:\\Users\\me\\2026-03-01T10-20-30-123Z_x_y.jsonl")).toBe("x_y");
+    expect(parentSessionId("sess-1")).toBe("sess-1");
+    expect(parentSessionId("plain.jsonl")).toBe("plain");
+  });
+  it("is undefined when there is none", () => {
+    expect(parentSessionId(undefined)).toBeUndefined();
+    expect(parentSessionId("  ")).toBeUndefined();
+    expect(parentSessionId(42)).toBeUndefined();
+    expect(parentSessionId("/some/dir/notes.txt")).toBeUndefined();
   });
 });

@@ -7,13 +7,17 @@
  * - Labels are resolved over the whole source file (§4), so a label written on another branch
  *   can name an entry of the path. Those labels are re-created as `label` entries appended after
  *   the path, so the fork shows the same labels on the copied entries. They are chained after the
- *   forked entry, and a final `leaf` entry moves the leaf back to it (pi: a trailing `leaf` entry
- *   sets the leaf).
- * - `leaf` entries on the path are kept (they are part of the chain).
+ *   forked entry, and a final move entry (moves.ts) puts the position back on it, for pi too.
+ * - Moves and old `leaf` entries on the path are kept (they are part of the chain).
+ *
+ * `parentSession`: pi writes the parent's file path; a browser has no path, so Cutpoint writes
+ * the file name its export gives the parent (`<timestamp>_<session id>.jsonl`, as pi names its
+ * files), from which `parentSessionId` reads the id back (older Cutpoint wrote the bare id).
  */
 
+import { buildMoveEntry } from "./moves.ts";
 import { buildTreeIndex, getPath, resolveLabels, type TreeIndex } from "./tree.ts";
-import { CURRENT_SESSION_VERSION, type LeafEntry, type SessionEntry, type SessionHeader } from "./types.ts";
+import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.ts";
 
 export interface ForkInput {
   source: { header: SessionHeader; entries: readonly SessionEntry[] };
@@ -23,9 +27,9 @@ export interface ForkInput {
   newSessionId: string;
   /** ISO time of the new header and of the entries added. */
   timestamp: string;
-  /** What to write into `parentSession` (the source session's id or file name). */
+  /** What to write into `parentSession` (the source session's file name, see the module comment). */
   parentSession: string;
-  /** Fresh entry ids for the label/leaf entries added; must not collide with the path ids. */
+  /** Fresh entry ids for the label / move entries added; must not collide with the path ids. */
   newId: (taken: ReadonlySet<string>) => string;
   /** Reuse an index of the source entries (optional). */
   index?: TreeIndex;
@@ -80,15 +84,27 @@ export function forkSessionContents(input: ForkInput): ForkResult {
     parent = id;
     added = true;
   }
-  if (added) {
-    const leaf: LeafEntry = {
-      type: "leaf",
-      id: fresh(),
-      parentId: parent,
-      timestamp: input.timestamp,
-      targetId: entryId,
-    };
-    entries.push(leaf);
-  }
+  if (added)
+    entries.push(
+      buildMoveEntry({ id: fresh(), timestamp: input.timestamp, targetId: entryId, fromId: parent }),
+    );
   return { ok: true, value: { header, entries, leafId: entryId } };
+}
+
+/**
+ * The id of the session a header's `parentSession` names: the id part of a pi-style file name or
+ * path (`…/<timestamp>_<id>.jsonl`), or the value itself when it is a bare id (older Cutpoint).
+ * Undefined when there is none.
+ */
+export function parentSessionId(parentSession: unknown): string | undefined {
+  if (typeof parentSession !== "string") return undefined;
+  const value = parentSession.trim();
+  if (value === "") return undefined;
+  const name = value.split(/[\\/]/).pop() ?? "";
+  if (!name.toLowerCase().endsWith(".jsonl"))
+    return value.includes("/") || value.includes("\\") ? undefined : value;
+  const stem = name.slice(0, -".jsonl".length);
+  const cut = stem.indexOf("_");
+  const id = cut >= 0 ? stem.slice(cut + 1) : stem;
+  return id === "" ? undefined : id;
 }

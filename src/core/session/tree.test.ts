@@ -1,7 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { entry, msg, user } from "./test-builders.ts";
-import { buildTreeIndex, getPath, getSessionName, resolveLabels, resolveLeafId } from "./tree.ts";
+import {
+  buildTreeIndex,
+  currentPath,
+  getPath,
+  getSessionName,
+  resolveLabels,
+  resolveLeafId,
+} from "./tree.ts";
 import type { SessionEntry } from "./types.ts";
 
 // a -> b -> c, b -> d (branch), second root r -> s
@@ -97,6 +104,29 @@ describe("getPath", () => {
           expect(path[path.length - 1]?.id).toBe(e.id);
           for (let i = 1; i < path.length; i++) expect(path[i]?.parentId).toBe(path[i - 1]?.id);
         }
+      }),
+    );
+  });
+});
+
+describe("currentPath", () => {
+  it("property: the path to the leaf on load, with or without an index, duplicate ids and leaf entries included", () => {
+    const entryArb = fc.record({
+      id: fc.constantFrom("a", "b", "c", "d", "e", "f"),
+      parent: fc.option(fc.constantFrom("a", "b", "c", "d", "e", "f", "zz"), { nil: null }),
+      leaf: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(entryArb, { maxLength: 30 }), (raw) => {
+        const entries: SessionEntry[] = raw.map((r, i) =>
+          r.leaf
+            ? { type: "leaf", id: `${r.id}${i}`, parentId: r.parent, timestamp: "", targetId: r.parent }
+            : { type: "custom", id: r.id, parentId: r.parent, timestamp: "", customType: "x" },
+        );
+        const index = buildTreeIndex(entries);
+        const expected = getPath(index.byId, resolveLeafId(entries) ?? null);
+        expect(currentPath(entries)).toEqual(expected);
+        expect(currentPath(entries, index)).toEqual(expected);
       }),
     );
   });

@@ -37,8 +37,9 @@ export function buildTreeIndex(entries: readonly SessionEntry[]): TreeIndex {
 }
 
 /**
- * The leaf on load: the last entry in file order, except that a trailing `leaf` entry moves
- * it to its `targetId` (null = before the first entry). `undefined` when there are no entries.
+ * The leaf on load: the last entry in file order (as in pi; after a move that is the move entry,
+ * see moves.ts), except that a trailing `leaf` entry of an older Cutpoint file moves it to its
+ * `targetId` (null = before the first entry). `undefined` when there are no entries.
  */
 export function resolveLeafId(entries: readonly SessionEntry[]): string | null | undefined {
   const last = entries[entries.length - 1];
@@ -72,10 +73,19 @@ export function getPath(
 
 /**
  * The current path of a session: root first, ending at the leaf on load (`resolveLeafId`). The one
- * rule every reader of "where the session stands" uses (agent, compaction, tree, CLI).
+ * rule every reader of "where the session stands" uses (agent, compaction, tree, CLI). Without
+ * `index`, only the id map it needs is built (first id wins, as in `buildTreeIndex`).
  */
-export function currentPath(entries: readonly SessionEntry[], index?: TreeIndex): SessionEntry[] {
-  const byId = index?.byId ?? buildTreeIndex(entries).byId;
+export function currentPath(
+  entries: readonly SessionEntry[],
+  index?: Pick<TreeIndex, "byId">,
+): SessionEntry[] {
+  let byId = index?.byId;
+  if (!byId) {
+    const ids = new Map<string, SessionEntry>();
+    for (const e of entries) if (!ids.has(e.id)) ids.set(e.id, e);
+    byId = ids;
+  }
   return getPath(byId, resolveLeafId(entries) ?? null);
 }
 

@@ -47,7 +47,7 @@ export function CompactionHistory({ model }: { model: CompactionModel }) {
                       <button
                         type="button"
                         className="btn small"
-                        onClick={() => void runUndo(model.sessionId, it.entry)}
+                        onClick={() => void runUndo(model.sessionId, it.entry, model.path)}
                       >
                         Undo this compaction
                       </button>

@@ -5,7 +5,7 @@
  * against the previous summary), Discard / Cancel and Confirm. Nothing is written before Confirm.
  */
 import { useEffect, useId, useMemo, useState } from "react";
-import type { CompactionEntry } from "../../core/session/types.ts";
+import type { CompactionEntry, SessionEntry } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
 import { listModels } from "../../llm/connection.ts";
 import { modelInfo } from "../../llm/providers.ts";
@@ -24,8 +24,12 @@ import type { CompactionModel } from "./use-compaction-model.ts";
 import { useSummaryGeneration } from "./use-summary-generation.ts";
 
 /** Runs Undo of a compaction and reports it (shared by the toast, the history and auto mode). */
-export async function runUndo(sessionId: string, compaction: CompactionEntry): Promise<void> {
-  const r = await undoCompaction(db, { sessionId, compaction });
+export async function runUndo(
+  sessionId: string,
+  compaction: CompactionEntry,
+  path?: readonly SessionEntry[],
+): Promise<void> {
+  const r = await undoCompaction(db, { sessionId, compaction, ...(path ? { path } : {}) });
   const ui = useUiStore.getState();
   if (!r.ok) {
     ui.pushToast({ kind: "error", message: `Undo failed: ${r.error.message}` });
@@ -142,7 +146,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
     ui.pushToast({
       kind: "success",
       message: `Compacted ${kTokens(plan.tokensBefore)} → ${kTokens(after)} tokens`,
-      action: { label: "Undo", run: () => void runUndo(model.sessionId, entry) },
+      action: { label: "Undo", run: () => void runUndo(model.sessionId, entry, model.path) },
       timeout: 15000,
     });
   };

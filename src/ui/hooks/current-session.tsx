@@ -1,7 +1,7 @@
 /**
  * The open session, shared with every component under the session view (slots included):
  * `const { row, loaded } = useCurrentSession();` — `loaded.entries` are all entries in file
- * order; derive the path with core's buildTreeIndex/getPath (or use `useTimelineModel`).
+ * order; the tree data and path: `treeData` / `sessionPath` (src/ui/tree/tree-model.ts).
  */
 import { createContext, type ReactNode, useContext } from "react";
 import { type SessionData, useSessionData } from "./use-session-data.ts";

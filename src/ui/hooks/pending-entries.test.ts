@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { entry, header, msg, user } from "../../core/session/test-builders.ts";
+import { buildMoveEntry } from "../../core/session/moves.ts";
+import { entry, header, msg, TS, user } from "../../core/session/test-builders.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import type { LoadedSession } from "../../services/session-loader.ts";
+import { treeData } from "../tree/tree-model.ts";
 import {
   type Held,
   heldAppended,
@@ -19,7 +21,9 @@ const loaded = (entries: SessionEntry[], lastSeq = 1): LoadedSession => ({
   generation: 1,
   lastSeq,
 });
-const leaf = (id: string, parentId: string, targetId: string) => entry("leaf", id, parentId, { targetId });
+/** A move (what is shown before its write commits) from the leaf `fromId` to `targetId`. */
+const leaf = (id: string, fromId: string, targetId: string) =>
+  buildMoveEntry({ id, timestamp: TS, targetId, fromId });
 let token = 1;
 const batch = (entries: SessionEntry[], sessionId = "s"): PendingBatch => ({
   token: token++,
@@ -44,12 +48,15 @@ describe("pending entries", () => {
     const view = shownEntries(held)!;
     expect(view.map((e) => e.id)).toEqual(["u1", "u2", "l1"]);
     expect(shownEntries(held)).toBe(view);
+    // The view stands where the pending move goes, before and after the commit.
+    expect(treeData(view).positionId).toBe("u1");
     expect(held.loaded?.entries).toBe(stored);
     held = heldAppended(held, committed([move], 2));
     expect(held.pending).toEqual([]);
     expect(held.loaded?.lastSeq).toBe(2);
     expect(held.loaded?.entries).toBe(view);
     expect(shownEntries(held)).toBe(view);
+    expect(treeData(shownEntries(held)!).positionId).toBe("u1");
   });
 
   it("a withdrawn batch disappears; the stored entries come back as a new array", () => {

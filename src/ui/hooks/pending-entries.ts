@@ -5,8 +5,8 @@
  * append commits, the stored entries take over the very array on screen (nothing re-derives);
  * when it fails, `withdraw` removes them and the view is what is stored again.
  *
- * Only for appends whose entries are built before the write and written exactly (a `leaf` entry
- * from `buildLeafEntry`), never for content a person typed or a model wrote.
+ * Only for appends whose entries are built before the write and written exactly (a move entry
+ * from `buildLeafMove`), never for content a person typed or a model wrote.
  */
 import type { SessionEntry } from "../../core/session/types.ts";
 import type { AppendedEntries } from "../../db/sessions-repo.ts";

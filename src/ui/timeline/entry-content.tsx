@@ -3,10 +3,13 @@
  * bounded in depth and length, every name and id with its hidden characters marked; a "Raw"
  * switch shows the text the model sees instead.
  */
+import { branchSummaryLeftId, displayPositionId } from "../../core/session/moves.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { boundedJson } from "../common/bounded-json.ts";
 import { SafeText } from "../common/safe-text.tsx";
-import { contentText } from "./entry-kind.ts";
+import { useCurrentSession } from "../hooks/current-session.tsx";
+import { treeData } from "../tree/tree-model.ts";
+import { contentText, describeEntry } from "./entry-kind.ts";
 import { Markdown, RawToggle } from "./markdown.tsx";
 import { entryModelText } from "./model-text.ts";
 
@@ -159,6 +162,27 @@ function MessageContent({ m }: { m: Rec }) {
   }
 }
 
+/** Where a branch summary's branch was left (pi 1.6's fromId; not recorded by older Cutpoint files). */
+function LeftFrom({ entry }: { entry: SessionEntry }) {
+  const { loaded } = useCurrentSession();
+  const left = branchSummaryLeftId(entry);
+  let text = "Which branch was left is not recorded (a summary written by an older Cutpoint).";
+  if (left === null) text = "Written when the session was still empty.";
+  else if (left !== undefined) {
+    const byId = loaded ? treeData(loaded.entries).index.byId : undefined;
+    const at = byId?.get(displayPositionId(left, byId) ?? "");
+    const what = at ? describeEntry(at) : undefined;
+    text = what
+      ? `Summarizes the branch left at ${what.label.toLowerCase()} “${what.excerpt.slice(0, 80)}”.`
+      : `Summarizes the branch left at ${left}.`;
+  }
+  return (
+    <p className="meta" data-testid="branch-left">
+      {text}
+    </p>
+  );
+}
+
 function Body({ entry }: { entry: SessionEntry }) {
   const e = entry as Rec;
   switch (entry.type) {
@@ -178,6 +202,7 @@ function Body({ entry }: { entry: SessionEntry }) {
           ) : (
             <FileLists details={e.details} />
           )}
+          {entry.type === "branch_summary" && <LeftFrom entry={entry} />}
         </>
       );
     case "custom_message":

@@ -1,4 +1,5 @@
 /** What a timeline row shows for an entry: its kind, an icon, and a one-line excerpt. */
+import { isMoveEntry } from "../../core/session/moves.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { boundedJson } from "../common/bounded-json.ts";
 
@@ -204,6 +205,17 @@ export function describeEntry(entry: SessionEntry): EntryDescription {
         excerpt: `moved to ${String(e.targetId ?? "start")}`,
       };
     case "custom":
+      // A move (the timeline and the tree leave them out; other lists show a quiet marker).
+      if (isMoveEntry(entry))
+        return {
+          kind: "setting",
+          icon: "↪",
+          label: "Moved here",
+          excerpt:
+            entry.parentId === null
+              ? "to before the first entry"
+              : "what is sent next continues from the entry above",
+        };
       return { kind: "custom", icon: "✦", label: "Custom", excerpt: String(e.customType ?? "") };
     case "usage": {
       const u = (e.usage ?? {}) as Rec;

@@ -1,5 +1,6 @@
 /**
- * The data behind the timeline: the current path, what each entry puts in the model's context
+ * The data behind the timeline: the current path (without position markers: a move is no
+ * row), what each entry puts in the model's context
  * (pi 1.6's projection: context edits applied, the latest compaction's checkpoint and summary,
  * its kept range without system messages), its estimated tokens (pi's chars/4) and running
  * totals of what the model sees, the edits per target, labels. Pure; linear in the path length.
@@ -14,8 +15,9 @@ import {
   latestEdits,
   projectEntry,
 } from "../../core/session/projection.ts";
+import { siblingsOf } from "../../core/session/session-tree.ts";
 import type { AgentMessage, ContextEditEntry, SessionEntry } from "../../core/session/types.ts";
-import { sessionPath, siblingsOf, treeData } from "../tree/tree-model.ts";
+import { shownPath, treeData } from "../tree/tree-model.ts";
 
 export interface TimelineModel {
   path: SessionEntry[];
@@ -40,6 +42,7 @@ export interface TimelineModel {
   lastCompaction: number;
   /** Path entries before this index are not in the model's context (0 when all are). */
   firstInContext: number;
+  /** The current position (the leaf, or the entry a move at the leaf moved to). */
   leafId: string | null;
 }
 
@@ -58,8 +61,8 @@ const sum = (messages: readonly AgentMessage[]) => {
 export function buildTimelineModel(entries: readonly SessionEntry[]): TimelineModel {
   // Shared, incrementally maintained index and path (a leaf move appends one entry).
   const data = treeData(entries);
-  const leafId = data.leafId;
-  const path = sessionPath(entries);
+  const leafId = data.positionId;
+  const path = shownPath(data);
   const n = path.length;
   const tokens = new Float64Array(n);
   const totals = new Float64Array(n);

@@ -9,6 +9,7 @@ import { useUiStore } from "../../store/ui-store.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
 import { type ListVirtualizer, useListVirtualizer } from "../common/use-list-virtualizer.ts";
 import { formatCount, formatTokens } from "../format.ts";
+import { ForkParent } from "../tree/fork-parent.tsx";
 import { describeEntry } from "./entry-kind.ts";
 import type { TimelineModel } from "./timeline-model.ts";
 import { TimelineRow } from "./timeline-row.tsx";
@@ -165,6 +166,7 @@ export function Timeline({ model, partial }: { model: TimelineModel; partial?: n
           <span data-testid="path-count">{formatCount(count)} entries on the path</span>
         )}
         {partial === undefined && <span>≈ {formatTokens(total)} tokens (estimate, chars/4)</span>}
+        <ForkParent />
         {model.lastCompaction >= 0 && (
           <button type="button" className="link" onClick={() => jump(model.lastCompaction)}>
             Go to the last compaction

@@ -1,5 +1,6 @@
 /** Labels an entry (a `label` entry); an empty label or "Clear" removes it. */
 import { useState } from "react";
+import type { TreeData } from "../../core/session/session-tree.ts";
 import { db } from "../../db/instance.ts";
 import { setLabel } from "../../services/branch-service.ts";
 import { useTreeStore } from "../../store/tree-store.ts";
@@ -7,7 +8,6 @@ import { useUiStore } from "../../store/ui-store.ts";
 import { Dialog } from "../common/dialog.tsx";
 import { HiddenCharsNote, SafeText } from "../common/safe-text.tsx";
 import { describeEntry } from "../timeline/entry-kind.ts";
-import type { TreeData } from "./tree-model.ts";
 
 export function LabelDialog({ sessionId, data }: { sessionId: string; data: TreeData }) {
   const labelling = useTreeStore((s) => s.labelling);

@@ -7,11 +7,12 @@
  * (the message text to the composer, a toast, focus back where the person was).
  */
 
+import type { TreeData } from "../../core/session/session-tree.ts";
 import type { Result, SessionRow } from "../../db/index.ts";
 import { db } from "../../db/instance.ts";
 import { agentService } from "../../services/agent-instance.ts";
 import { decideLeafMove, type NavigationPlan, planNavigation } from "../../services/branch-navigation.ts";
-import { buildLeafEntry, moveLeaf } from "../../services/branch-service.ts";
+import { buildLeafMove, moveLeaf } from "../../services/branch-service.ts";
 import { loadCompactionSettings } from "../../services/compaction-settings.ts";
 import {
   type FocusAfterMove,
@@ -21,7 +22,6 @@ import {
 } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { showPendingEntries } from "../hooks/pending-entries.ts";
-import type { TreeData } from "./tree-model.ts";
 
 /** Reserve used only to decide whether to ask (the selection budget does not change what is left). */
 const DECIDE_RESERVE = 16384;
@@ -81,18 +81,20 @@ export async function requestLeafMove(
 
 /**
  * Writes the move of the leaf from where `data` has it to `targetId`, showing it at once (the
- * `leaf` entry is pending until the write commits, see pending-entries.ts). A write that fails
- * (the leaf moved meanwhile in another tab, storage full) takes the shown move back.
+ * move entry is pending until the write commits, see pending-entries.ts). A write that fails
+ * (the leaf moved meanwhile in another tab, storage full) takes the shown move back. Nothing is
+ * written when the position already is the target.
  */
 export async function moveLeafShown(
   sessionId: string,
   data: TreeData,
   targetId: string | null,
 ): Promise<Result<SessionRow>> {
-  if (data.leafId === targetId) return moveLeaf(db, sessionId, targetId, { expectedLeafId: data.leafId });
-  const entry = buildLeafEntry(data.leafId, targetId, { taken: data.index.byId });
+  const expected = { expectedLeafId: data.leafId, position: data.positionId };
+  if (data.positionId === targetId) return moveLeaf(db, sessionId, targetId, expected);
+  const entry = buildLeafMove(data.leafId, targetId, { taken: data.index.byId });
   const withdraw = showPendingEntries(sessionId, [entry]);
-  const r = await moveLeaf(db, sessionId, targetId, { entry, expectedLeafId: data.leafId });
+  const r = await moveLeaf(db, sessionId, targetId, { entry, ...expected });
   if (!r.ok) withdraw();
   return r;
 }

@@ -2,11 +2,11 @@
  * Navigation with a branch summary (docs/session-format.md §12): where the leaf lands, the common
  * ancestor, what would be summarized (entries, tokens, files), the summary streamed from the
  * model (or an offline draft without a key), editable; then Confirm (writes the branch_summary,
- * which becomes the leaf), Skip (a `leaf` entry only) or Cancel (nothing is written).
+ * which becomes the leaf), Skip (a move entry only) or Cancel (nothing is written).
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import { BRANCH_SUMMARY_PREAMBLE } from "../../core/compaction/prompts.ts";
-import { getPath } from "../../core/session/tree.ts";
+import type { TreeData } from "../../core/session/session-tree.ts";
 import type { FileListDetails } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
 import { loadProviderSettings, modelLimits } from "../../services/agent-settings.ts";
@@ -23,7 +23,6 @@ import { Dialog } from "../common/dialog.tsx";
 import { HiddenCharsNote, SafeText } from "../common/safe-text.tsx";
 import { formatCount, formatTokens } from "../format.ts";
 import { completeLeafMove, moveLeafShown } from "./leaf-move.ts";
-import type { TreeData } from "./tree-model.ts";
 
 interface Limits {
   reserveTokens: number;
@@ -81,7 +80,7 @@ function NavigateBody({
   // The leaf and entries as they were when the dialog opened (a live append must not change the plan).
   const [d] = useState(data);
   const [limits, setLimits] = useState<Limits | undefined>(undefined);
-  const oldPath = useMemo(() => getPath(d.index.byId, d.leafId), [d]);
+  const oldPath = d.path;
 
   useEffect(() => {
     let live = true;

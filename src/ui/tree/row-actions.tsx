@@ -7,10 +7,11 @@
  * were a quarter of that layout.
  */
 import { memo } from "react";
+import { siblingsOf } from "../../core/session/session-tree.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
-import { siblingsOf, treeData } from "./tree-model.ts";
+import { treeData } from "./tree-model.ts";
 import { useTreeActions } from "./use-tree-actions.ts";
 
 function isUser(entry: SessionEntry): boolean {
@@ -31,7 +32,7 @@ export const TreeRowActions = memo(function TreeRowActions({
   const data = treeData(loaded.entries);
   const siblings = siblingsOf(data, entry);
   const at = siblings.findIndex((s) => s.id === entry.id);
-  const isLeaf = entry.id === data.leafId;
+  const isLeaf = entry.id === data.positionId;
   const prev = at > 0 ? siblings[at - 1] : undefined;
   const next = at >= 0 && at < siblings.length - 1 ? siblings[at + 1] : undefined;
   return (

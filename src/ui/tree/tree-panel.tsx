@@ -5,13 +5,14 @@
  * selection; → / ← expand and collapse a run; L labels, F forks the selected entry.
  */
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { TreeData } from "../../core/session/session-tree.ts";
+import { buildTreeRows, rowIsLeaf, rowOnPath, type TreeRow } from "../../core/session/session-tree-rows.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { useTreeStore } from "../../store/tree-store.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { useListVirtualizer } from "../common/use-list-virtualizer.ts";
 import { formatCount } from "../format.ts";
 import { describeEntry } from "../timeline/entry-kind.ts";
-import { buildTreeRows, rowIsLeaf, rowOnPath, type TreeData, type TreeRow } from "./tree-model.ts";
 import { useTreeActions } from "./use-tree-actions.ts";
 
 const ROW_HEIGHT = 30;
@@ -64,7 +65,9 @@ export function TreePanel({ sessionId, data }: { sessionId: string; data: TreeDa
     });
     return m;
   }, [rows]);
-  const leafIndex = data.leafId === null ? -1 : (indexByKey.get(data.leafId) ?? -1);
+  // The current position: the leaf, or the entry a move at the leaf moved to.
+  const here = data.positionId;
+  const leafIndex = here === null ? -1 : (indexByKey.get(here) ?? -1);
   const [active, setActive] = useState(() => Math.max(0, leafIndex));
   const scrollRef = useRef<HTMLDivElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
@@ -93,10 +96,10 @@ export function TreePanel({ sessionId, data }: { sessionId: string; data: TreeDa
   }, [rows.length, leafIndex, virtualizer]);
 
   // After a move (here or elsewhere), select and show the new current leaf.
-  const lastLeaf = useRef(data.leafId);
+  const lastLeaf = useRef(here);
   useEffect(() => {
-    if (lastLeaf.current === data.leafId) return;
-    lastLeaf.current = data.leafId;
+    if (lastLeaf.current === here) return;
+    lastLeaf.current = here;
     if (leafIndex < 0) return;
     setActive(leafIndex);
     // Scroll only when the row is out of view (a move picked in the tree is already in view):
@@ -106,7 +109,7 @@ export function TreePanel({ sessionId, data }: { sessionId: string; data: TreeDa
     const row = shown ? virtualizer.measurementsCache[leafIndex] : undefined;
     if (row && el && row.start >= el.scrollTop && row.end <= el.scrollTop + el.clientHeight) return;
     virtualizer.scrollToIndex(leafIndex, { align: "auto" });
-  }, [data.leafId, leafIndex, virtualizer]);
+  }, [here, leafIndex, virtualizer]);
 
   const clamped = Math.min(active, Math.max(0, rows.length - 1));
   const activeRow = rows[clamped];
@@ -193,14 +196,14 @@ export function TreePanel({ sessionId, data }: { sessionId: string; data: TreeDa
         </button>
       </div>
       <div className="tree-tools">
-        <button type="button" className="btn" onClick={() => void actions.fork(data.leafId)}>
+        <button type="button" className="btn" onClick={() => void actions.fork(here)}>
           Fork branch
         </button>
         <button type="button" className="btn" onClick={() => actions.exportBranch()}>
           Export branch
         </button>
         {leafIndex >= 0 && (
-          <button type="button" className="btn ghost" onClick={() => jumpTo(data.leafId ?? "")}>
+          <button type="button" className="btn ghost" onClick={() => jumpTo(here ?? "")}>
             Show current
           </button>
         )}

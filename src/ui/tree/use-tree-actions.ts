@@ -4,6 +4,7 @@
  * label, fork, export a branch.
  */
 import { useMemo } from "react";
+import { latestTip } from "../../core/session/session-tree.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
 import { exportBranchFile, forkToNewSession } from "../../services/fork-service.ts";
@@ -11,7 +12,7 @@ import { type LeafMoveRequest, useTreeStore } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import { requestLeafMove } from "./leaf-move.ts";
-import { latestTip, treeData } from "./tree-model.ts";
+import { treeData } from "./tree-model.ts";
 
 function download(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
@@ -89,7 +90,7 @@ export function useTreeActions(sessionId: string) {
         const d = data()!;
         const r = exportBranchFile(
           { header: loaded.header, entries: loaded.entries, index: d.index },
-          d.leafId,
+          d.positionId,
         );
         if (r.ok) download(r.value.blob, r.value.fileName);
         else toastError(r.error.message);
