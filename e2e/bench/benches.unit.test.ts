@@ -1,10 +1,10 @@
 // Every benchmark module imports and exposes a runnable default export; the pieces that run in the page work on small data.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as core from "../../src/core/session/index.ts";
-import { initialJsGzip } from "./agent.bench.ts";
+import { formatChunks, initialJsGzip } from "./agent.bench.ts";
 import { benchFiles, loadBench } from "./lib/bench-list.ts";
 import { generateBigSession } from "./lib/big-session.ts";
 import { type CoreRun, measureCore } from "./session-core.bench.ts";
@@ -55,20 +55,26 @@ describe("benchmarks", () => {
     }
   });
 
-  it("agent's initial JS counts the entry script and modulepreloads, not lazy chunks", () => {
+  it("agent's initial JS counts the entry script and modulepreloads; the other scripts are lazy", () => {
     const dist = mkdtempSync(join(tmpdir(), "bench-dist-"));
+    mkdirSync(join(dist, "assets"));
     const entry = "console.log('entry');".repeat(50);
-    writeFileSync(join(dist, "entry.js"), entry);
-    writeFileSync(join(dist, "vendor.js"), "export const v = 1;");
-    writeFileSync(join(dist, "lazy.js"), "export const lazy = 2;".repeat(500));
+    const vendor = "export const v = 1;";
+    writeFileSync(join(dist, "assets/entry.js"), entry);
+    writeFileSync(join(dist, "assets/vendor.js"), vendor);
+    writeFileSync(join(dist, "assets/lazy.js"), "export const lazy = 2;".repeat(500));
+    writeFileSync(join(dist, "assets/small.js"), "export const s = 3;");
+    writeFileSync(join(dist, "assets/style.css"), "body{}");
     writeFileSync(
       join(dist, "index.html"),
-      '<script type="module" crossorigin src="/entry.js"></script><link rel="modulepreload" crossorigin href="/vendor.js">',
+      '<script type="module" crossorigin src="/assets/entry.js"></script><link rel="modulepreload" crossorigin href="/assets/vendor.js">',
     );
     const js = initialJsGzip(dist);
-    expect(js.files).toEqual(["entry.js", "vendor.js"]);
-    expect(js.raw).toBe(entry.length + "export const v = 1;".length);
+    expect(js.files).toEqual(["assets/entry.js", "assets/vendor.js"]);
+    expect(js.raw).toBe(entry.length + vendor.length);
     expect(js.gzip).toBeGreaterThan(0);
     expect(js.gzip).toBeLessThan(js.raw);
+    expect(js.lazy.map((c) => c.file)).toEqual(["assets/lazy.js", "assets/small.js"]);
+    expect(formatChunks(js.lazy).split("\n")).toHaveLength(2);
   });
 });

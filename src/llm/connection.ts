@@ -2,9 +2,8 @@
  * Endpoint checks for the settings screen: list models and test a connection.
  * Both return values, never throw; the key never leaves the Authorization header.
  */
-import { APIUserAbortError } from "openai";
 import { classifyError, type LlmErrorKind, redactSecret } from "./errors.ts";
-import { createClient, type EndpointConfig } from "./stream-assistant.ts";
+import { createClient, type EndpointConfig, loadOpenAi } from "./stream-assistant.ts";
 
 export type ListModelsResult =
   | { ok: true; models: string[] }
@@ -29,7 +28,8 @@ export async function listModels(
   config: Omit<EndpointConfig, "provider"> & { provider?: string },
   options: CheckOptions = {},
 ): Promise<ListModelsResult> {
-  const client = createClient({ provider: "custom", ...config }, options.fetch);
+  const { APIUserAbortError } = await loadOpenAi();
+  const client = await createClient({ provider: "custom", ...config }, options.fetch);
   try {
     const ids: string[] = [];
     for await (const model of client.models.list({ signal: options.signal })) ids.push(model.id);

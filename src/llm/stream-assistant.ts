@@ -4,9 +4,10 @@
  * "error" (and a plain errorMessage) or "aborted" (keeping what streamed).
  *
  * The API key only goes into the Authorization header of requests to `baseUrl`; it is never
- * logged, put in a URL or in the returned message.
+ * logged, put in a URL or in the returned message. The SDK itself is fetched on the first request
+ * (`loadOpenAi`), so it is not part of the app's initial bundle.
  */
-import OpenAI, { APIUserAbortError } from "openai";
+import type OpenAI from "openai";
 import type { AgentMessage, AssistantMessage } from "../core/session/types.ts";
 import { classifyError, headerGetter, redactSecret } from "./errors.ts";
 import { type ToolDefinition, toChatMessages, toChatTools } from "./messages.ts";
@@ -61,8 +62,14 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
   });
 }
 
-export function createClient(config: EndpointConfig, customFetch?: typeof fetch): OpenAI {
-  return new OpenAI({
+/** The openai SDK, loaded on first use. */
+export function loadOpenAi(): Promise<typeof import("openai")> {
+  return import("openai");
+}
+
+export async function createClient(config: EndpointConfig, customFetch?: typeof fetch): Promise<OpenAI> {
+  const { default: Client } = await loadOpenAi();
+  return new Client({
     apiKey: config.apiKey || "no-key",
     baseURL: config.baseUrl.replace(/\/+$/, ""),
     dangerouslyAllowBrowser: true,
@@ -102,7 +109,8 @@ export async function streamAssistant(p: StreamAssistantParams): Promise<Assista
   const sleep = p.sleep ?? abortableSleep;
   const idleTimeoutMs = p.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const emit = p.onEvent ?? (() => {});
-  const client = createClient(p, p.fetch);
+  const { APIUserAbortError } = await loadOpenAi();
+  const client = await createClient(p, p.fetch);
   const body = buildRequestBody(p);
   const prices = modelInfo(p.model).prices;
   const ctx = { baseUrl: p.baseUrl, model: p.model, provider: p.provider, pageProtocol: pageProtocol() };

@@ -5,7 +5,7 @@
  */
 import { memo } from "react";
 import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../../core/session/types.ts";
-import { Markdown } from "../timeline/markdown.tsx";
+import { Markdown } from "../timeline/lazy-markdown.tsx";
 
 const MAX_RESULT_CHARS = 20_000;
 

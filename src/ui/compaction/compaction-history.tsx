@@ -5,7 +5,7 @@
  */
 import { useMemo, useState } from "react";
 import { formatEntryTime } from "../format.ts";
-import { Markdown } from "../timeline/markdown.tsx";
+import { Markdown } from "../timeline/lazy-markdown.tsx";
 import { runUndo } from "./compaction-preview.tsx";
 import { fullTokens } from "./format-tokens.ts";
 import { compactionHistory } from "./history-model.ts";

@@ -15,7 +15,7 @@ import { confirmCompaction, undoCompaction } from "../../services/compaction-run
 import { useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { describeEntry } from "../timeline/entry-kind.ts";
-import { Markdown } from "../timeline/markdown.tsx";
+import { Markdown } from "../timeline/lazy-markdown.tsx";
 import { fullTokens, kTokens, percent, usd } from "./format-tokens.ts";
 import { SummaryDiff } from "./summary-diff.tsx";
 import type { CompactionModel } from "./use-compaction-model.ts";

@@ -8,9 +8,13 @@
  *   registerSlot("settings", SettingsForm);      // inside the Settings dialog
  *   registerSlot("sessionActions", MyButton);    // extra buttons in the top bar
  *
- * Several components may share a slot; they render in registration order.
+ * Several components may share a slot; they render in registration order. A feature that is
+ * not needed to show a session registers a loader instead, so that its code is fetched the first
+ * time the slot renders (the outlet shows a loading line meanwhile):
+ *
+ *   registerLazySlot("rightPanel", () => import("./token-timeline.tsx").then((m) => m.TokenTimeline));
  */
-import { type ComponentType, useSyncExternalStore } from "react";
+import { type ComponentType, lazy, useSyncExternalStore } from "react";
 
 export type SlotName = "topBar" | "rightPanel" | "composer" | "settings" | "sessionActions";
 
@@ -37,6 +41,16 @@ export function registerSlot(
     registry = { ...registry, [slot]: registry[slot].filter((s) => s.key !== key) };
     for (const l of listeners) l();
   };
+}
+
+/** Registers a component whose module is loaded on first render (see the module comment). */
+export function registerLazySlot(
+  slot: SlotName,
+  load: () => Promise<ComponentType<SessionSlotProps>>,
+  key: string,
+): () => void {
+  const Component = lazy(async () => ({ default: await load() }));
+  return registerSlot(slot, Component, key);
 }
 
 function subscribe(listener: () => void): () => void {

@@ -1,7 +1,7 @@
 /** The expanded content of a timeline row: text as safe markdown, code and tool I/O as text. */
 import type { SessionEntry } from "../../core/session/types.ts";
 import { contentText } from "./entry-kind.ts";
-import { Markdown } from "./markdown.tsx";
+import { Markdown } from "./lazy-markdown.tsx";
 
 type Rec = Record<string, unknown>;
 

@@ -1,21 +1,38 @@
 /**
  * The tree's mount point (the "sessionActions" slot): a "Tree" toggle in the top bar, and, for
  * the open session, the tree panel, the navigation (branch summary) dialog and the label dialog.
+ * The panel and the dialogs load on demand: their code is fetched when first opened.
  */
-import { useEffect } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { createPortal } from "react-dom";
 import { useTreeStore } from "../../store/tree-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import type { SessionSlotProps } from "../shell/slots.ts";
-import { LabelDialog } from "./label-dialog.tsx";
-import { NavigateDialog } from "./navigate-dialog.tsx";
 import { treeData } from "./tree-model.ts";
-import { TreePanel } from "./tree-panel.tsx";
+
+const TreePanel = lazy(() => import("./tree-panel.tsx").then((m) => ({ default: m.TreePanel })));
+const NavigateDialog = lazy(() =>
+  import("./navigate-dialog.tsx").then((m) => ({ default: m.NavigateDialog })),
+);
+const LabelDialog = lazy(() => import("./label-dialog.tsx").then((m) => ({ default: m.LabelDialog })));
+
+/** What the tree panel shows while its code loads. */
+function TreeLoading() {
+  return (
+    <aside className="tree-panel" aria-label="Session tree">
+      <p className="slot-loading" role="status">
+        Loading the tree…
+      </p>
+    </aside>
+  );
+}
 
 export function TreeControls({ sessionId }: SessionSlotProps) {
   const { loaded } = useCurrentSession();
   const open = useTreeStore((s) => s.treeOpen);
   const setOpen = useTreeStore((s) => s.setTreeOpen);
+  const navigating = useTreeStore((s) => s.navigation?.sessionId === sessionId);
+  const labelling = useTreeStore((s) => s.labelling?.sessionId === sessionId);
   const data = loaded ? treeData(loaded.entries) : undefined;
 
   // Keyboard: Alt+T toggles the tree.
@@ -46,9 +63,15 @@ export function TreeControls({ sessionId }: SessionSlotProps) {
       {data &&
         createPortal(
           <>
-            {open && <TreePanel key={sessionId} sessionId={sessionId} data={data} />}
-            <NavigateDialog sessionId={sessionId} data={data} />
-            <LabelDialog sessionId={sessionId} data={data} />
+            {open && (
+              <Suspense fallback={<TreeLoading />}>
+                <TreePanel key={sessionId} sessionId={sessionId} data={data} />
+              </Suspense>
+            )}
+            <Suspense fallback={null}>
+              {navigating && <NavigateDialog sessionId={sessionId} data={data} />}
+              {labelling && <LabelDialog sessionId={sessionId} data={data} />}
+            </Suspense>
           </>,
           document.body,
         )}
