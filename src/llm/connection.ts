@@ -3,7 +3,7 @@
  * Both return values, never throw; the key never leaves the Authorization header.
  */
 import { classifyError, type LlmErrorKind, redactSecret } from "./errors.ts";
-import { createClient, type EndpointConfig, loadOpenAi } from "./stream-assistant.ts";
+import { browserOffline, createClient, type EndpointConfig, loadOpenAi } from "./stream-assistant.ts";
 
 export type ListModelsResult =
   | { ok: true; models: string[] }
@@ -43,6 +43,7 @@ export async function listModels(
         model: options.model ?? "",
         provider: config.provider,
         pageProtocol: pageProtocol(),
+        offline: browserOffline(),
       },
       options.signal?.aborted === true || thrown instanceof APIUserAbortError,
     );

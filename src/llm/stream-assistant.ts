@@ -82,6 +82,10 @@ export async function createClient(config: EndpointConfig, customFetch?: typeof 
 const pageProtocol = (): string | undefined =>
   (globalThis as { location?: { protocol?: string } }).location?.protocol;
 
+/** Whether the browser says it is offline (never true outside a browser). */
+export const browserOffline = (): boolean =>
+  (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false;
+
 /** Builds the request body (exported for tests). */
 export function buildRequestBody(
   p: StreamAssistantParams,
@@ -152,6 +156,7 @@ export async function streamAssistant(p: StreamAssistantParams): Promise<Assista
         return done(mapper.finish({ stopReason: "aborted" }));
       }
       const errObj = thrown as Record<string, unknown>;
+      const offline = browserOffline();
       const retryAfterMs = parseRetryAfter(headerGetter(errObj ?? {}), now());
       const error = stalled
         ? {
@@ -159,7 +164,12 @@ export async function streamAssistant(p: StreamAssistantParams): Promise<Assista
             status: undefined,
             message: `No data from ${p.baseUrl} for ${Math.round(idleTimeoutMs / 1000)} s; the request was stopped.${mapper.streamed ? " What arrived is kept." : ""}`,
           }
-        : classifyError(thrown, { ...ctx, streamed: mapper.streamed || responded }, false, retryAfterMs);
+        : classifyError(
+            thrown,
+            { ...ctx, streamed: mapper.streamed || responded, offline },
+            false,
+            retryAfterMs,
+          );
       const decision = retryDecision({
         attempt,
         status: error.status,
@@ -169,7 +179,8 @@ export async function streamAssistant(p: StreamAssistantParams): Promise<Assista
         ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
         random: (p.random ?? Math.random)(),
       });
-      if (decision.retry && error.kind !== "context-overflow" && error.kind !== "mixed-content") {
+      // Offline: retrying cannot help until the network is back; the person sends again.
+      if (decision.retry && !offline && error.kind !== "context-overflow" && error.kind !== "mixed-content") {
         attempt++;
         emit({ type: "retry", attempt, delayMs: decision.delayMs, reason: decision.reason });
         await sleep(decision.delayMs, p.signal);
