@@ -51,7 +51,6 @@ export function createCompleteFn(config: CompleteConfig): CompleteFn {
         aborted: false,
       };
     }
-    const u = reply.usage;
-    return { ok: true, text, usage: { input: u.input + u.cacheRead + u.cacheWrite, output: u.output } };
+    return { ok: true, text, usage: reply.usage };
   };
 }

@@ -123,7 +123,7 @@ describe("branch service", () => {
       expect(req.userMessage).toContain("now add tests");
       req.onDelta?.("Tried tests ");
       req.onDelta?.("and docs.");
-      return { ok: true, text: "Tried tests and docs.", usage: { input: 10, output: 5 } };
+      return { ok: true, text: "Tried tests and docs." };
     };
     const draft = await draftBranchSummary(db, plan, {
       signal: new AbortController().signal,
@@ -147,7 +147,7 @@ describe("branch service", () => {
     expect(summary).toMatchObject({
       type: "branch_summary",
       parentId: "a1",
-      fromId: "a1",
+      fromId: "a3",
       details: { readFiles: [], modifiedFiles: ["src/parse.test.ts"] },
     });
     expect((summary as { summary: string }).summary).toMatch(/\(edited\)$/);
@@ -160,7 +160,7 @@ describe("branch service", () => {
     expect(entries.some((e) => e.id === "a3")).toBe(true);
   });
 
-  it("writes fromId 'root' when navigating to before the first entry; offline draft without a key", async () => {
+  it("navigating to before the first entry hangs the summary at the root, fromId = the leaf left; offline draft without a key", async () => {
     await store(linear);
     const plan = planNavigation(buildTreeIndex(linear), "a3", "u1", { reserveTokens: 16384 })!;
     expect(plan.newLeafId).toBeNull();
@@ -175,7 +175,7 @@ describe("branch service", () => {
       details: draft.details,
     });
     const last = (await readEntries(db, "sess-1")).at(-1);
-    expect(last).toMatchObject({ type: "branch_summary", parentId: null, fromId: "root" });
+    expect(last).toMatchObject({ type: "branch_summary", parentId: null, fromId: "a3" });
   });
 
   it("labels and clears a label; labels resolve over the file", async () => {

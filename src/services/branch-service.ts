@@ -7,7 +7,7 @@
 import { buildBranchSummaryEntry, generateBranchSummary } from "../core/compaction/branch.ts";
 import type { CompleteFn } from "../core/compaction/summarize.ts";
 import { buildSessionContext } from "../core/session/context.ts";
-import type { FileListDetails, LabelEntry, LeafEntry, SessionEntry } from "../core/session/types.ts";
+import type { FileListDetails, LabelEntry, LeafEntry, SessionEntry, Usage } from "../core/session/types.ts";
 import {
   appendEntries,
   type CutpointDb,
@@ -103,20 +103,22 @@ export function moveLeaf(
 }
 
 /**
- * Writes the branch summary as pi does: parentId and fromId = the new leaf ("root" when null);
- * the summary entry becomes the leaf.
+ * Writes the branch summary as pi 1.6 does: parentId = the new leaf, fromId = the leaf left
+ * behind ("root" when none); the summary entry becomes the leaf.
  */
 export function confirmBranchSummary(
   db: CutpointDb,
   sessionId: string,
-  input: { newLeafId: string | null; summary: string; details?: FileListDetails },
+  input: { newLeafId: string | null; summary: string; details?: FileListDetails; usage?: Usage },
   options: WriteOptions = {},
 ): Promise<Result<SessionRow>> {
-  return appendFromRow(db, sessionId, options, (_row, now) =>
+  return appendFromRow(db, sessionId, options, (row, now) =>
     buildBranchSummaryEntry({
       summary: input.summary,
       ...(input.details ? { details: input.details } : {}),
+      ...(input.usage ? { usage: input.usage } : {}),
       newLeafId: input.newLeafId,
+      oldLeafId: row.leafId,
       id: newEntryId(options.taken),
       timestamp: now.toISOString(),
     }),

@@ -9,7 +9,7 @@ import {
   prepareBranchSummary,
 } from "./branch.ts";
 import { BRANCH_SUMMARY_INSTRUCTIONS, BRANCH_SUMMARY_PREAMBLE, EMPTY_BRANCH_SUMMARY } from "./prompts.ts";
-import type { CompleteFn, CompleteRequest } from "./summarize.ts";
+import { type CompleteFn, type CompleteRequest, zeroUsage } from "./summarize.ts";
 
 const TS = "2026-01-01T00:00:00.000Z";
 const e = (id: string, parentId: string | null, fields: Record<string, unknown>) =>
@@ -108,8 +108,8 @@ describe("prepareBranchSummary", () => {
     const prep = prepareBranchSummary(entries, { contextWindow: 1200, reserveTokens: 1000 });
     expect(prep.entryIds).toEqual(["x3", "x4"]);
     expect(prep.totalTokens).toBe(100);
-    // Files only from selected messages.
-    expect(prep.fileOps.readFiles).toEqual([]);
+    // Files from every message looked at: the one that no longer fits too (pi 1.6), not older ones.
+    expect(prep.fileOps.readFiles).toEqual(["/old.ts"]);
   });
 
   it("still takes a summary that does not fit while under 90 % of the budget, then stops", () => {
@@ -163,7 +163,7 @@ describe("generateBranchSummary", () => {
   const calls: CompleteRequest[] = [];
   const complete: CompleteFn = async (r) => {
     calls.push(r);
-    return { ok: true, text: " Tried plan A. ", usage: { input: 3, output: 1 } };
+    return { ok: true, text: " Tried plan A. ", usage: zeroUsage() };
   };
 
   it("sends the serialized branch and prefixes the preamble; budget 2048", async () => {
@@ -178,7 +178,7 @@ describe("generateBranchSummary", () => {
       ok: true,
       summary: `${BRANCH_SUMMARY_PREAMBLE}\n\nTried plan A.\n\n<read-files>\n/src/a.ts\n</read-files>\n\n<modified-files>\n/src/b.ts\n</modified-files>`,
       details: { readFiles: ["/src/a.ts"], modifiedFiles: ["/src/b.ts"] },
-      usage: { input: 3, output: 1 },
+      usage: zeroUsage(),
     });
   });
 
@@ -208,10 +208,11 @@ describe("generateBranchSummary", () => {
 });
 
 describe("buildBranchSummaryEntry", () => {
-  it("hangs under the new leaf with fromId = new leaf, or root", () => {
+  it("hangs under the new leaf with fromId = the leaf left behind, or root", () => {
     const a = buildBranchSummaryEntry({
       summary: "S",
       newLeafId: "a1",
+      oldLeafId: "a9",
       id: "bs1",
       timestamp: TS,
       details: { readFiles: [], modifiedFiles: ["/b"] },
@@ -221,11 +222,17 @@ describe("buildBranchSummaryEntry", () => {
       id: "bs1",
       parentId: "a1",
       timestamp: TS,
-      fromId: "a1",
+      fromId: "a9",
       summary: "S",
       details: { readFiles: [], modifiedFiles: ["/b"] },
     });
-    const b = buildBranchSummaryEntry({ summary: "S", newLeafId: null, id: "bs2", timestamp: TS });
+    const b = buildBranchSummaryEntry({
+      summary: "S",
+      newLeafId: null,
+      oldLeafId: null,
+      id: "bs2",
+      timestamp: TS,
+    });
     expect(b).toMatchObject({ parentId: null, fromId: "root" });
   });
 });

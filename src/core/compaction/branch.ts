@@ -1,10 +1,18 @@
 /**
- * Branch summaries (pi-session-format.md §10): what is left behind when the leaf moves to another
- * point of the tree, the new leaf rule, the token-budgeted selection, file lists, generation with
- * the injected complete fn, and the entry to append.
+ * Branch summaries (docs/session-format.md §10): what is left behind when the leaf moves to another
+ * point of the tree, the new leaf rule, the token-budgeted selection (context edits of the branch
+ * applied), file lists, generation with the injected complete fn, and the entry to append.
  */
+
+import { latestEdits, projectEntry } from "../session/projection.ts";
 import { getPath } from "../session/tree.ts";
-import type { AgentMessage, BranchSummaryEntry, FileListDetails, SessionEntry } from "../session/types.ts";
+import type {
+  AgentMessage,
+  BranchSummaryEntry,
+  FileListDetails,
+  SessionEntry,
+  Usage,
+} from "../session/types.ts";
 import { entryMessage, messageRole } from "./entry-messages.ts";
 import { FileOpSet, formatFileBlocks } from "./file-ops.ts";
 import {
@@ -16,7 +24,7 @@ import {
   SUMMARIZER_SYSTEM_PROMPT,
 } from "./prompts.ts";
 import { serializeConversation } from "./serialize.ts";
-import type { CompleteFn, CompleteRequest, SummarizerModel } from "./summarize.ts";
+import { type CompleteFn, type CompleteRequest, type SummarizerModel, zeroUsage } from "./summarize.ts";
 import { type Estimator, PI_ESTIMATOR } from "./tokens.ts";
 
 export const DEFAULT_BRANCH_CONTEXT_WINDOW = 128000;
@@ -88,10 +96,24 @@ export interface BranchSelectionOptions {
   estimator?: Estimator;
 }
 
+/** The message a left-behind entry is summarized as: edits applied; an empty branch summary still counts. */
+function branchMessage(e: SessionEntry, edits: ReturnType<typeof latestEdits>): AgentMessage | undefined {
+  if (e.type === "branch_summary") {
+    const b = e as BranchSummaryEntry;
+    const summary = typeof b.summary === "string" ? b.summary : "";
+    return (
+      entryMessage(e) ?? { role: "branchSummary", summary, fromId: String(b.fromId ?? "root"), timestamp: 0 }
+    );
+  }
+  if (e.type === "compaction") return entryMessage(e);
+  return projectEntry(e, edits.get(e.id))[0];
+}
+
 /**
  * §10 selection: tool results skipped; newest first while within (window or 128000) − reserve;
  * a compaction / branch summary that does not fit is still taken while < 90 % is used, then stop.
- * Files: nested default branch_summary details of every candidate, plus selected tool calls.
+ * Files: nested default branch_summary details of every candidate, plus the tool calls of every
+ * message looked at (the one that no longer fits included, as pi 1.6 counts them).
  */
 export function prepareBranchSummary(
   entries: readonly SessionEntry[],
@@ -108,13 +130,15 @@ export function prepareBranchSummary(
     if (e.type === "branch_summary" && (e as BranchSummaryEntry).fromHook !== true)
       files.addDetails((e as BranchSummaryEntry).details);
   }
+  const edits = latestEdits(entries);
   const picked: { message: AgentMessage; id: string }[] = [];
   let total = 0;
   for (let i = entries.length - 1; i >= 0; i--) {
     const e = entries[i]!;
     if (messageRole(e) === "toolResult") continue;
-    const message = entryMessage(e);
+    const message = branchMessage(e, edits);
     if (!message) continue;
+    files.addMessage(message);
     const tokens = estimator.estimateMessage(message);
     if (budget > 0 && total + tokens > budget) {
       const isSummary = e.type === "compaction" || e.type === "branch_summary";
@@ -128,7 +152,6 @@ export function prepareBranchSummary(
     total += tokens;
   }
   picked.reverse();
-  for (const p of picked) files.addMessage(p.message);
   return {
     messages: picked.map((p) => p.message),
     entryIds: picked.map((p) => p.id),
@@ -139,7 +162,7 @@ export function prepareBranchSummary(
 }
 
 export type BranchSummaryResult =
-  | { ok: true; summary: string; details: FileListDetails; usage: { input: number; output: number } }
+  | { ok: true; summary: string; details: FileListDetails; usage: Usage }
   | { ok: false; error: string; aborted: boolean };
 
 export interface BranchGenerateOptions {
@@ -180,7 +203,7 @@ export async function generateBranchSummary(
       ok: true,
       summary: `${BRANCH_SUMMARY_PREAMBLE}\n\n${EMPTY_BRANCH_SUMMARY}${formatFileBlocks(details)}`,
       details,
-      usage: { input: 0, output: 0 },
+      usage: zeroUsage(),
     };
   if (options.signal.aborted) return { ok: false, error: "Aborted.", aborted: true };
   const full: CompleteRequest = { ...request, signal: options.signal };
@@ -200,27 +223,33 @@ export async function generateBranchSummary(
     ok: true,
     summary: `${BRANCH_SUMMARY_PREAMBLE}\n\n${result.text.trim()}${formatFileBlocks(details)}`,
     details,
-    usage: { input: result.usage?.input ?? 0, output: result.usage?.output ?? 0 },
+    usage: result.usage ?? zeroUsage(),
   };
 }
 
-/** The entry: parentId = new leaf, fromId = new leaf (or "root"), as pi's code writes it. */
+/**
+ * The entry as pi 1.6 writes it: parentId = the new leaf; fromId = the leaf that was left ("root"
+ * when there was none). Older Cutpoint files wrote the new leaf as fromId; both are read alike.
+ */
 export function buildBranchSummaryEntry(input: {
   summary: string;
   details?: FileListDetails;
   newLeafId: string | null;
+  oldLeafId: string | null;
   id: string;
   timestamp: string;
   fromHook?: boolean;
+  usage?: Usage;
 }): BranchSummaryEntry {
   const entry: BranchSummaryEntry = {
     type: "branch_summary",
     id: input.id,
     parentId: input.newLeafId,
     timestamp: input.timestamp,
-    fromId: input.newLeafId ?? "root",
+    fromId: input.oldLeafId ?? "root",
     summary: input.summary,
   };
+  if (input.usage) entry.usage = input.usage;
   if (input.details)
     entry.details = {
       readFiles: [...input.details.readFiles],

@@ -3,8 +3,9 @@
  * line in the UI). O(cut points) on an index; O(n) including indexing the path.
  */
 import type { SessionEntry } from "../session/types.ts";
+import { splitAt, stepBack } from "./cut.ts";
 import type { PathIndex } from "./path-index.ts";
-import { indexPath, splitAt, stepBack } from "./plan.ts";
+import { indexPath } from "./plan.ts";
 import type { Estimator } from "./tokens.ts";
 
 export interface CutPointInfo {
@@ -16,10 +17,8 @@ export interface CutPointInfo {
   firstKeptEntryId: string;
   isSplitTurn: boolean;
   turnStartIndex: number;
-  /** Estimates of the context entries that would be kept (first kept entry to the end). */
+  /** Estimates of what the model sees that would be kept (first kept entry to the end). */
   keptTokens: number;
-  /** The cut rule's sum over `message` entries that would be kept. */
-  keptMessageTokens: number;
   /** Number of context entries that would be kept. */
   keptCount: number;
 }
@@ -44,14 +43,12 @@ class CutPointView implements CutPointInfo {
   }
   get keptTokens(): number {
     const x = this.#index;
-    return x.ctxCum[x.length]! - x.ctxCum[this.firstKeptIndex]!;
-  }
-  get keptMessageTokens(): number {
-    const x = this.#index;
-    return x.msgCum[x.length]! - x.msgCum[this.firstKeptIndex]!;
+    x.ensure();
+    return x.winCum[x.length]! - x.winCum[this.firstKeptIndex]!;
   }
   get keptCount(): number {
     const x = this.#index;
+    x.ensure();
     return x.ctxCount[x.length]! - x.ctxCount[this.firstKeptIndex]!;
   }
   toJSON(): CutPointInfo {
@@ -64,7 +61,6 @@ class CutPointView implements CutPointInfo {
       isSplitTurn,
       turnStartIndex,
       keptTokens: this.keptTokens,
-      keptMessageTokens: this.keptMessageTokens,
       keptCount: this.keptCount,
     };
   }

@@ -1,7 +1,8 @@
 /**
- * File operations for summaries (pi-session-format.md §7, §10): tool calls named read, write,
- * edit with a string `arguments.path`. Modified = written ∪ edited; read-only = read − modified;
- * both sorted (UTF-16 code unit order).
+ * File operations for summaries (docs/session-format.md §7, §10): tool calls named read, write,
+ * edit with a string `arguments.path`, in assistant messages and in the nested calls recorded on
+ * a tool result. Modified = written ∪ edited; read-only = read − modified; both sorted (UTF-16
+ * code unit order).
  */
 import type { AgentMessage, FileListDetails } from "../session/types.ts";
 
@@ -14,21 +15,37 @@ export interface FileOp {
 
 const NONE: readonly FileOp[] = [];
 
-/** The file operations of one message's tool calls (assistant messages only). */
+function callOp(name: unknown, args: unknown): FileOp | undefined {
+  const path = args && typeof args === "object" ? (args as { path?: unknown }).path : undefined;
+  if (typeof path !== "string" || path === "") return undefined;
+  const kind: FileOpKind | undefined =
+    name === "read" ? "read" : name === "write" || name === "edit" ? "modified" : undefined;
+  return kind ? { kind, path } : undefined;
+}
+
+/** The calls of one message: an assistant's tool calls, or a tool result's nested calls. */
+function messageCalls(message: AgentMessage | undefined): readonly unknown[] {
+  if (message?.role === "assistant") return Array.isArray(message.content) ? message.content : NONE;
+  if (message?.role === "toolResult") {
+    const calls = (message.nestedCalls as { calls?: unknown } | undefined)?.calls;
+    return Array.isArray(calls) ? calls : NONE;
+  }
+  return NONE;
+}
+
+/** The file operations of one message's tool calls (assistant) or nested calls (tool result). */
 export function messageFileOps(message: AgentMessage | undefined): readonly FileOp[] {
-  if (message?.role !== "assistant" || !Array.isArray(message.content)) return NONE;
+  const calls = messageCalls(message);
+  if (calls.length === 0) return NONE;
+  const nested = message?.role === "toolResult";
   let ops: FileOp[] | undefined;
-  for (const block of message.content) {
-    if (!block || typeof block !== "object" || block.type !== "toolCall") continue;
-    const args = (block as { arguments?: unknown }).arguments;
-    const path = args && typeof args === "object" ? (args as { path?: unknown }).path : undefined;
-    if (typeof path !== "string") continue;
-    const name = (block as { name?: unknown }).name;
-    const kind: FileOpKind | undefined =
-      name === "read" ? "read" : name === "write" || name === "edit" ? "modified" : undefined;
-    if (!kind) continue;
+  for (const call of calls) {
+    if (!call || typeof call !== "object") continue;
+    if (!nested && (call as { type?: unknown }).type !== "toolCall") continue;
+    const op = callOp((call as { name?: unknown }).name, (call as { arguments?: unknown }).arguments);
+    if (!op) continue;
     ops ??= [];
-    ops.push({ kind, path });
+    ops.push(op);
   }
   return ops ?? NONE;
 }

@@ -1,5 +1,6 @@
 /** The compaction engine (pure): tokens, plan, summaries, branch summaries, overflow. */
 export * from "./branch.ts";
+export * from "./cut.ts";
 export * from "./cut-points.ts";
 export * from "./entry-messages.ts";
 export * from "./file-ops.ts";
@@ -7,7 +8,6 @@ export * from "./offline-summary.ts";
 export * from "./overflow.ts";
 export * from "./path-index.ts";
 export * from "./plan.ts";
-export * from "./plan-direct.ts";
 export * from "./planner.ts";
 export * from "./prompts.ts";
 export * from "./serialize.ts";

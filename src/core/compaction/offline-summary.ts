@@ -6,7 +6,7 @@
 import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../session/types.ts";
 import { formatFileBlocks } from "./file-ops.ts";
 import type { CompactionPlan } from "./plan.ts";
-import type { GenerateResult } from "./summarize.ts";
+import { type GenerateResult, planFields, zeroUsage } from "./summarize.ts";
 
 export const OFFLINE_SUMMARY_NOTICE =
   "_This summary was generated offline from the session itself, without a model._";
@@ -126,12 +126,7 @@ export function generateOfflineCompaction(plan: CompactionPlan): GenerateResult 
     return { ok: false, error: "Nothing to summarize.", aborted: false };
   return {
     ok: true,
-    fields: {
-      summary: offlineSummaryText(plan) + formatFileBlocks(plan.fileOps),
-      firstKeptEntryId: plan.firstKeptEntryId,
-      tokensBefore: plan.tokensBefore,
-      details: { readFiles: [...plan.fileOps.readFiles], modifiedFiles: [...plan.fileOps.modifiedFiles] },
-    },
-    usage: { input: 0, output: 0 },
+    fields: planFields(plan, offlineSummaryText(plan) + formatFileBlocks(plan.fileOps)),
+    usage: zeroUsage(),
   };
 }

@@ -1,14 +1,17 @@
 /**
- * Property tests over generated sessions: the cut agrees with a naive restatement of §7, is a
- * valid cut point, keeps tool results with their calls, is deterministic, and repeated
- * compactions never lose a message (#2608).
+ * Property tests over generated sessions (system messages, context edits, failed attempts hidden
+ * by omission included): the cut agrees with a naive restatement of pi 1.6's rules over the
+ * projection (docs/session-format.md §7), keeps tool results with their calls, is deterministic,
+ * the incremental planner follows any sequence of paths, and repeated compactions never lose a
+ * message (#2608).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildSessionContext } from "../session/context.ts";
-import type { AgentMessage, SessionEntry } from "../session/types.ts";
+import { type ProjectedEntry, projectPath } from "../session/projection.ts";
+import type { SessionEntry } from "../session/types.ts";
 import { listCutPoints } from "./cut-points.ts";
-import { entryMessage, isTurnStart, isValidCutPoint, messageRole } from "./entry-messages.ts";
+import { entryMessage, hasCutPointMessage, hasTurnStartMessage, messageRole } from "./entry-messages.ts";
 import { planCompaction } from "./plan.ts";
 import { createPlanner } from "./planner.ts";
 import { buildCompactionEntry } from "./summarize.ts";
@@ -17,7 +20,8 @@ import { estimateMessageTokensPi } from "./tokens.ts";
 type Action =
   | { t: "user" | "bash" | "custom_message" | "custom_role" | "branch_summary"; n: number }
   | { t: "assistant"; n: number; results: number[] }
-  | { t: "setting" | "label" }
+  | { t: "setting" | "label" | "system" | "failed_attempt" }
+  | { t: "edit"; target: number; omit: boolean; n: number }
   | { t: "compact"; keep: number };
 
 const text = (n: number) => "x".repeat(n);
@@ -44,7 +48,16 @@ const action: fc.Arbitrary<Action> = fc.oneof(
       n: size,
     }),
   },
-  { weight: 1, arbitrary: fc.record({ t: fc.constantFrom("setting" as const, "label" as const) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      t: fc.constantFrom("setting" as const, "label" as const, "system" as const, "failed_attempt" as const),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ t: fc.constant("edit" as const), target: fc.nat(), omit: fc.boolean(), n: size }),
+  },
   {
     weight: 1,
     arbitrary: fc.record({ t: fc.constant("compact" as const), keep: fc.constantFrom(0, 300, 1500, 4000) }),
@@ -120,6 +133,36 @@ function buildPath(
       case "label":
         add({ type: "label", targetId: "e1", label: "x" });
         break;
+      case "system":
+        message({
+          role: "system",
+          content: n % 2 ? "Prompt." : "",
+          sections: { [`s${n % 3}`]: n % 4 ? text(40) : null },
+          toolsAdded: [{ name: `tool${n % 3}`, description: "d", parameters: {} }],
+        });
+        break;
+      case "failed_attempt": {
+        // A reply that failed (e.g. overflow), then hidden from the model as pi 1.6 records it.
+        const id = message({ role: "assistant", content: [], stopReason: "error", errorMessage: "too long" });
+        add({ type: "context_edit", targetId: id, replacement: null });
+        break;
+      }
+      case "edit": {
+        const targets = path.filter((e) => {
+          const role = messageRole(e);
+          return (
+            role === "user" || role === "assistant" || role === "toolResult" || e.type === "custom_message"
+          );
+        });
+        if (targets.length === 0) break;
+        const target = targets[a.target % targets.length]!;
+        add({
+          type: "context_edit",
+          targetId: target.id,
+          replacement: a.omit ? null : { content: text(a.n) },
+        });
+        break;
+      }
       case "compact": {
         onCompact?.(path, a.keep);
         const r = planCompaction(path, { keepRecentTokens: a.keep, reserveTokens: 1000 });
@@ -144,39 +187,67 @@ function buildPath(
   return path;
 }
 
-/** §7 restated naively (linear walks, as the doc words it). */
+const est = (p: ProjectedEntry) => p.messages.reduce((n, m) => n + estimateMessageTokensPi(m), 0);
+const isCut = (p: ProjectedEntry) => p.entry.type !== "compaction" && hasCutPointMessage(p.messages);
+const isTurn = (p: ProjectedEntry) => p.entry.type !== "compaction" && hasTurnStartMessage(p.messages);
+
+/** pi 1.6's cut restated naively over the projection (linear walks, as the doc words it), in path indices. */
 function naiveCut(
   path: SessionEntry[],
   keep: number,
-): { firstKept: number; turnStart: number; split: boolean } {
-  let lc = -1;
-  for (let i = 0; i < path.length; i++) if (path[i]!.type === "compaction") lc = i;
-  let ws = 0;
-  if (lc >= 0) {
-    const id = (path[lc] as { firstKeptEntryId?: string }).firstKeptEntryId;
-    const k = path.findIndex((e) => e.id === id);
-    ws = k >= 0 ? k : lc + 1;
-  }
+): { firstKept: number; turnStart: number; split: boolean } | undefined {
+  const proj = projectPath(path);
+  const start = proj[0]?.entry.type === "compaction" ? 1 : 0;
   const cuts: number[] = [];
-  for (let i = ws; i < path.length; i++) if (isValidCutPoint(path[i]!)) cuts.push(i);
-  if (cuts.length === 0) return { firstKept: ws, turnStart: -1, split: false };
+  for (let i = start; i < proj.length; i++) if (isCut(proj[i]!)) cuts.push(i);
+  if (cuts.length === 0)
+    return start < proj.length
+      ? { firstKept: proj[start]!.pathIndex, turnStart: -1, split: false }
+      : undefined;
   let cut = cuts[0]!;
   let sum = 0;
-  for (let i = path.length - 1; i >= ws; i--) {
-    const e = path[i]!;
-    if (e.type !== "message") continue;
-    sum += estimateMessageTokensPi((e as { message: AgentMessage }).message);
+  let exceeded = false;
+  for (let i = proj.length - 1; i >= start; i--) {
+    const t = est(proj[i]!);
+    if (t === 0) continue;
+    sum += t;
     if (sum >= keep) {
-      const c = cuts.find((x) => x >= i);
-      if (c !== undefined) cut = c;
+      exceeded = true;
+      cut = cuts.find((x) => x >= i) ?? cuts.at(-1)!;
       break;
     }
   }
-  while (cut > ws && path[cut - 1]!.type !== "message" && path[cut - 1]!.type !== "compaction") cut--;
-  if (messageRole(path[cut]!) === "user") return { firstKept: cut, turnStart: -1, split: false };
-  for (let i = cut; i >= ws; i--)
-    if (isTurnStart(path[i]!)) return { firstKept: cut, turnStart: i, split: true };
-  return { firstKept: cut, turnStart: -1, split: false };
+  // The recovery omission: everything after the cut unseen or omitted, an omitted reply among it.
+  const suffix = proj.slice(cut + 1);
+  const visible = (p: ProjectedEntry) =>
+    p.entry.type !== "context_edit" && projectPath([p.entry])[0]!.messages.length > 0;
+  const omitted = (p: ProjectedEntry) => visible(p) && p.messages.length === 0;
+  const omittedIds = new Set(suffix.filter(omitted).map((p) => p.entry.id));
+  const replacesOther = suffix.some((p) => {
+    const e = p.entry as { type: string; replacement?: unknown; targetId?: string };
+    return e.type === "context_edit" && e.replacement !== null && !omittedIds.has(e.targetId ?? "");
+  });
+  if (
+    exceeded &&
+    !replacesOther &&
+    suffix.some((p) => messageRole(p.entry) === "assistant" && omitted(p)) &&
+    suffix.every((p) => p.entry.type !== "compaction" && (!visible(p) || omitted(p)))
+  )
+    cut++;
+  while (cut > start && proj[cut - 1]!.entry.type !== "compaction" && proj[cut - 1]!.messages.length === 0)
+    cut--;
+  if (isTurn(proj[cut]!)) return { firstKept: proj[cut]!.pathIndex, turnStart: -1, split: false };
+  for (let i = cut; i >= start; i--)
+    if (isTurn(proj[i]!))
+      return { firstKept: proj[cut]!.pathIndex, turnStart: proj[i]!.pathIndex, split: true };
+  return { firstKept: proj[cut]!.pathIndex, turnStart: -1, split: false };
+}
+
+/** What the model sees from path index `from` on (the projection's estimates). */
+function keptFrom(path: SessionEntry[], from: number): number {
+  return projectPath(path)
+    .filter((p) => p.pathIndex >= from && p.entry.type !== "compaction")
+    .reduce((n, p) => n + est(p), 0);
 }
 
 const keepArb = fc.constantFrom(0, 1, 200, 1000, 2500, 8000, 100000);
@@ -188,7 +259,8 @@ describe("plan properties", () => {
         const path = buildPath(actions);
         const r = planCompaction(path, { keepRecentTokens: keep, reserveTokens: 1000 });
         if (!r.ok && !r.plan) {
-          expect(path.length === 0 || path.at(-1)!.type === "compaction").toBe(true);
+          const empty = path.length === 0 || path.at(-1)!.type === "compaction";
+          expect(empty || naiveCut(path, keep) === undefined).toBe(true);
           return;
         }
         const plan = r.ok ? r.plan : r.plan!;
@@ -198,66 +270,42 @@ describe("plan properties", () => {
           turnStart: plan.turnStartIndex,
           split: plan.isSplitTurn,
         }).toEqual(naive);
-        // Valid: the first cut point at or after the first kept entry is reached over non-messages only.
-        let k = plan.firstKeptIndex;
-        while (k < path.length && !isValidCutPoint(path[k]!)) {
-          expect(path[k]!.type).not.toBe("message");
-          k++;
-        }
-        if (k === path.length) expect(plan.firstKeptIndex).toBe(plan.windowStart);
-        expect(messageRole(path[plan.firstKeptIndex]!)).not.toBe("toolResult");
+        // A tool result the model sees is never the cut (an omitted one can be: the model sees nothing of it).
+        const first = projectPath(path).find((p) => p.pathIndex === plan.firstKeptIndex);
+        if (first?.messages.length) expect(messageRole(path[plan.firstKeptIndex]!)).not.toBe("toolResult");
       }),
       { numRuns: 300 },
     );
   });
 
-  it("a tool result always stays with its call", () => {
+  it("a tool result the model sees always stays with its call", () => {
     fc.assert(
       fc.property(fc.array(action, { minLength: 1, maxLength: 60 }), keepArb, (actions, keep) => {
         const path = buildPath(actions);
         const r = planCompaction(path, { keepRecentTokens: keep, reserveTokens: 1000 });
         if (!r.ok) return;
-        const kept = path.slice(r.plan.firstKeptIndex);
+        const kept = projectPath(path).filter((p) => p.pathIndex >= r.plan.firstKeptIndex);
         const callIds = new Set<string>();
-        for (const e of kept) {
-          const m = entryMessage(e);
-          if (m?.role === "assistant")
-            for (const b of m.content) if (b.type === "toolCall") callIds.add(b.id);
-          if (m?.role === "toolResult") expect(callIds.has(m.toolCallId)).toBe(true);
+        for (const { entry, messages } of kept) {
+          // The call's entry is kept (an edit may have rewritten its content: that is the edit's doing).
+          const stored = entryMessage(entry);
+          if (stored?.role === "assistant")
+            for (const b of stored.content) if (b.type === "toolCall") callIds.add(b.id);
+          for (const m of messages) if (m.role === "toolResult") expect(callIds.has(m.toolCallId)).toBe(true);
         }
       }),
       { numRuns: 300 },
     );
   });
 
-  it("kept tokens follow the rule: the keep is reached just before the cut, never after it", () => {
+  it("kept tokens are what the model sees from the first kept entry on", () => {
     fc.assert(
       fc.property(fc.array(action, { minLength: 1, maxLength: 60 }), keepArb, (actions, keep) => {
         const path = buildPath(actions);
         const r = planCompaction(path, { keepRecentTokens: keep, reserveTokens: 1000 });
         const plan = r.ok ? r.plan : r.plan;
         if (!plan) return;
-        const keptFrom = (i: number) =>
-          path
-            .slice(i)
-            .reduce(
-              (s, e) =>
-                s +
-                (e.type === "message"
-                  ? estimateMessageTokensPi((e as { message: AgentMessage }).message)
-                  : 0),
-              0,
-            );
-        expect(plan.keptMessageTokens).toBe(keptFrom(plan.firstKeptIndex));
-        const cuts: number[] = [];
-        for (let i = plan.windowStart; i < path.length; i++) if (isValidCutPoint(path[i]!)) cuts.push(i);
-        const previous = cuts.filter((c) => c < plan.firstKeptIndex).at(-1);
-        if (previous === undefined) return; // everything in the window is kept
-        // The walk from the newest entry reached `keep` after the previous cut point...
-        expect(keptFrom(previous + 1)).toBeGreaterThanOrEqual(keep);
-        // ...and not after the first kept message (a later cut would keep less than `keep`).
-        const m = path.findIndex((e, i) => i >= plan.firstKeptIndex && e.type === "message");
-        if (keep > 0 && m >= 0) expect(keptFrom(m + 1)).toBeLessThan(keep);
+        expect(plan.keptTokens).toBe(keptFrom(path, plan.firstKeptIndex));
       }),
       { numRuns: 300 },
     );
@@ -328,7 +376,11 @@ describe("plan properties", () => {
             ...r.plan.turnPrefixMessages.entryIds,
             ...before.slice(r.plan.firstKeptIndex).map((e) => e.id),
           ]);
-          for (const id of ctx.entryIds) if (id !== prev) expect(covered.has(id)).toBe(true);
+          // System messages are prompt state: the compaction's checkpoint carries them.
+          ctx.messages.forEach((m, i) => {
+            const id = ctx.entryIds[i]!;
+            if (id !== prev && m.role !== "system") expect(covered.has(id)).toBe(true);
+          });
           // And after appending the compaction, the kept part is exactly what the context resumes with.
           const after = [
             ...before,
@@ -343,10 +395,9 @@ describe("plan properties", () => {
             }),
           ];
           const ctxAfter = buildSessionContext(after);
-          const keptContext = before
-            .slice(r.plan.firstKeptIndex)
-            .filter((e) => entryMessage(e) !== undefined)
-            .map((e) => e.id);
+          const keptContext = ctx.projection
+            .filter((p) => p.pathIndex >= r.plan.firstKeptIndex && p.entry.type !== "compaction")
+            .flatMap((p) => p.messages.filter((m) => m.role !== "system").map(() => p.entry.id));
           expect(ctxAfter.entryIds).toEqual(["new", ...keptContext]);
         });
         expect(path.filter((e) => e.type === "compaction").length).toBeLessThanOrEqual(actions.length);

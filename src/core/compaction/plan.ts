@@ -1,14 +1,13 @@
 /**
- * The compaction plan (pi-session-format.md §7): window, cut, split turn, what is summarized,
- * what is kept, token numbers and file lists, plus the index ranges the UI draws as bands.
- * Pure. `planCompaction` walks the path once (plan-direct.ts); `createPlanner` (planner.ts) keeps an index
- * across appends so re-planning is O(log n).
+ * The compaction plan (docs/session-format.md §7): window, cut, split turn, what is summarized,
+ * what is kept, token numbers and file lists, plus the index ranges the UI draws as bands. Pure,
+ * on a PathIndex (pi 1.6's projection); `createPlanner` (planner.ts) keeps the index across
+ * appends so re-planning is O(log n).
  */
-import type { AgentMessage, CompactionEntry, FileListDetails, SessionEntry } from "../session/types.ts";
-import { entryMessage } from "./entry-messages.ts";
+import type { AgentMessage, FileListDetails, SessionEntry, SystemMessage } from "../session/types.ts";
+import { type CutResult, findCut, isCutPointAt, splitAt, stepBack } from "./cut.ts";
 import { fileLists, readFileListDetails } from "./file-ops.ts";
-import { PathIndex } from "./path-index.ts";
-import { planDirect } from "./plan-direct.ts";
+import { ABSENT, PathIndex } from "./path-index.ts";
 import { type Estimator, usageTokens } from "./tokens.ts";
 
 export interface PlanSettings {
@@ -64,10 +63,8 @@ export interface CompactionPlan {
   /** Context size of the whole current context (§6 rule, stale usage before the latest compaction ignored). */
   tokensBefore: number;
   tokensBeforeSource: "reported" | "estimated";
-  /** Estimates of the kept context entries (from the first kept entry to the end). */
+  /** Estimates of what the model sees from the first kept entry to the end (the cut rule's sum). */
   keptTokens: number;
-  /** The cut rule's sum: estimates of `message` entries from the first kept entry to the end. */
-  keptMessageTokens: number;
   /** Estimates of the messages to summarize plus the turn prefix (lazy). */
   summarizedTokens: number;
   /** Output budgets of the summary: floor(0.8 × reserve), + floor(0.5 × reserve) when split. */
@@ -79,6 +76,8 @@ export interface CompactionPlan {
   tokensAfterEstimate: number;
   /** Lazy. */
   fileOps: FileListDetails;
+  /** Lazy: the replayed prompt and tools of the context, which the compaction entry checkpoints. */
+  systemMessage: SystemMessage | undefined;
   bands: PlanBands;
   settings: PlanSettings;
   estimatorId: string;
@@ -96,56 +95,18 @@ export type PlanResult =
       plan?: CompactionPlan;
     };
 
-/** The cut of §7 inside [windowStart, end): first kept index, split turn and turn start. */
-export interface CutResult {
-  firstKeptIndex: number;
-  turnStartIndex: number;
-  isSplitTurn: boolean;
-}
-
-/** §7: step back over non-message entries directly before `cut` (stop at message, compaction, window start). */
-export function stepBack(index: PathIndex, cut: number, windowStart: number): number {
-  if (cut <= windowStart) return cut;
-  const stop = index.lastStop[cut - 1]!;
-  return Math.max(windowStart, stop + 1);
-}
-
-/** §7 split-turn rule for a first kept index. */
-export function splitAt(index: PathIndex, firstKept: number, windowStart: number): CutResult {
-  const entry = index.entries[firstKept];
-  const isUser =
-    entry?.type === "message" && (entry as { message?: { role?: unknown } }).message?.role === "user";
-  if (isUser) return { firstKeptIndex: firstKept, turnStartIndex: -1, isSplitTurn: false };
-  const t = index.lastTurnStart[firstKept] ?? -1;
-  const turnStart = t >= windowStart ? t : -1;
-  return { firstKeptIndex: firstKept, turnStartIndex: turnStart, isSplitTurn: turnStart !== -1 };
-}
-
-/** §7 automatic cut. */
-export function findCut(index: PathIndex, windowStart: number, keepRecentTokens: number): CutResult {
-  const firstCut = index.nextCutPoint(windowStart);
-  if (firstCut < 0) return { firstKeptIndex: windowStart, turnStartIndex: -1, isSplitTurn: false };
-  let cut = firstCut;
-  const at = index.thresholdEntry(windowStart, keepRecentTokens);
-  if (at >= 0) {
-    const next = index.nextCutPoint(at);
-    // pi keeps its initial choice (the first cut point) when no cut point follows the entry.
-    if (next >= 0) cut = next;
-  }
-  return splitAt(index, stepBack(index, cut, windowStart), windowStart);
-}
-
-/** The summarizable messages (context-producing, not compaction) of path[start, end). */
-export function materialize(entries: readonly SessionEntry[], start: number, end: number): PlanMessages {
+/** The summarizable messages (projected, not system, not from a compaction) of path[start, end). */
+export function materialize(index: PathIndex, start: number, end: number): PlanMessages {
   const messages: AgentMessage[] = [];
   const entryIds: string[] = [];
   for (let i = start; i < end; i++) {
-    const e = entries[i]!;
-    if (e.type === "compaction") continue;
-    const m = entryMessage(e);
-    if (!m) continue;
-    messages.push(m);
-    entryIds.push(e.id);
+    const e = index.entries[i]!;
+    if (e.type === "compaction" || index.flags[i]! & ABSENT) continue;
+    for (const m of index.messagesAt(i)) {
+      if (m.role === "system") continue;
+      messages.push(m);
+      entryIds.push(e.id);
+    }
   }
   return { messages, entryIds };
 }
@@ -178,21 +139,30 @@ function planFileOps(index: PathIndex, ws: number, firstKept: number): FileListD
   return fileLists(read, modified);
 }
 
-/** Context size of the whole current context (§5, §6) from the index: see CompactionPlan.tokensBefore. */
+/**
+ * Context size of the whole current context (§6) from the index: the last usable provider usage
+ * plus estimates of what follows it, unless a compaction or a context edit came after that reply
+ * (its usage describes another context); then the estimate of everything the model sees, the
+ * replayed system prompt counted once.
+ */
 export function contextTokensOf(index: PathIndex): { tokens: number; source: "reported" | "estimated" } {
   const end = index.length;
   if (end === 0) return { tokens: 0, source: "estimated" };
-  const lc = index.lastCompaction;
+  index.ensure();
   const u = index.lastUsage[end - 1]!;
-  // Stale-usage guard (§6): a usage from before the latest compaction describes the old context.
-  if (u >= 0 && u > lc) {
-    const e = index.entries[u]!;
-    const reported = usageTokens((entryMessage(e) as { usage?: never }).usage);
-    return { tokens: reported + index.ctxCum[end]! - index.ctxCum[u + 1]!, source: "reported" };
+  if (u >= 0 && u > index.lastInvalidating()) {
+    const reply = index.messagesAt(u).find((m) => m.role === "assistant") as { usage?: never } | undefined;
+    return {
+      tokens: usageTokens(reply?.usage) + index.winCum[end]! - index.winCum[u + 1]!,
+      source: "reported",
+    };
   }
-  const ws = index.windowStart();
-  const summary = lc >= 0 && lc < ws ? index.ctxEst[lc]! : 0;
-  return { tokens: summary + index.ctxCum[end]! - index.ctxCum[Math.min(ws, end)]!, source: "estimated" };
+  const ws = Math.min(index.windowStart(), end);
+  const body = index.nonSysCum[end]! - index.nonSysCum[ws]!;
+  return {
+    tokens: index.systemReplayTokens() + index.compactionSummaryTokens() + body,
+    source: "estimated",
+  };
 }
 
 type PlanFailure = Extract<PlanResult, { ok: false }>;
@@ -234,114 +204,76 @@ export function checkChosenCut(
   return undefined;
 }
 
-/** Plans on an index (the shared core of planCompaction and the incremental planner). */
+/** Plans on an index (pi 1.6's prepareCompaction, plus the numbers and bands the UI draws). */
 export function planOnIndex(index: PathIndex, settings: PlanSettings, options: PlanOptions = {}): PlanResult {
   const end = index.length;
   const pathProblem = checkPath(index.entries);
   if (pathProblem) return pathProblem;
+  index.ensure();
   const ws = Math.min(index.windowStart(), end);
-  let cut: CutResult;
+  let cut: CutResult | undefined;
   if (options.cutEntryId !== undefined) {
     const at = index.indexOfId(options.cutEntryId) ?? -1;
-    const cutProblem = checkChosenCut(options.cutEntryId, at, ws, at >= 0 && index.nextCutPoint(at) === at);
+    const cutProblem = checkChosenCut(options.cutEntryId, at, ws, isCutPointAt(index, at));
     if (cutProblem) return cutProblem;
     cut = splitAt(index, stepBack(index, at, ws), ws);
   } else {
     cut = findCut(index, ws, settings.keepRecentTokens);
   }
-  const firstKept = Math.min(cut.firstKeptIndex, end - 1);
-  const historyEnd = cut.isSplitTurn ? cut.turnStartIndex : firstKept;
+  if (!cut)
+    return {
+      ok: false,
+      code: "nothing-to-summarize",
+      reason: "Nothing to summarize: the context holds nothing since the last compaction.",
+    };
+  const firstKept = cut.firstKeptIndex;
+  const turnStart = cut.isSplitTurn ? cut.turnStartIndex : -1;
+  const historyEnd = cut.isSplitTurn ? turnStart : firstKept;
   const context = contextTokensOf(index);
-  const core: PlanCore = {
-    end,
-    windowStart: ws,
-    firstKept,
-    isSplitTurn: cut.isSplitTurn,
-    turnStart: cut.isSplitTurn ? cut.turnStartIndex : -1,
-    summarizeCount: index.sumCount[historyEnd]! - index.sumCount[ws]!,
-    turnPrefixCount: cut.isSplitTurn ? index.sumCount[firstKept]! - index.sumCount[historyEnd]! : 0,
-    previousCompactionIndex: index.lastCompaction,
-    tokensBefore: context.tokens,
-    tokensBeforeSource: context.source,
-    keptTokens: index.ctxCum[end]! - index.ctxCum[firstKept]!,
-    keptMessageTokens: index.msgCum[end]! - index.msgCum[firstKept]!,
-  };
-  return assemblePlan(index.entries, core, settings, index.estimator.id, {
-    summarizedTokens: () => index.sumCum[firstKept]! - index.sumCum[ws]!,
-    fileOps: () => planFileOps(index, ws, firstKept),
-  });
-}
-
-/** The numbers both planners compute (the index planner and the one-shot planner). */
-export interface PlanCore {
-  end: number;
-  windowStart: number;
-  firstKept: number;
-  isSplitTurn: boolean;
-  turnStart: number;
-  summarizeCount: number;
-  turnPrefixCount: number;
-  previousCompactionIndex: number;
-  tokensBefore: number;
-  tokensBeforeSource: "reported" | "estimated";
-  keptTokens: number;
-  keptMessageTokens: number;
-}
-
-/** Builds the plan object (same keys in the same order for both planners) and the result. */
-export function assemblePlan(
-  entries: readonly SessionEntry[],
-  core: PlanCore,
-  settings: PlanSettings,
-  estimatorId: string,
-  lazies: { summarizedTokens: () => number; fileOps: () => FileListDetails },
-): PlanResult {
-  const { end, windowStart: ws, firstKept, isSplitTurn } = core;
-  const historyEnd = isSplitTurn ? core.turnStart : firstKept;
-  const prev =
-    core.previousCompactionIndex >= 0
-      ? (entries[core.previousCompactionIndex] as CompactionEntry)
-      : undefined;
+  const prev = index.latestCompaction();
   const summaryBudgetTokens =
-    Math.floor(0.8 * settings.reserveTokens) + (isSplitTurn ? Math.floor(0.5 * settings.reserveTokens) : 0);
+    Math.floor(0.8 * settings.reserveTokens) +
+    (cut.isSplitTurn ? Math.floor(0.5 * settings.reserveTokens) : 0);
+  const keptTokens = index.winCum[end]! - index.winCum[firstKept]!;
   const plan: CompactionPlan = {
     pathLength: end,
     windowStart: ws,
-    firstKeptEntryId: entries[firstKept]!.id,
+    firstKeptEntryId: index.entries[firstKept]!.id,
     firstKeptIndex: firstKept,
-    isSplitTurn,
-    turnStartIndex: isSplitTurn ? core.turnStart : -1,
+    isSplitTurn: cut.isSplitTurn,
+    turnStartIndex: turnStart,
     messagesToSummarize: { messages: [], entryIds: [] },
     turnPrefixMessages: { messages: [], entryIds: [] },
-    summarizeCount: core.summarizeCount,
-    turnPrefixCount: core.turnPrefixCount,
+    summarizeCount: index.sumCount[historyEnd]! - index.sumCount[ws]!,
+    turnPrefixCount: cut.isSplitTurn ? index.sumCount[firstKept]! - index.sumCount[historyEnd]! : 0,
     previousSummary: prev ? (typeof prev.summary === "string" ? prev.summary : "") : undefined,
-    previousCompactionIndex: core.previousCompactionIndex,
-    tokensBefore: core.tokensBefore,
-    tokensBeforeSource: core.tokensBeforeSource,
-    keptTokens: core.keptTokens,
-    keptMessageTokens: core.keptMessageTokens,
+    previousCompactionIndex: index.lastCompaction,
+    tokensBefore: context.tokens,
+    tokensBeforeSource: context.source,
+    keptTokens,
     summarizedTokens: 0,
     summaryBudgetTokens,
-    tokensAfterEstimate: summaryBudgetTokens + core.keptTokens,
+    tokensAfterEstimate: summaryBudgetTokens + keptTokens,
     fileOps: { readFiles: [], modifiedFiles: [] },
+    systemMessage: undefined,
     bands: {
       outside: { start: 0, end: ws },
       summarized: { start: ws, end: historyEnd },
-      prefix: isSplitTurn ? { start: historyEnd, end: firstKept } : null,
+      prefix: cut.isSplitTurn ? { start: historyEnd, end: firstKept } : null,
       kept: { start: firstKept, end },
     },
     settings: { keepRecentTokens: settings.keepRecentTokens, reserveTokens: settings.reserveTokens },
-    estimatorId,
+    estimatorId: index.estimator.id,
   };
   // Lazy fields (redefined in place, so the key order stays the same).
-  lazy(plan, "messagesToSummarize", () => materialize(entries, ws, historyEnd));
+  lazy(plan, "messagesToSummarize", () => materialize(index, ws, historyEnd));
   lazy(plan, "turnPrefixMessages", () =>
-    isSplitTurn ? materialize(entries, historyEnd, firstKept) : { messages: [], entryIds: [] },
+    cut.isSplitTurn ? materialize(index, historyEnd, firstKept) : { messages: [], entryIds: [] },
   );
-  lazy(plan, "summarizedTokens", lazies.summarizedTokens);
-  lazy(plan, "fileOps", lazies.fileOps);
-  if (core.summarizeCount === 0 && core.turnPrefixCount === 0)
+  lazy(plan, "summarizedTokens", () => index.sumCum[firstKept]! - index.sumCum[ws]!);
+  lazy(plan, "fileOps", () => planFileOps(index, ws, firstKept));
+  lazy(plan, "systemMessage", () => index.systemReplay());
+  if (plan.summarizeCount === 0 && plan.turnPrefixCount === 0)
     return {
       ok: false,
       code: "nothing-to-summarize",
@@ -359,13 +291,13 @@ export function indexPath(path: readonly SessionEntry[], estimator?: Estimator):
 }
 
 /**
- * Plans a compaction of the path (root first) ending at the leaf. One-shot: direct walks over the
- * path (plan-direct.ts). For repeated planning on a growing path use createPlanner (planner.ts).
+ * Plans a compaction of the path (root first) ending at the leaf. For repeated planning on a
+ * growing path use createPlanner (planner.ts), which keeps the index.
  */
 export function planCompaction(
   path: readonly SessionEntry[],
   settings: PlanSettings,
   options: PlanOptions = {},
 ): PlanResult {
-  return planDirect(path, settings, options);
+  return planOnIndex(indexPath(path, options.estimator), settings, options);
 }

@@ -30,9 +30,12 @@ export interface Planner {
   listCutPoints(): CutPointInfo[];
   /** Context size of the current context (§6; stale usage before the latest compaction ignored). */
   contextTokens(): { tokens: number; source: "reported" | "estimated" };
-  /** Token estimate of the entry at a path index (0 when it produces no context message). */
+  /** Token estimate of what the entry at a path index puts in the context (0 when nothing). */
   entryTokens(index: number): number;
-  /** Running total of context estimates up to and including the entry at a path index. */
+  /**
+   * Running total of the context up to and including the entry at a path index: the latest
+   * compaction's checkpoint and summary, then the window in path order (0 before the window).
+   */
   runningTokens(index: number): number;
 }
 
@@ -74,10 +77,17 @@ export function createPlanner(options: { estimator?: Estimator } = {}): Planner 
       return contextTokensOf(index);
     },
     entryTokens(i) {
-      return i >= 0 && i < index.length ? index.ctxEst[i]! : 0;
+      if (i < 0 || i >= index.length) return 0;
+      index.ensure();
+      return i === index.lastCompaction ? index.compactionTokens() : index.est[i]!;
     },
     runningTokens(i) {
-      return i < 0 ? 0 : index.ctxCum[Math.min(i + 1, index.length)]!;
+      if (i < 0) return 0;
+      index.ensure();
+      const ws = index.windowStart();
+      if (i < ws) return 0;
+      const head = index.lastCompaction >= 0 ? index.compactionTokens() : 0;
+      return head + index.winCum[Math.min(i + 1, index.length)]! - index.winCum[ws]!;
     },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Prompts and output budgets of the summarizer (pi-session-format.md §8, §10). Our own wording;
+ * Prompts and output budgets of the summarizer (docs/session-format.md §8, §10). Our own wording;
  * the structure (system prompt, <conversation>, <previous-summary>, instructions) follows the doc.
  */
 
@@ -50,7 +50,7 @@ Use the same sections as the previous summary: Goal; Constraints & Preferences; 
 
 ${KEEP_EXACT}`;
 
-export const TURN_PREFIX_INSTRUCTIONS = `The conversation above is the FIRST PART of a turn that is too long to keep whole; its later part is kept verbatim. Summarize this first part so that the kept part makes sense. Use exactly these sections:
+export const TURN_PREFIX_INSTRUCTIONS = `The conversation above is the FIRST PART of a turn that is too long to keep whole; its later part is kept verbatim and follows your summary. Summarize only what this first part shows (do not guess the later part) so that the kept part makes sense. Use exactly these sections:
 
 ## Original Request
 What the person asked for in this turn.
@@ -99,6 +99,20 @@ function cap(budget: number, modelMaxOutput: number | undefined): number {
   return modelMaxOutput !== undefined && modelMaxOutput > 0 ? Math.min(b, modelMaxOutput) : b;
 }
 
+/**
+ * The output budget of a compaction summary request: the model's max output when known (pi 1.6
+ * lets a summary use the model's output limit); else floor(0.8 × reserveTokens) for the history
+ * part and floor(0.5 × reserveTokens) for a turn prefix.
+ */
+export function summaryRequestBudget(
+  part: "history" | "turnPrefix",
+  reserveTokens: number,
+  modelMaxOutput?: number,
+): number {
+  if (modelMaxOutput !== undefined && modelMaxOutput > 0) return modelMaxOutput;
+  return part === "history" ? historySummaryBudget(reserveTokens) : turnPrefixBudget(reserveTokens);
+}
+
 /** floor(0.8 × reserveTokens), capped at the model's max output when known. */
 export function historySummaryBudget(reserveTokens: number, modelMaxOutput?: number): number {
   return cap(Math.floor(0.8 * reserveTokens), modelMaxOutput);
@@ -122,13 +136,23 @@ export interface SummaryRequestParts {
   focus?: string | undefined;
 }
 
+function focusLine(focus: string | undefined): string {
+  const f = focus?.trim();
+  return f ? `\n\nAdditional focus requested by the person (give it priority): ${f}` : "";
+}
+
 /** The user message: <conversation>, then <previous-summary> when updating, then the instructions and focus. */
 export function buildSummaryUserMessage(parts: SummaryRequestParts): string {
   let text = `<conversation>\n${parts.conversation}\n</conversation>\n\n`;
   if (parts.previousSummary !== undefined && parts.previousSummary !== "")
     text += `<previous-summary>\n${parts.previousSummary}\n</previous-summary>\n\n`;
-  text += parts.instructions;
-  const focus = parts.focus?.trim();
-  if (focus) text += `\n\nAdditional focus requested by the person (give it priority): ${focus}`;
-  return text;
+  return text + parts.instructions + focusLine(parts.focus);
+}
+
+/**
+ * The user message of a split turn's prefix request, in pi 1.6's shape: a "# Conversation"
+ * section with the transcript, an "# Instructions" section, then the focus (it applies here too).
+ */
+export function buildTurnPrefixUserMessage(conversation: string, focus?: string): string {
+  return `# Conversation\n${conversation}\n\n# Instructions\n${TURN_PREFIX_INSTRUCTIONS}${focusLine(focus)}`;
 }

@@ -54,7 +54,7 @@ describe("serializeConversation", () => {
     expect(serializeConversation(messages)).toBe(
       [
         "[User]: fix the test",
-        "[Assistant thinking]: Look at a.ts",
+        // Thinking is left out of the transcript (pi 1.6).
         "[Assistant]: Reading.",
         '[Assistant tool calls]: read(path="/a.ts", limit=10); bash(command="ls")',
         "[Tool result]: contents",

@@ -1,7 +1,9 @@
 /**
- * Serializes messages for the summarizer as labelled text (pi-session-format.md §8), so that the
+ * Serializes messages for the summarizer as labelled text (docs/session-format.md §8), so that the
  * model reads a transcript instead of continuing the conversation. Non-standard roles are first
- * converted to user messages exactly as the model would see them (session/context.ts).
+ * converted to user messages exactly as the model would see them (session/context.ts). Thinking
+ * is left out, as pi 1.6 does: visible text, tool calls and results record what happened, and
+ * replayed reasoning can make the request larger than the context it summarizes.
  */
 import { toLlmMessages } from "../session/context.ts";
 import type { AgentMessage } from "../session/types.ts";
@@ -38,7 +40,7 @@ export function formatToolCall(name: string, args: unknown): string {
   return `${name}(${pairs.join(", ")})`;
 }
 
-/** The labelled transcript: `[User]:`, `[Assistant thinking]:`, `[Assistant]:`, `[Assistant tool calls]:`, `[Tool result]:`. */
+/** The labelled transcript: `[User]:`, `[Assistant]:`, `[Assistant tool calls]:`, `[Tool result]:`. */
 export function serializeConversation(messages: readonly AgentMessage[]): string {
   const parts: string[] = [];
   for (const message of toLlmMessages(messages)) {
@@ -46,18 +48,14 @@ export function serializeConversation(messages: readonly AgentMessage[]): string
       const text = textOf(message.content, "");
       if (text) parts.push(`[User]: ${text}`);
     } else if (message.role === "assistant") {
-      const thinking: string[] = [];
       const text: string[] = [];
       const calls: string[] = [];
       for (const block of Array.isArray(message.content) ? message.content : []) {
         if (!block || typeof block !== "object") continue;
-        if (block.type === "thinking" && typeof block.thinking === "string") thinking.push(block.thinking);
-        else if (block.type === "text" && typeof block.text === "string") text.push(block.text);
+        if (block.type === "text" && typeof block.text === "string") text.push(block.text);
         else if (block.type === "toolCall") calls.push(formatToolCall(String(block.name), block.arguments));
       }
-      const t = thinking.join("\n");
       const x = text.join("\n");
-      if (t) parts.push(`[Assistant thinking]: ${t}`);
       if (x) parts.push(`[Assistant]: ${x}`);
       if (calls.length > 0) parts.push(`[Assistant tool calls]: ${calls.join("; ")}`);
     } else if (message.role === "toolResult") {

@@ -38,29 +38,34 @@ function scripted(answer: (r: CompleteRequest) => Promise<Awaited<ReturnType<Com
 
 const isPrefix = (r: CompleteRequest) => r.userMessage.includes(TURN_PREFIX_INSTRUCTIONS);
 
+const usageOf = (input: number, output: number) => ({
+  input,
+  output,
+  cacheRead: 0,
+  cacheWrite: 0,
+  totalTokens: input + output,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+});
+
 describe("generateCompaction", () => {
   const splitPlan = planOf(pathThroughLine(fixture, 359), 20000);
 
-  it("sends the serialized conversation with the first-summary instructions and budgets; split turn asks both concurrently", async () => {
+  it("sends the serialized conversation with the first-summary instructions and budgets; a split turn asks history, then prefix", async () => {
     expect(splitPlan.isSplitTurn).toBe(true);
     let inFlight = 0;
-    let bothStarted: () => void = () => {};
-    const barrier = new Promise<void>((r) => {
-      bothStarted = r;
-    });
+    const order: string[] = [];
     const { fn, calls } = scripted(async (r) => {
       inFlight++;
-      if (inFlight === 2) bothStarted();
-      // Resolves only once both requests are in flight: a sequential implementation times out.
-      await Promise.race([
-        barrier,
-        new Promise((_, no) => setTimeout(() => no(new Error("not concurrent")), 2000)),
-      ]);
+      // One request at a time: a concurrent implementation would have two in flight here.
+      expect(inFlight).toBe(1);
+      order.push(isPrefix(r) ? "turnPrefix" : "history");
+      await new Promise((resolve) => setTimeout(resolve, 5));
       r.onDelta?.("x");
+      inFlight--;
       return {
         ok: true,
         text: isPrefix(r) ? "PREFIX SUMMARY" : "HISTORY SUMMARY",
-        usage: { input: 10, output: 2 },
+        usage: usageOf(10, 2),
       };
     });
     const deltas: string[] = [];
@@ -82,10 +87,15 @@ describe("generateCompaction", () => {
     expect(history.userMessage).toContain(FIRST_SUMMARY_INSTRUCTIONS);
     expect(history.userMessage).not.toContain("<previous-summary>");
     expect(history.userMessage).toContain("the AgentSession API");
-    expect(prefix.userMessage).not.toContain("the AgentSession API");
+    // pi 1.6's prefix request: a Conversation section, an Instructions section, and the focus too.
+    expect(prefix.userMessage.startsWith("# Conversation\n[User]: ")).toBe(true);
+    expect(prefix.userMessage).toContain(`\n\n# Instructions\n${TURN_PREFIX_INSTRUCTIONS}`);
+    expect(prefix.userMessage).toContain("the AgentSession API");
+    // Without a known output limit, the budgets fall back to the reserve's shares.
     expect(history.maxTokens).toBe(13107);
     expect(prefix.maxTokens).toBe(8192);
-    expect(deltas.sort()).toEqual(["history", "turnPrefix"]);
+    expect(order).toEqual(["history", "turnPrefix"]);
+    expect(deltas).toEqual(["history", "turnPrefix"]);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(
@@ -96,7 +106,9 @@ describe("generateCompaction", () => {
     expect(result.fields.firstKeptEntryId).toBe(splitPlan.firstKeptEntryId);
     expect(result.fields.tokensBefore).toBe(175004);
     expect(result.fields.details).toEqual(splitPlan.fileOps);
-    expect(result.usage).toEqual({ input: 20, output: 4 });
+    expect(result.usage).toEqual(usageOf(20, 4));
+    // The usage is stored with the fields (pi 1.6 writes it on the compaction entry).
+    expect(result.fields.usage).toEqual(usageOf(20, 4));
   });
 
   it("updates with <previous-summary> after an earlier compaction (full fixture)", async () => {
@@ -113,7 +125,7 @@ describe("generateCompaction", () => {
     );
   });
 
-  it("caps budgets at the model's max output and passes the thinking level to a reasoning model", async () => {
+  it("budgets follow the model's output limit and the thinking level goes to a reasoning model", async () => {
     const { fn, calls } = scripted(async () => ({ ok: true, text: "S" }));
     await generateCompaction(splitPlan, {
       complete: fn,
@@ -133,20 +145,25 @@ describe("generateCompaction", () => {
     expect(off.calls.every((c) => c.thinkingLevel === undefined)).toBe(true);
   });
 
-  it("an error in one part fails the whole and aborts the other part", async () => {
-    let otherAborted = false;
-    const { fn } = scripted(async (r) => {
-      if (isPrefix(r)) return { ok: false, error: "429 rate limited", aborted: false };
-      await new Promise<void>((resolve) => r.signal.addEventListener("abort", () => resolve()));
-      otherAborted = true;
-      return { ok: false, error: "aborted", aborted: true };
-    });
-    const result = await generateCompaction(splitPlan, {
-      complete: fn,
+  it("an error in the history part fails the whole before the prefix is asked; an error in the prefix fails it too", async () => {
+    const first = scripted(async (r) =>
+      isPrefix(r) ? { ok: true, text: "P" } : { ok: false, error: "429 rate limited", aborted: false },
+    );
+    const r1 = await generateCompaction(splitPlan, {
+      complete: first.fn,
       signal: new AbortController().signal,
     });
-    expect(result).toEqual({ ok: false, error: "429 rate limited", aborted: false });
-    expect(otherAborted).toBe(true);
+    expect(r1).toEqual({ ok: false, error: "429 rate limited", aborted: false });
+    expect(first.calls).toHaveLength(1);
+    const second = scripted(async (r) =>
+      isPrefix(r) ? { ok: false, error: "500 boom", aborted: false } : { ok: true, text: "H" },
+    );
+    const r2 = await generateCompaction(splitPlan, {
+      complete: second.fn,
+      signal: new AbortController().signal,
+    });
+    expect(r2).toEqual({ ok: false, error: "500 boom", aborted: false });
+    expect(second.calls).toHaveLength(2);
   });
 
   it("an abort yields aborted and no entry fields; a throwing complete fn is an error value", async () => {
@@ -314,5 +331,26 @@ describe("buildCompactionEntry", () => {
       tokensBefore: 123,
       details: { readFiles: ["/a"], modifiedFiles: [] },
     });
+  });
+
+  it("writes the system checkpoint with the compaction's own time, and the summary usage", () => {
+    const entry = buildCompactionEntry({
+      summary: "S",
+      firstKeptEntryId: "k",
+      tokensBefore: 1,
+      details: { readFiles: [], modifiedFiles: [] },
+      systemMessage: { role: "system", content: "Prompt.", toolsAdded: [{ name: "read" }], timestamp: 5 },
+      usage: usageOf(7, 3),
+      id: "c1",
+      parentId: "p",
+      timestamp: "2026-01-01T00:00:01.000Z",
+    });
+    expect(entry.systemMessage).toEqual({
+      role: "system",
+      content: "Prompt.",
+      toolsAdded: [{ name: "read" }],
+      timestamp: Date.parse("2026-01-01T00:00:01.000Z"),
+    });
+    expect(entry.usage).toEqual(usageOf(7, 3));
   });
 });

@@ -1,20 +1,20 @@
 /**
- * Generating a compaction summary with an injected `complete` function (pi-session-format.md §8).
+ * Generating a compaction summary with an injected `complete` function (docs/session-format.md §8).
  * Nothing here talks to the network: the llm layer implements CompleteFn. A failure or an abort
- * yields no entry fields, so no partial compaction is ever written.
+ * yields no entry fields, so no partial compaction is ever written. The two parts of a split turn
+ * are requested one after the other, as pi 1.6 does.
  */
-import type { CompactionEntry, FileListDetails } from "../session/types.ts";
+import type { CompactionEntry, FileListDetails, SystemMessage, Usage } from "../session/types.ts";
 import { formatFileBlocks } from "./file-ops.ts";
 import type { CompactionPlan } from "./plan.ts";
 import {
   buildSummaryUserMessage,
+  buildTurnPrefixUserMessage,
   FIRST_SUMMARY_INSTRUCTIONS,
-  historySummaryBudget,
   NO_PRIOR_HISTORY,
   SPLIT_TURN_HEADING,
   SUMMARIZER_SYSTEM_PROMPT,
-  TURN_PREFIX_INSTRUCTIONS,
-  turnPrefixBudget,
+  summaryRequestBudget,
   UPDATE_SUMMARY_INSTRUCTIONS,
 } from "./prompts.ts";
 import { serializeConversation } from "./serialize.ts";
@@ -30,7 +30,7 @@ export interface CompleteRequest {
 }
 
 export type CompleteResult =
-  | { ok: true; text: string; usage?: { input: number; output: number } }
+  | { ok: true; text: string; usage?: Usage }
   | { ok: false; error: string; aborted: boolean };
 
 /** One non-tool model call; implemented by the llm layer over the openai SDK. */
@@ -59,11 +59,59 @@ export interface CompactionFields {
   firstKeptEntryId: string;
   tokensBefore: number;
   details: FileListDetails;
+  /** The replayed prompt and tools at the boundary (pi 1.6: leads the compacted context). */
+  systemMessage?: SystemMessage;
+  /** The summarizer's usage, when a model wrote the summary. */
+  usage?: Usage;
 }
 
 export type GenerateResult =
-  | { ok: true; fields: CompactionFields; usage: { input: number; output: number } }
+  | { ok: true; fields: CompactionFields; usage: Usage }
   | { ok: false; error: string; aborted: boolean };
+
+/** An all-zero usage (the offline summary, or a provider that reported none). */
+export function zeroUsage(): Usage {
+  return {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: 0,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
+}
+
+/** The sum of two usages (a split turn's two requests). */
+export function addUsage(a: Usage, b: Usage | undefined): Usage {
+  if (!b) return a;
+  const n = (x: unknown) => (typeof x === "number" && Number.isFinite(x) ? x : 0);
+  return {
+    input: n(a.input) + n(b.input),
+    output: n(a.output) + n(b.output),
+    cacheRead: n(a.cacheRead) + n(b.cacheRead),
+    cacheWrite: n(a.cacheWrite) + n(b.cacheWrite),
+    totalTokens: n(a.totalTokens) + n(b.totalTokens),
+    cost: {
+      input: n(a.cost?.input) + n(b.cost?.input),
+      output: n(a.cost?.output) + n(b.cost?.output),
+      cacheRead: n(a.cost?.cacheRead) + n(b.cost?.cacheRead),
+      cacheWrite: n(a.cost?.cacheWrite) + n(b.cost?.cacheWrite),
+      total: n(a.cost?.total) + n(b.cost?.total),
+    },
+  };
+}
+
+/** The fields every summary of a plan shares (generated or offline): cut, tokens, files, system checkpoint. */
+export function planFields(plan: CompactionPlan, summary: string): CompactionFields {
+  const fields: CompactionFields = {
+    summary,
+    firstKeptEntryId: plan.firstKeptEntryId,
+    tokensBefore: plan.tokensBefore,
+    details: { readFiles: [...plan.fileOps.readFiles], modifiedFiles: [...plan.fileOps.modifiedFiles] },
+  };
+  if (plan.systemMessage) fields.systemMessage = plan.systemMessage;
+  return fields;
+}
 
 export type SummaryRequestPlan = Pick<CompleteRequest, "systemPrompt" | "userMessage" | "maxTokens">;
 
@@ -88,21 +136,21 @@ export function compactionRequests(
         instructions: updating ? UPDATE_SUMMARY_INSTRUCTIONS : FIRST_SUMMARY_INSTRUCTIONS,
         focus: options.focus,
       }),
-      maxTokens: historySummaryBudget(reserve, max),
+      maxTokens: summaryRequestBudget("history", reserve, max),
     };
   } else {
-    // Nothing precedes the split turn. pi sends no request and writes "No prior history.";
-    // when an earlier summary exists we keep it verbatim instead, so that it is not lost.
+    // Nothing precedes the split turn: no history request; the previous summary (or "No prior
+    // history.") stands as the history part, as pi 1.6 does.
     historyText = plan.previousSummary ? plan.previousSummary : NO_PRIOR_HISTORY;
   }
   const turnPrefix: SummaryRequestPlan | null = split
     ? {
         systemPrompt: SUMMARIZER_SYSTEM_PROMPT,
-        userMessage: buildSummaryUserMessage({
-          conversation: serializeConversation(plan.turnPrefixMessages.messages),
-          instructions: TURN_PREFIX_INSTRUCTIONS,
-        }),
-        maxTokens: turnPrefixBudget(reserve, max),
+        userMessage: buildTurnPrefixUserMessage(
+          serializeConversation(plan.turnPrefixMessages.messages),
+          options.focus,
+        ),
+        maxTokens: summaryRequestBudget("turnPrefix", reserve, max),
       }
     : null;
   const out: ReturnType<typeof compactionRequests> = { history: historyRequest, turnPrefix };
@@ -115,7 +163,7 @@ export function joinSplitSummary(history: string, prefix: string): string {
   return `${history}\n\n---\n\n${SPLIT_TURN_HEADING}\n\n${prefix}`;
 }
 
-/** Generates the summary of a plan; both parts of a split turn are requested concurrently. */
+/** Generates the summary of a plan: the history part, then (split turn) the prefix part. */
 export async function generateCompaction(
   plan: CompactionPlan,
   options: GenerateOptions,
@@ -124,65 +172,47 @@ export async function generateCompaction(
     return { ok: false, error: "Nothing to summarize.", aborted: false };
   if (options.signal.aborted) return { ok: false, error: "Aborted.", aborted: true };
   const requests = compactionRequests(plan, options);
-  const inner = new AbortController();
-  const onOuterAbort = () => inner.abort();
-  options.signal.addEventListener("abort", onOuterAbort);
   const thinking =
     options.model?.reasoning && options.thinkingLevel && options.thinkingLevel !== "off"
       ? options.thinkingLevel
       : undefined;
   const run = async (
-    request: SummaryRequestPlan | null,
+    request: SummaryRequestPlan,
     part: "history" | "turnPrefix",
   ): Promise<CompleteResult> => {
-    if (!request) return { ok: true, text: requests.historyText ?? "" };
-    const full: CompleteRequest = { ...request, signal: inner.signal };
+    const full: CompleteRequest = { ...request, signal: options.signal };
     const onDelta = options.onDelta;
     if (onDelta) full.onDelta = (text) => onDelta(text, part);
     if (thinking) full.thinkingLevel = thinking;
-    let result: CompleteResult;
     try {
-      result = await options.complete(full);
+      return await options.complete(full);
     } catch (error) {
-      result = { ok: false, error: error instanceof Error ? error.message : String(error), aborted: false };
+      return { ok: false, error: error instanceof Error ? error.message : String(error), aborted: false };
     }
-    if (!result.ok) inner.abort(); // one part failed: stop the other
-    return result;
   };
-  try {
-    const [history, prefix] = await Promise.all([
-      run(requests.history, "history"),
-      requests.turnPrefix ? run(requests.turnPrefix, "turnPrefix") : Promise.resolve(null),
-    ]);
-    const failures = [history, prefix].filter(
-      (r): r is Extract<CompleteResult, { ok: false }> => r !== null && !r.ok,
-    );
-    if (options.signal.aborted) return { ok: false, error: failures[0]?.error ?? "Aborted.", aborted: true };
-    // A real error wins over the abort it caused in the other part.
-    const failure = failures.find((r) => !r.aborted) ?? failures[0];
-    if (failure) return { ok: false, error: failure.error, aborted: failure.aborted };
-    const h = history as Extract<CompleteResult, { ok: true }>;
-    let summary = h.text.trim();
-    const usage = { input: h.usage?.input ?? 0, output: h.usage?.output ?? 0 };
-    if (prefix?.ok) {
-      summary = joinSplitSummary(summary, prefix.text.trim());
-      usage.input += prefix.usage?.input ?? 0;
-      usage.output += prefix.usage?.output ?? 0;
-    }
-    summary += formatFileBlocks(plan.fileOps);
-    return {
-      ok: true,
-      fields: {
-        summary,
-        firstKeptEntryId: plan.firstKeptEntryId,
-        tokensBefore: plan.tokensBefore,
-        details: { readFiles: [...plan.fileOps.readFiles], modifiedFiles: [...plan.fileOps.modifiedFiles] },
-      },
-      usage,
-    };
-  } finally {
-    options.signal.removeEventListener("abort", onOuterAbort);
+  const failed = (r: Extract<CompleteResult, { ok: false }>): GenerateResult => ({
+    ok: false,
+    error: r.error,
+    aborted: r.aborted || options.signal.aborted,
+  });
+  let summary = requests.historyText ?? "";
+  let usage = zeroUsage();
+  if (requests.history) {
+    const h = await run(requests.history, "history");
+    if (!h.ok) return failed(h);
+    summary = h.text.trim();
+    usage = addUsage(usage, h.usage);
   }
+  if (requests.turnPrefix) {
+    if (options.signal.aborted) return { ok: false, error: "Aborted.", aborted: true };
+    const p = await run(requests.turnPrefix, "turnPrefix");
+    if (!p.ok) return failed(p);
+    summary = joinSplitSummary(summary, p.text.trim());
+    usage = addUsage(usage, p.usage);
+  }
+  const fields = planFields(plan, summary + formatFileBlocks(plan.fileOps));
+  fields.usage = usage;
+  return { ok: true, fields, usage };
 }
 
 /** The compaction entry to append (ids and time are passed in: core reads no clock). */
@@ -199,6 +229,12 @@ export function buildCompactionEntry(
     tokensBefore: input.tokensBefore,
     details: { readFiles: [...input.details.readFiles], modifiedFiles: [...input.details.modifiedFiles] },
   };
+  if (input.usage) entry.usage = input.usage;
   if (input.fromHook !== undefined) entry.fromHook = input.fromHook;
+  if (input.systemMessage) {
+    // The checkpoint carries the compaction's own time, as pi 1.6 writes it.
+    const ms = Date.parse(input.timestamp);
+    entry.systemMessage = { ...input.systemMessage, timestamp: Number.isFinite(ms) ? ms : 0 };
+  }
   return entry;
 }

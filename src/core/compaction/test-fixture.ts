@@ -7,7 +7,7 @@ import type { SessionEntry } from "../session/types.ts";
 
 export const FIXTURE_DIR = resolve(import.meta.dirname, "../../../../shared/fixtures/pi");
 export const FIXTURE_JSONL = resolve(FIXTURE_DIR, "before-compaction.jsonl");
-export const FIXTURE_PLANS = resolve(FIXTURE_DIR, "before-compaction.plans.json");
+export const PI16_PLANS = resolve(FIXTURE_DIR, "../pi16/before-compaction.pi16-plans.jsonl");
 
 export interface Fixture {
   entries: SessionEntry[];
@@ -32,12 +32,26 @@ export function pathThroughLine(fixture: Fixture, lastLine: number): SessionEntr
   return getPath(buildTreeIndex(entries).byId, resolveLeafId(entries));
 }
 
-export interface PlansFile {
-  description: string;
-  columns: string[];
-  rows: unknown[][];
+/** One row of pi 1.6's prepareCompaction at an entry line of the fixture (the pi16 plans file). */
+export interface Pi16PlanRow {
+  line: number;
+  keep: number;
+  compact: boolean;
+  firstKeptLine?: number;
+  firstKeptType?: string;
+  tokensBefore?: number;
+  isSplitTurn?: boolean;
+  messagesToSummarize?: number;
+  turnPrefixMessages?: number;
+  previousSummary?: boolean;
+  readFiles?: string[];
+  modifiedFiles?: string[];
+  contextTokens: number;
 }
 
-export function loadPlans(): PlansFile {
-  return JSON.parse(readFileSync(FIXTURE_PLANS, "utf8")) as PlansFile;
+export function loadPi16Plans(): Pi16PlanRow[] {
+  return readFileSync(PI16_PLANS, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as Pi16PlanRow);
 }

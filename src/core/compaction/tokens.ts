@@ -1,5 +1,5 @@
 /**
- * Token accounting (pi-session-format.md §6): the pi-compatible chars/4 estimator, the
+ * Token accounting (docs/session-format.md §6): the pi-compatible chars/4 estimator, the
  * context-size rule (provider usage + estimates of what followed), the auto-compaction
  * threshold and the stale-usage guard. Pure; estimates are cached per message object.
  */
@@ -55,14 +55,21 @@ function contentParts(content: unknown, parts: MessageParts): void {
 }
 
 /**
- * Splits a message into the strings pi counts (§6): user / tool result / custom text and
- * images; assistant text + thinking + tool name + compact JSON of the arguments; bash command
+ * Splits a message into the strings pi counts (§6): system content, section texts and the JSON
+ * of the tools it adds; user / tool result / custom text and images; assistant text + thinking + tool name + compact JSON of the arguments; bash command
  * + output; summary text. Shared by the chars/4 estimator and the tokenizer estimator.
  */
 export function messageParts(message: AgentMessage): MessageParts {
   const parts: MessageParts = { texts: [], images: 0 };
   const m = message as { role?: unknown } & Record<string, unknown>;
   switch (m.role) {
+    case "system": {
+      contentParts(m.content, parts);
+      const sections = m.sections && typeof m.sections === "object" ? Object.values(m.sections) : [];
+      for (const s of sections) if (typeof s === "string") parts.texts.push(s);
+      if (Array.isArray(m.toolsAdded)) parts.texts.push(JSON.stringify(m.toolsAdded));
+      break;
+    }
     case "user":
     case "toolResult":
     case "custom":

@@ -65,10 +65,10 @@ describe("buildSessionContext", () => {
     ]);
     expect(ctx.model).toEqual({ provider: "openai", modelId: "gpt-y" });
     const empty = buildSessionContext([]);
-    expect(empty).toEqual({ messages: [], entryIds: [], thinkingLevel: "off" });
+    expect(empty).toEqual({ messages: [], entryIds: [], projection: [], thinkingLevel: "off" });
   });
 
-  it("with compactions: last summary first, kept range (older compaction in place), then after", () => {
+  it("with compactions: last summary first, kept range (an older compaction there adds nothing), then after", () => {
     const path: SessionEntry[] = [
       msg("u1", null, user("1")),
       msg("a1", "u1", assistant("1")),
@@ -80,9 +80,82 @@ describe("buildSessionContext", () => {
       msg("u4", "k2", user("4")),
     ];
     const ctx = buildSessionContext(path);
-    expect(ctx.entryIds).toEqual(["k2", "u2", "k1", "u3", "t3", "u4"]);
+    expect(ctx.entryIds).toEqual(["k2", "u2", "u3", "t3", "u4"]);
     expect(ctx.messages[0]).toMatchObject({ role: "compactionSummary", summary: "S2", tokensBefore: 200 });
-    expect(ctx.messages[2]).toMatchObject({ role: "compactionSummary", summary: "S1" });
+    expect(ctx.messages.filter((m) => m.role === "compactionSummary")).toHaveLength(1);
+    // The older compaction stays in the projection (the cut rules see it) with no messages.
+    expect(ctx.projection.map((p) => [p.entry.id, p.messages.length])).toContainEqual(["k1", 0]);
+  });
+
+  it("system messages: replayed into the current prompt and tools; a compaction's checkpoint leads, kept ones are dropped", () => {
+    const sys = (id: string, parent: string | null, fields: Record<string, unknown>) =>
+      msg(id, parent, { role: "system", content: "", timestamp: 7, ...fields } as never);
+    const tool = (name: string) => ({ name, description: name, parameters: {} });
+    const path: SessionEntry[] = [
+      sys("s1", null, {
+        content: "Base.",
+        sections: { a: "A1", b: "B1" },
+        toolsAdded: [tool("read"), tool("bash")],
+      }),
+      msg("u1", "s1", user("1")),
+      sys("s2", "u1", {
+        sections: { a: null, c: "C1" },
+        toolsRemoved: [{ name: "bash" }],
+        toolsAdded: [tool("edit")],
+      }),
+      msg("u2", "s2", user("2")),
+    ];
+    const ctx = buildSessionContext(path);
+    expect(ctx.entryIds).toEqual(["s1", "u1", "s2", "u2"]);
+    expect(ctx.systemMessage).toMatchObject({ content: "Base.", sections: { b: "B1", c: "C1" } });
+    expect(ctx.systemMessage?.toolsAdded?.map((t) => t.name)).toEqual(["read", "edit"]);
+    // System messages never reach the model as messages: their replay is the system prompt.
+    expect(toLlmMessages(ctx.messages).map((m) => m.role)).toEqual(["user", "user"]);
+
+    const checkpoint = { role: "system", content: "Checkpoint.", timestamp: 9 };
+    const compacted = buildSessionContext([
+      ...path,
+      entry("compaction", "k", "u2", {
+        summary: "S",
+        firstKeptEntryId: "s1",
+        tokensBefore: 5,
+        systemMessage: checkpoint,
+      }),
+      sys("s3", "k", { sections: { d: "D" } }),
+    ]);
+    expect(compacted.entryIds).toEqual(["k", "k", "u1", "u2", "s3"]);
+    expect(compacted.messages.map((m) => m.role)).toEqual([
+      "system",
+      "compactionSummary",
+      "user",
+      "user",
+      "system",
+    ]);
+    expect(compacted.systemMessage).toMatchObject({ content: "Checkpoint.", sections: { d: "D" } });
+  });
+
+  it("context edits: the latest edit per target applies; null omits; a string replaces an assistant's content with a text block", () => {
+    const path: SessionEntry[] = [
+      msg("u1", null, user("secret")),
+      msg("a1", "u1", assistant("long answer")),
+      msg("t1", "a1", toolResult("huge output")),
+      entry("context_edit", "e1", "t1", { targetId: "u1", replacement: { content: "first" } }),
+      entry("context_edit", "e2", "e1", { targetId: "a1", replacement: { content: "short" } }),
+      entry("context_edit", "e3", "e2", { targetId: "t1", replacement: null }),
+      entry("context_edit", "e4", "e3", { targetId: "u1", replacement: { content: "second" } }),
+    ];
+    const ctx = buildSessionContext(path);
+    expect(ctx.entryIds).toEqual(["u1", "a1"]);
+    expect(ctx.messages[0]).toMatchObject({ role: "user", content: "second" });
+    expect(ctx.messages[1]).toMatchObject({
+      role: "assistant",
+      content: [{ type: "text", text: "short" }],
+      model: "m1",
+    });
+    // Before the edits (a shorter path), the originals are seen again.
+    expect(buildSessionContext(path.slice(0, 4)).messages[1]).toMatchObject({
+      content: [{ text: "long answer" }],
+    });
   });
 
   it("a compaction whose firstKeptEntryId is unset or not on the path keeps nothing before it", () => {

@@ -1,18 +1,15 @@
 /**
  * Building the context (the messages a model sees) from a path, and converting it to the
- * model-facing roles. See pi-session-format.md §3 and §5. Linear in the path length.
+ * model-facing roles. See docs/session-format.md §3 and §5. Linear in the path length.
  */
+import { type ProjectedEntry, projectPath } from "./projection.ts";
+import { currentSystemMessage } from "./system-prompt.ts";
 import type {
   AgentMessage,
   AssistantMessage,
   BashExecutionMessage,
-  BranchSummaryEntry,
-  BranchSummaryMessage,
-  CompactionEntry,
-  CompactionSummaryMessage,
-  CustomMessage,
-  CustomMessageEntry,
   SessionEntry,
+  SystemMessage,
   ToolResultMessage,
   UserContentBlock,
   UserMessage,
@@ -28,83 +25,24 @@ export interface SessionContext {
   messages: AgentMessage[];
   /** The id of the entry each message came from (same length as `messages`). */
   entryIds: string[];
+  /** The projection the messages come from (entries that contribute nothing included). */
+  projection: ProjectedEntry[];
+  /** The replay of every system message in the context: the session's current prompt and tools. */
+  systemMessage?: SystemMessage;
   /** "off" when the path never sets it. */
   thinkingLevel: string;
   model?: ModelRef;
   activeTools?: string[];
 }
 
-/** ISO timestamp -> ms since epoch; 0 when unparseable (never reads the clock). */
-function toMs(iso: unknown): number {
-  if (typeof iso !== "string") return 0;
-  const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? 0 : ms;
-}
-
-export function compactionToMessage(entry: CompactionEntry): CompactionSummaryMessage {
-  return {
-    role: "compactionSummary",
-    summary: typeof entry.summary === "string" ? entry.summary : "",
-    tokensBefore: typeof entry.tokensBefore === "number" ? entry.tokensBefore : 0,
-    timestamp: toMs(entry.timestamp),
-  };
-}
-
-export function branchSummaryToMessage(entry: BranchSummaryEntry): BranchSummaryMessage {
-  return {
-    role: "branchSummary",
-    summary: entry.summary,
-    fromId: typeof entry.fromId === "string" ? entry.fromId : "root",
-    timestamp: toMs(entry.timestamp),
-  };
-}
-
-export function customMessageEntryToMessage(entry: CustomMessageEntry): CustomMessage {
-  const message: CustomMessage = {
-    role: "custom",
-    customType: entry.customType,
-    content: entry.content,
-    display: entry.display,
-    timestamp: toMs(entry.timestamp),
-  };
-  if (entry.details !== undefined) message.details = entry.details;
-  return message;
-}
-
-/**
- * The message an entry contributes to the context, or undefined when it contributes none.
- * Context-producing: `message`, `custom_message`, `branch_summary` with a non-empty summary,
- * and (when emitted in place) `compaction`.
- */
-function entryToMessage(entry: SessionEntry): AgentMessage | undefined {
-  if (isEntryOfType(entry, "message")) {
-    const message = entry.message;
-    return message !== null && typeof message === "object" ? message : undefined;
-  }
-  if (isEntryOfType(entry, "custom_message")) return customMessageEntryToMessage(entry);
-  if (isEntryOfType(entry, "branch_summary")) {
-    return typeof entry.summary === "string" && entry.summary !== ""
-      ? branchSummaryToMessage(entry)
-      : undefined;
-  }
-  if (isEntryOfType(entry, "compaction")) return compactionToMessage(entry);
-  return undefined;
-}
-
-/**
- * The context at the end of `path` (root first): settings from the whole path; messages per
- * §5: with a compaction on the path, the LAST one's summary first, then the context-producing
- * entries from its firstKeptEntryId up to it (none when that id is not on the path; older
- * compactions in that range appear in place as summaries), then the entries after it.
- */
-export function buildSessionContext(path: readonly SessionEntry[]): SessionContext {
+/** Model and thinking level from the whole path: the last change, or the last reply's model. */
+function pathSettings(
+  path: readonly SessionEntry[],
+): Pick<SessionContext, "thinkingLevel" | "model" | "activeTools"> {
   let thinkingLevel = "off";
   let model: ModelRef | undefined;
   let activeTools: string[] | undefined;
-  let lastCompaction = -1;
-
-  for (let i = 0; i < path.length; i++) {
-    const entry = path[i]!;
+  for (const entry of path) {
     if (isEntryOfType(entry, "thinking_level_change")) {
       if (typeof entry.thinkingLevel === "string") thinkingLevel = entry.thinkingLevel;
     } else if (isEntryOfType(entry, "model_change")) {
@@ -120,42 +58,33 @@ export function buildSessionContext(path: readonly SessionEntry[]): SessionConte
       ) {
         model = { provider: message.provider, modelId: message.model };
       }
-    } else if (isEntryOfType(entry, "compaction")) {
-      lastCompaction = i;
     }
   }
+  const out: Pick<SessionContext, "thinkingLevel" | "model" | "activeTools"> = { thinkingLevel };
+  if (model !== undefined) out.model = model;
+  if (activeTools !== undefined) out.activeTools = activeTools;
+  return out;
+}
 
+/**
+ * The context at the end of `path` (root first), as pi 1.6 builds it (§5): settings from the
+ * whole path; messages from the projection (projection.ts): with a compaction on the path, the
+ * latest one's system checkpoint and summary first, its kept range without system messages, then
+ * the entries after it; context edits applied; older compactions contribute nothing.
+ */
+export function buildSessionContext(path: readonly SessionEntry[]): SessionContext {
+  const projection = projectPath(path);
   const messages: AgentMessage[] = [];
   const entryIds: string[] = [];
-  const emit = (entry: SessionEntry): void => {
-    const message = entryToMessage(entry);
-    if (message === undefined) return;
-    messages.push(message);
-    entryIds.push(entry.id);
-  };
-
-  if (lastCompaction < 0) {
-    for (const entry of path) if (!isEntryOfType(entry, "compaction")) emit(entry);
-  } else {
-    const compaction = path[lastCompaction] as CompactionEntry;
-    emit(compaction);
-    const keptId = compaction.firstKeptEntryId;
-    let keptStart = lastCompaction; // nothing kept when the id is unset or not on the path
-    if (typeof keptId === "string") {
-      for (let i = 0; i < lastCompaction; i++) {
-        if (path[i]!.id === keptId) {
-          keptStart = i;
-          break;
-        }
-      }
+  for (const p of projection) {
+    for (const m of p.messages) {
+      messages.push(m);
+      entryIds.push(p.entry.id);
     }
-    for (let i = keptStart; i < lastCompaction; i++) emit(path[i]!);
-    for (let i = lastCompaction + 1; i < path.length; i++) emit(path[i]!);
   }
-
-  const context: SessionContext = { messages, entryIds, thinkingLevel };
-  if (model !== undefined) context.model = model;
-  if (activeTools !== undefined) context.activeTools = activeTools;
+  const context: SessionContext = { messages, entryIds, projection, ...pathSettings(path) };
+  const system = currentSystemMessage(messages);
+  if (system) context.systemMessage = system;
   return context;
 }
 
@@ -211,7 +140,8 @@ function userText(text: string, timestamp: number): UserMessage {
 /**
  * Converts a context to the roles a model accepts. user / assistant / toolResult pass through
  * unchanged (same objects); bashExecution (unless excludeFromContext), custom, branchSummary and
- * compactionSummary become user messages; any other role is dropped.
+ * compactionSummary become user messages; any other role is dropped, system messages included:
+ * their replay (SessionContext.systemMessage) is the request's system prompt.
  */
 export function toLlmMessages(messages: readonly AgentMessage[]): LlmMessage[] {
   const out: LlmMessage[] = [];
