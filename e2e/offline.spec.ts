@@ -98,10 +98,12 @@ test("offline: the app opens from the service worker, imports, compacts with the
   await newSession(page);
   await expect(notice).toBeVisible();
   await send(page, "are you there?");
-  await waitIdle(page);
+  // (the run fails at once; on a busy machine its first steps can take a while)
   await expect(page.getByTestId("run-error")).toContainText(
     /You are offline: the model endpoint .* cannot be reached/,
+    { timeout: 30_000 },
   );
+  await waitIdle(page);
   await expect(page.getByTestId("retry-status")).toBeHidden();
   await expect(composerInput(page)).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/offline-composer-1280.png` });

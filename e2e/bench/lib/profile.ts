@@ -100,3 +100,60 @@ export function formatLongTasks(
     .map((t) => `${Math.round(t.start - t0)}→${Math.round(t.duration)}`)
     .join(", ")}`;
 }
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tid: number;
+  pid: number;
+  args?: { name?: string; data?: { url?: string; functionName?: string; frame?: string } };
+}
+
+/** The trace categories `longTaskBreakdown` reads. */
+export const TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "blink"];
+
+/**
+ * The main thread's tasks longer than `minMs` in a Chromium trace, each with what took its time:
+ * the events directly inside it (script by function and file, GC, layout, …), largest first.
+ */
+export function longTaskBreakdown(buffer: Buffer, minMs = 50): string[] {
+  const { traceEvents } = JSON.parse(buffer.toString("utf8")) as { traceEvents: TraceEvent[] };
+  const mains = traceEvents.filter((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain");
+  const onMain = (e: TraceEvent) => mains.some((m) => m.pid === e.pid && m.tid === e.tid);
+  const complete = traceEvents
+    .filter((e) => e.ph === "X" && (e.dur ?? 0) > 0 && onMain(e))
+    .sort((a, b) => a.ts - b.ts);
+  const tasks = complete.filter((e) => e.name === "RunTask" && (e.dur ?? 0) >= minMs * 1000);
+  const label = (e: TraceEvent) => {
+    const d = e.args?.data;
+    if (d?.functionName || d?.url)
+      return `${e.name} ${d.functionName || "(anonymous)"} ${(d.url ?? "").split("/").pop()}`;
+    return e.name;
+  };
+  const t0 = tasks[0]?.ts ?? 0;
+  return tasks.map((task) => {
+    const end = task.ts + (task.dur ?? 0);
+    const inside = complete.filter((e) => e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= end);
+    // Self time per label: each event's time less that of the events nested in it.
+    const self = new Map<string, number>();
+    const stack: { end: number; label: string }[] = [];
+    for (const e of inside) {
+      while (stack.length > 0 && stack[stack.length - 1]!.end <= e.ts) stack.pop();
+      const parent = stack[stack.length - 1];
+      const ms = (e.dur ?? 0) / 1000;
+      if (parent) self.set(parent.label, (self.get(parent.label) ?? 0) - ms);
+      const name =
+        parent && e.name !== "FunctionCall" && !/GC|Scavenge|Mark/.test(e.name) ? parent.label : label(e);
+      self.set(name, (self.get(name) ?? 0) + ms);
+      stack.push({ end: e.ts + (e.dur ?? 0), label: name });
+    }
+    const parts = [...self]
+      .filter(([, ms]) => ms >= 1)
+      .sort((x, y) => y[1] - x[1])
+      .slice(0, 4)
+      .map(([n, ms]) => `${n} ${ms.toFixed(0)}`);
+    return `${((task.ts - t0) / 1000).toFixed(0)} ms: ${((task.dur ?? 0) / 1000).toFixed(0)} ms = ${parts.join(", ")}`;
+  });
+}

@@ -4,7 +4,7 @@
  * (entries before the last compaction's kept range). Pure; linear in the number of entries.
  */
 import { entryMessage } from "../../core/compaction/entry-messages.ts";
-import { estimateMessageTokensPi } from "../../core/compaction/tokens.ts";
+import { PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { sessionPath, siblingsOf, treeData } from "../tree/tree-model.ts";
 
@@ -26,10 +26,10 @@ export interface TimelineModel {
   leafId: string | null;
 }
 
-/** Estimated tokens of one entry, as the compaction engine counts them. */
+/** Estimated tokens of one entry, as the compaction engine counts them (its cache, shared with the planner). */
 export function entryTokens(entry: SessionEntry): number {
   const message = entryMessage(entry);
-  return message ? estimateMessageTokensPi(message) : 0;
+  return message ? PI_ESTIMATOR.estimateMessage(message) : 0;
 }
 
 export function buildTimelineModel(entries: readonly SessionEntry[]): TimelineModel {
