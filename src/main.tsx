@@ -5,6 +5,8 @@ import { watchDatabase } from "./services/db-lifecycle.ts";
 import { useUiStore } from "./store/ui-store.ts";
 import { App } from "./ui/app";
 import { watchConnectivity } from "./ui/shell/pwa-state.ts";
+import { prefetchLazySlots } from "./ui/shell/slots.ts";
+import { loadMarkdown } from "./ui/timeline/lazy-markdown.tsx";
 import "./ui/styles.css";
 import "./ui/shell/register.ts";
 import "./ui/compaction/register.ts";
@@ -22,9 +24,12 @@ createRoot(root).render(
   </StrictMode>,
 );
 
-// The service worker (offline use, updates) once the page has loaded: not in the initial bundle.
-if (import.meta.env.PROD) {
-  const register = () => void import("./ui/shell/pwa-register.ts").then((m) => m.registerServiceWorker());
-  if (document.readyState === "complete") register();
-  else window.addEventListener("load", register, { once: true });
-}
+// Once the page has loaded: the service worker (offline use, updates), and when the page is idle,
+// the code of the panels and of the markdown renderer (loaded on demand, fetched ahead here).
+const afterLoad = () => {
+  if (import.meta.env.PROD) void import("./ui/shell/pwa-register.ts").then((m) => m.registerServiceWorker());
+  const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 2000));
+  idle(() => void prefetchLazySlots().then(() => loadMarkdown().catch(() => undefined)), { timeout: 10_000 });
+};
+if (document.readyState === "complete") afterLoad();
+else window.addEventListener("load", afterLoad, { once: true });
