@@ -4,8 +4,8 @@ import { db } from "./db/instance.ts";
 import { watchDatabase } from "./services/db-lifecycle.ts";
 import { useUiStore } from "./store/ui-store.ts";
 import { App } from "./ui/app";
+import { prefetchLazyComponents } from "./ui/shell/lazy-component.ts";
 import { watchConnectivity } from "./ui/shell/pwa-state.ts";
-import { prefetchLazySlots } from "./ui/shell/slots.ts";
 import { loadMarkdown } from "./ui/timeline/lazy-markdown.tsx";
 import "./ui/styles.css";
 import "./ui/shell/register.ts";
@@ -29,7 +29,9 @@ createRoot(root).render(
 const afterLoad = () => {
   if (import.meta.env.PROD) void import("./ui/shell/pwa-register.ts").then((m) => m.registerServiceWorker());
   const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 2000));
-  idle(() => void prefetchLazySlots().then(() => loadMarkdown().catch(() => undefined)), { timeout: 10_000 });
+  idle(() => void prefetchLazyComponents().then(() => loadMarkdown().catch(() => undefined)), {
+    timeout: 1500,
+  });
 };
 if (document.readyState === "complete") afterLoad();
 else window.addEventListener("load", afterLoad, { once: true });

@@ -1,5 +1,5 @@
 /** Renders a slot's components; a lazily loaded one shows a loading line until its code is there. */
-import { Suspense } from "react";
+import { LoadBoundary } from "./load-boundary.tsx";
 import { type SlotName, useSlot } from "./slots.ts";
 import "./shell.css";
 
@@ -26,11 +26,11 @@ export function SlotLoading({ slot }: { slot: SlotName }) {
 export function SlotOutlet({ slot, sessionId }: { slot: SlotName; sessionId: string }) {
   const items = useSlot(slot);
   return (
-    <Suspense fallback={<SlotLoading slot={slot} />}>
+    <LoadBoundary fallback={<SlotLoading slot={slot} />}>
       {items.map(({ key, Component }) => (
         <Component key={key} sessionId={sessionId} />
       ))}
-    </Suspense>
+    </LoadBoundary>
   );
 }
 

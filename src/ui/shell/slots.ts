@@ -14,7 +14,8 @@
  *
  *   registerLazySlot("rightPanel", () => import("./token-timeline.tsx").then((m) => m.TokenTimeline));
  */
-import { type ComponentType, lazy, useSyncExternalStore } from "react";
+import { type ComponentType, useSyncExternalStore } from "react";
+import { lazyComponent } from "./lazy-component.ts";
 
 export type SlotName = "topBar" | "rightPanel" | "composer" | "settings" | "sessionActions";
 
@@ -43,31 +44,13 @@ export function registerSlot(
   };
 }
 
-/** Loaders of the lazy slots, for `prefetchLazySlots`. */
-const lazyLoaders: (() => Promise<unknown>)[] = [];
-
 /** Registers a component whose module is loaded on first render (see the module comment). */
 export function registerLazySlot(
   slot: SlotName,
   load: () => Promise<ComponentType<SessionSlotProps>>,
   key: string,
 ): () => void {
-  let loading: Promise<ComponentType<SessionSlotProps>> | undefined;
-  const once = () => {
-    loading ??= load().catch((error: unknown) => {
-      loading = undefined; // fetched again on the next render
-      throw error;
-    });
-    return loading;
-  };
-  lazyLoaders.push(once);
-  const Component = lazy(async () => ({ default: await once() }));
-  return registerSlot(slot, Component, key);
-}
-
-/** Fetches every lazy slot's code now (when the page is idle), so opening one shows no loading line. */
-export function prefetchLazySlots(): Promise<unknown> {
-  return Promise.allSettled(lazyLoaders.map((load) => load()));
+  return registerSlot(slot, lazyComponent(load), key);
 }
 
 function subscribe(listener: () => void): () => void {

@@ -3,18 +3,18 @@
  * the open session, the tree panel, the navigation (branch summary) dialog and the label dialog.
  * The panel and the dialogs load on demand: their code is fetched when first opened.
  */
-import { lazy, Suspense, useEffect } from "react";
+import { useEffect } from "react";
 import { createPortal } from "react-dom";
 import { useTreeStore } from "../../store/tree-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
+import { lazyComponent } from "../shell/lazy-component.ts";
+import { LoadBoundary } from "../shell/load-boundary.tsx";
 import type { SessionSlotProps } from "../shell/slots.ts";
 import { treeData } from "./tree-model.ts";
 
-const TreePanel = lazy(() => import("./tree-panel.tsx").then((m) => ({ default: m.TreePanel })));
-const NavigateDialog = lazy(() =>
-  import("./navigate-dialog.tsx").then((m) => ({ default: m.NavigateDialog })),
-);
-const LabelDialog = lazy(() => import("./label-dialog.tsx").then((m) => ({ default: m.LabelDialog })));
+const TreePanel = lazyComponent(() => import("./tree-panel.tsx").then((m) => m.TreePanel));
+const NavigateDialog = lazyComponent(() => import("./navigate-dialog.tsx").then((m) => m.NavigateDialog));
+const LabelDialog = lazyComponent(() => import("./label-dialog.tsx").then((m) => m.LabelDialog));
 
 /** What the tree panel shows while its code loads. */
 function TreeLoading() {
@@ -64,14 +64,14 @@ export function TreeControls({ sessionId }: SessionSlotProps) {
         createPortal(
           <>
             {open && (
-              <Suspense fallback={<TreeLoading />}>
+              <LoadBoundary fallback={<TreeLoading />}>
                 <TreePanel key={sessionId} sessionId={sessionId} data={data} />
-              </Suspense>
+              </LoadBoundary>
             )}
-            <Suspense fallback={null}>
+            <LoadBoundary fallback={null}>
               {navigating && <NavigateDialog sessionId={sessionId} data={data} />}
               {labelling && <LabelDialog sessionId={sessionId} data={data} />}
-            </Suspense>
+            </LoadBoundary>
           </>,
           document.body,
         )}
