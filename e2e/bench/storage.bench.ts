@@ -10,7 +10,8 @@
  * - where the main thread's time goes: the long tasks of import and reopen, the app's own
  *   phases (User Timing measures named "cutpoint:…"), and with STORAGE_BENCH_PROFILE=1 a CPU
  *   profile of each (top functions; build with `--minify false` for readable names), with
- *   STORAGE_BENCH_TRACE=1 a Chromium trace of the first reopen: each long task and its parts.
+ *   STORAGE_BENCH_TRACE=1 a Chromium trace of the import and the first reopen: each long task
+ *   and its parts.
  * Targets: import <= 3 s, reopen <= 1 s, export <= 2 s; first rows <= 1 s, whole session in view
  * <= 1.5 s, longest main-thread task <= 100 ms.
  */
@@ -269,8 +270,11 @@ export default async function bench(): Promise<void> {
 
     const profiling = process.env.STORAGE_BENCH_PROFILE === "1";
     let profiler = profiling ? await startProfiler(page) : undefined;
+    const traceImport = process.env.STORAGE_BENCH_TRACE === "1";
+    if (traceImport) await browser.startTracing(page, { categories: TRACE_CATEGORIES });
     const imported = await importByDrop(page, big.entryCount);
     const importProfile = await profiler?.stop();
+    const importTrace = traceImport ? await browser.stopTracing() : undefined;
     const phases = await page.evaluate(() =>
       performance.getEntriesByName("cutpoint:import-stored").map((m) => (m as PerformanceMark).detail),
     );
@@ -282,6 +286,10 @@ export default async function bench(): Promise<void> {
     );
     await mainThreadReport(page, imported.t0, "import");
     if (importProfile) printProfile("import", importProfile);
+    if (importTrace) {
+      console.log("  import: long tasks in the trace (ms after the first; parts in ms):");
+      for (const line of longTaskBreakdown(importTrace)) console.log(`    ${line}`);
+    }
     const heapAfterImport = await usedHeapAfterGc(page);
     const rows = await domRowsWhileScrolling(page, '[data-testid="timeline"]', "li");
     console.log(`JS heap after import: ${fmtMb(heapAfterImport)}`);
