@@ -4,12 +4,17 @@ import { db } from "./db/instance.ts";
 import { watchDatabase } from "./services/db-lifecycle.ts";
 import { useUiStore } from "./store/ui-store.ts";
 import { App } from "./ui/app";
+import { prefetchLazyComponents } from "./ui/shell/lazy-component.ts";
+import { watchConnectivity } from "./ui/shell/pwa-state.ts";
+import { loadMarkdown } from "./ui/timeline/lazy-markdown.tsx";
 import "./ui/styles.css";
+import "./ui/shell/register.ts";
 import "./ui/compaction/register.ts";
 import "./ui/agent/register.ts";
 import "./ui/tree/register.ts";
 
 watchDatabase(db, (reason) => useUiStore.getState().setDbClosed(reason));
+watchConnectivity();
 
 const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");
@@ -18,3 +23,15 @@ createRoot(root).render(
     <App />
   </StrictMode>,
 );
+
+// Once the page has loaded: the service worker (offline use, updates), and when the page is idle,
+// the code of the panels and of the markdown renderer (loaded on demand, fetched ahead here).
+const afterLoad = () => {
+  if (import.meta.env.PROD) void import("./ui/shell/pwa-register.ts").then((m) => m.registerServiceWorker());
+  const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 2000));
+  idle(() => void prefetchLazyComponents().then(() => loadMarkdown().catch(() => undefined)), {
+    timeout: 1500,
+  });
+};
+if (document.readyState === "complete") afterLoad();
+else window.addEventListener("load", afterLoad, { once: true });

@@ -7,7 +7,13 @@
  * - JS heap after import; DOM rows while scrolling to the end;
  * - the storage layout alternatives (one row per entry vs JSONL chunks of several sizes),
  *   written and read with raw IndexedDB, to justify the chunked design (src/db/chunks.ts).
- * Targets: import <= 3 s, reopen <= 1 s, export <= 2 s.
+ * - where the main thread's time goes: the long tasks of import and reopen, the app's own
+ *   phases (User Timing measures named "cutpoint:…"), and with STORAGE_BENCH_PROFILE=1 a CPU
+ *   profile of each (top functions; build with `--minify false` for readable names), with
+ *   STORAGE_BENCH_TRACE=1 a Chromium trace of the import and the first reopen: each long task
+ *   and its parts.
+ * Targets: import <= 3 s, reopen <= 1 s, export <= 2 s; first rows <= 1 s, whole session in view
+ * <= 1.5 s, longest main-thread task <= 100 ms.
  */
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
@@ -21,15 +27,53 @@ import {
   serveStatic,
   usedHeapAfterGc,
 } from "./lib/browser.ts";
+import {
+  formatLongTasks,
+  longTaskBreakdown,
+  printProfile,
+  startProfiler,
+  TRACE_CATEGORIES,
+} from "./lib/profile.ts";
 
-const TARGETS = { import: 3000, reopen: 1000, export: 2000 };
+const TARGETS = { import: 3000, reopen: 1000, export: 2000, firstRows: 1000, full: 1500, longTask: 100 };
 
 declare global {
   interface Window {
     __big?: Blob;
     __firstRows?: number;
     __longest?: number;
+    __longTasks?: { start: number; duration: number }[];
   }
+}
+
+/** Long tasks and the app's "cutpoint:" measures that started at or after `t0` (page clock). */
+async function mainThreadReport(page: Page, t0: number, title: string): Promise<number> {
+  const { tasks, measures } = await page.evaluate((since) => {
+    const tasks = (window.__longTasks ?? []).filter((t) => t.start >= since);
+    const measures = performance
+      .getEntriesByType("measure")
+      .filter((m) => m.name.startsWith("cutpoint:") && m.startTime >= since)
+      .map((m) => ({ name: m.name, start: m.startTime, duration: m.duration }));
+    return { tasks, measures };
+  }, t0);
+  const longest = Math.max(0, ...tasks.map((t) => t.duration));
+  console.log(`longest main-thread task during ${title}: ${ratio(longest, TARGETS.longTask)}`);
+  console.log(`  ${formatLongTasks(tasks, t0)}`);
+  if (measures.length > 0) {
+    const byName = new Map<string, { n: number; ms: number; max: number }>();
+    for (const m of measures) {
+      const b = byName.get(m.name) ?? { n: 0, ms: 0, max: 0 };
+      byName.set(m.name, { n: b.n + 1, ms: b.ms + m.duration, max: Math.max(b.max, m.duration) });
+    }
+    console.log(
+      `  app phases (ms: total / count / longest): ${[...byName]
+        .map(
+          ([name, b]) => `${name.slice("cutpoint:".length)} ${Math.round(b.ms)}/${b.n}/${Math.round(b.max)}`,
+        )
+        .join(", ")}`,
+    );
+  }
+  return longest;
 }
 
 function ratio(ms: number, target: number): string {
@@ -39,7 +83,7 @@ function ratio(ms: number, target: number): string {
 async function importByDrop(
   page: Page,
   entryCount: number,
-): Promise<{ stored: number; firstRows: number; full: number }> {
+): Promise<{ t0: number; stored: number; firstRows: number; full: number }> {
   const expected = `${entryCount.toLocaleString("en-US")} entries on the path`;
   return page.evaluate(async (expected) => {
     const t0 = performance.now();
@@ -48,7 +92,7 @@ async function importByDrop(
     document.body.dispatchEvent(new DragEvent("drop", { bubbles: true, cancelable: true, dataTransfer: dt }));
     let stored: number | undefined;
     let firstRows: number | undefined;
-    return new Promise<{ stored: number; firstRows: number; full: number }>((resolve) => {
+    return new Promise<{ t0: number; stored: number; firstRows: number; full: number }>((resolve) => {
       const tick = () => {
         if (stored === undefined) {
           const toasts = Array.from(document.querySelectorAll('[data-testid="toast"]'));
@@ -59,7 +103,7 @@ async function importByDrop(
         const row = document.querySelector('[data-testid="timeline"] li');
         if (row && firstRows === undefined) firstRows = performance.now() - t0;
         if (stored !== undefined && firstRows !== undefined && count === expected) {
-          resolve({ stored, firstRows, full: performance.now() - t0 });
+          resolve({ t0, stored, firstRows, full: performance.now() - t0 });
         } else requestAnimationFrame(tick);
       };
       tick();
@@ -200,9 +244,13 @@ export default async function bench(): Promise<void> {
     const page = await context.newPage();
     await page.addInitScript(() => {
       window.__longest = 0;
+      window.__longTasks = [];
       try {
         new PerformanceObserver((list) => {
-          for (const e of list.getEntries()) window.__longest = Math.max(window.__longest ?? 0, e.duration);
+          for (const e of list.getEntries()) {
+            window.__longest = Math.max(window.__longest ?? 0, e.duration);
+            window.__longTasks!.push({ start: e.startTime, duration: e.duration });
+          }
         }).observe({ type: "longtask", buffered: true });
       } catch {
         // no long task API
@@ -220,18 +268,28 @@ export default async function bench(): Promise<void> {
       window.__longest = 0;
     });
 
+    const profiling = process.env.STORAGE_BENCH_PROFILE === "1";
+    let profiler = profiling ? await startProfiler(page) : undefined;
+    const traceImport = process.env.STORAGE_BENCH_TRACE === "1";
+    if (traceImport) await browser.startTracing(page, { categories: TRACE_CATEGORIES });
     const imported = await importByDrop(page, big.entryCount);
-    const longestImport = await page.evaluate(() => window.__longest ?? 0);
+    const importProfile = await profiler?.stop();
+    const importTrace = traceImport ? await browser.stopTracing() : undefined;
     const phases = await page.evaluate(() =>
       performance.getEntriesByName("cutpoint:import-stored").map((m) => (m as PerformanceMark).detail),
     );
     console.log(`import → stored           ${ratio(imported.stored, TARGETS.import)}`);
-    console.log(`import → first rows       ${ratio(imported.firstRows, TARGETS.import)}`);
-    console.log(`import → whole session in view: ${fmtMs(imported.full)}`);
+    console.log(`import → first rows       ${ratio(imported.firstRows, TARGETS.firstRows)}`);
+    console.log(`import → whole session in view ${ratio(imported.full, TARGETS.full)}`);
     console.log(
       `  worker phases (ms): ${JSON.stringify(phases[0] ?? {}, (_k, v) => (typeof v === "number" ? Math.round(v) : v))}`,
     );
-    console.log(`longest main-thread task during import: ${fmtMs(longestImport)}`);
+    await mainThreadReport(page, imported.t0, "import");
+    if (importProfile) printProfile("import", importProfile);
+    if (importTrace) {
+      console.log("  import: long tasks in the trace (ms after the first; parts in ms):");
+      for (const line of longTaskBreakdown(importTrace)) console.log(`    ${line}`);
+    }
     const heapAfterImport = await usedHeapAfterGc(page);
     const rows = await domRowsWhileScrolling(page, '[data-testid="timeline"]', "li");
     console.log(`JS heap after import: ${fmtMb(heapAfterImport)}`);
@@ -242,17 +300,42 @@ export default async function bench(): Promise<void> {
     await page.evaluate(() => {
       window.__big = undefined;
     });
-    await page.reload();
-    await page.waitForFunction(() => window.__firstRows !== undefined, undefined, { timeout: 180_000 });
-    const reopen = await page.evaluate(() => window.__firstRows!);
-    await page.waitForFunction(
-      (expected) => document.querySelector('[data-testid="path-count"]')?.textContent === expected,
-      `${big.entryCount.toLocaleString("en-US")} entries on the path`,
-      { timeout: 180_000, polling: "raf" },
-    );
-    const reopenFull = await page.evaluate(() => performance.now());
-    console.log(`reopen (reload) → rows    ${ratio(reopen, TARGETS.reopen)}`);
-    console.log(`reopen → whole session loaded: ${fmtMs(reopenFull)}`);
+    // STORAGE_BENCH_REOPENS=n: reload n times (the machine is shared: look at the median).
+    const reopens = Math.max(1, Number(process.env.STORAGE_BENCH_REOPENS ?? 1));
+    const rowsMs: number[] = [];
+    const fullMs: number[] = [];
+    const longestMs: number[] = [];
+    for (let k = 0; k < reopens; k++) {
+      profiler = profiling && k === 0 ? await startProfiler(page) : undefined;
+      const tracing = process.env.STORAGE_BENCH_TRACE === "1" && k === 0;
+      if (tracing) await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+      await page.reload();
+      await page.waitForFunction(() => window.__firstRows !== undefined, undefined, { timeout: 180_000 });
+      rowsMs.push(await page.evaluate(() => window.__firstRows!));
+      await page.waitForFunction(
+        (expected) => document.querySelector('[data-testid="path-count"]')?.textContent === expected,
+        `${big.entryCount.toLocaleString("en-US")} entries on the path`,
+        { timeout: 180_000, polling: "raf" },
+      );
+      fullMs.push(await page.evaluate(() => performance.now()));
+      const reopenProfile = await profiler?.stop();
+      if (tracing) {
+        console.log("  reopen: long tasks in the trace (ms after the first; parts in ms):");
+        for (const line of longTaskBreakdown(await browser.stopTracing())) console.log(`    ${line}`);
+      }
+      if (reopens > 1)
+        console.log(`reopen ${k + 1}: rows ${fmtMs(rowsMs[k]!)}, whole session ${fmtMs(fullMs[k]!)}`);
+      longestMs.push(await mainThreadReport(page, 0, reopens > 1 ? `reopen ${k + 1}` : "reopen"));
+      if (reopenProfile) printProfile("reopen", reopenProfile);
+    }
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1]!;
+    const of = reopens > 1 ? ` (median of ${reopens})` : "";
+    console.log(`reopen (reload) → rows    ${ratio(median(rowsMs), TARGETS.reopen)}${of}`);
+    console.log(`reopen → whole session loaded ${ratio(median(fullMs), TARGETS.reopen)}${of}`);
+    if (reopens > 1)
+      console.log(
+        `longest main-thread task during reopen ${ratio(median(longestMs), TARGETS.longTask)}${of}`,
+      );
     const heapAfterReopen = await usedHeapAfterGc(page);
     console.log(`JS heap after reopen: ${fmtMb(heapAfterReopen)}`);
 

@@ -3,10 +3,9 @@
  * Both return values, never throw; the key never leaves the Authorization header, which only
  * goes where key-guard.ts allows.
  */
-import { APIUserAbortError } from "openai";
 import { classifyError, type LlmErrorKind } from "./errors.ts";
-import { openClient, redactKey } from "./key-guard.ts";
-import type { EndpointConfig } from "./stream-assistant.ts";
+import { loadOpenAi, openClient, redactKey } from "./key-guard.ts";
+import { browserOffline, type EndpointConfig } from "./stream-assistant.ts";
 
 export type ListModelsResult =
   | { ok: true; models: string[] }
@@ -31,6 +30,7 @@ export async function listModels(
   config: Omit<EndpointConfig, "provider"> & { provider?: string },
   options: CheckOptions = {},
 ): Promise<ListModelsResult> {
+  const { APIUserAbortError } = await loadOpenAi();
   const opened = await openClient(config, options.fetch);
   if (!opened.ok) return { ok: false, kind: "auth", error: opened.message };
   const { client, secret } = opened;
@@ -47,6 +47,7 @@ export async function listModels(
         model: options.model ?? "",
         provider: config.provider,
         pageProtocol: pageProtocol(),
+        offline: browserOffline(),
       },
       options.signal?.aborted === true || thrown instanceof APIUserAbortError,
     );

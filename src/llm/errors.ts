@@ -41,6 +41,13 @@ export interface ErrorContext {
   pageProtocol?: string;
   /** Whether content had streamed before the failure. */
   streamed?: boolean;
+  /** The browser said it was offline (navigator.onLine false) when the request failed. */
+  offline?: boolean;
+}
+
+/** The message for a request that failed while the browser is offline. */
+export function offlineMessage(baseUrl: string): string {
+  return `You are offline: the model endpoint ${baseUrl} cannot be reached. Your sessions still open, change and compact with the Offline summary; send again when you are back online.`;
 }
 
 /**
@@ -135,6 +142,8 @@ export function classifyError(
       };
     }
     if (looksLikeOverflow(text)) return { kind: "context-overflow", providerText: text, message: text };
+    if (ctx.offline)
+      return { kind: "cors-or-network", providerText: text, message: offlineMessage(ctx.baseUrl) };
     if (isMixedContent(ctx.baseUrl, ctx.pageProtocol)) {
       return {
         kind: "mixed-content",

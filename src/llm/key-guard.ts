@@ -5,7 +5,7 @@
  * port of its base URL) is one the key is bound to. Every request (agent run, compaction and
  * branch summaries, model list, connection test) goes through `openClient`.
  */
-import OpenAI from "openai";
+import type OpenAI from "openai";
 
 const KEY_REF_PREFIX = "cutpoint-key-ref:";
 
@@ -119,11 +119,17 @@ export type OpenedClient =
   | { ok: true; client: OpenAI; secret: string | null }
   | { ok: false; message: string };
 
+/** The openai SDK, loaded on first use (it is not part of the app's initial bundle). */
+export function loadOpenAi(): Promise<typeof import("openai")> {
+  return import("openai");
+}
+
 /** The SDK client for one request, with the Authorization header only where the key is bound. */
 export async function openClient(config: ClientConfig, customFetch?: typeof fetch): Promise<OpenedClient> {
   const key = await keyForRequest(config.apiKey, config.baseUrl);
   if (!key.ok) return key;
-  const client = new OpenAI({
+  const { default: Client } = await loadOpenAi();
+  const client = new Client({
     // Without a key the header is left out (the SDK insists on some apiKey value).
     apiKey: key.secret ?? "none",
     ...(key.secret === null ? { defaultHeaders: { Authorization: null } } : {}),

@@ -4,13 +4,13 @@
  * "error" (and a plain errorMessage) or "aborted" (keeping what streamed).
  *
  * The API key only goes into the Authorization header, and only where key-guard.ts allows it; it
- * is never logged, put in a URL or in the returned message.
+ * is never logged, put in a URL or in the returned message. The SDK itself is fetched on the
+ * first request (key-guard's `loadOpenAi`), so it is not part of the app's initial bundle.
  */
 import type OpenAI from "openai";
-import { APIUserAbortError } from "openai";
 import type { AgentMessage, AssistantMessage } from "../core/session/types.ts";
 import { classifyError, headerGetter } from "./errors.ts";
-import { openClient, redactKey } from "./key-guard.ts";
+import { loadOpenAi, openClient, redactKey } from "./key-guard.ts";
 import { type ToolDefinition, toChatMessages, toChatTools } from "./messages.ts";
 import { modelInfo, providerPreset } from "./providers.ts";
 import { parseRetryAfter, retryDecision } from "./retry.ts";
@@ -67,6 +67,10 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
 const pageProtocol = (): string | undefined =>
   (globalThis as { location?: { protocol?: string } }).location?.protocol;
 
+/** Whether the browser says it is offline (never true outside a browser). */
+export const browserOffline = (): boolean =>
+  (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine === false;
+
 /** Builds the request body (exported for tests). */
 export function buildRequestBody(
   p: StreamAssistantParams,
@@ -94,6 +98,7 @@ export async function streamAssistant(p: StreamAssistantParams): Promise<Assista
   const sleep = p.sleep ?? abortableSleep;
   const idleTimeoutMs = p.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const emit = p.onEvent ?? (() => {});
+  const { APIUserAbortError } = await loadOpenAi();
   const body = buildRequestBody(p);
   const prices = modelInfo(p.model).prices;
   const opened = await openClient(p, p.fetch);
@@ -144,6 +149,7 @@ export async function streamAssistant(p: StreamAssistantParams): Promise<Assista
         return done(mapper.finish({ stopReason: "aborted" }));
       }
       const errObj = thrown as Record<string, unknown>;
+      const offline = browserOffline();
       const retryAfterMs = parseRetryAfter(headerGetter(errObj ?? {}), now());
       const error = stalled
         ? {
@@ -151,7 +157,12 @@ export async function streamAssistant(p: StreamAssistantParams): Promise<Assista
             status: undefined,
             message: `No data from ${p.baseUrl} for ${Math.round(idleTimeoutMs / 1000)} s; the request was stopped.${mapper.streamed ? " What arrived is kept." : ""}`,
           }
-        : classifyError(thrown, { ...ctx, streamed: mapper.streamed || responded }, false, retryAfterMs);
+        : classifyError(
+            thrown,
+            { ...ctx, streamed: mapper.streamed || responded, offline },
+            false,
+            retryAfterMs,
+          );
       const decision = retryDecision({
         attempt,
         status: error.status,
@@ -161,7 +172,8 @@ export async function streamAssistant(p: StreamAssistantParams): Promise<Assista
         ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
         random: (p.random ?? Math.random)(),
       });
-      if (decision.retry && error.kind !== "context-overflow" && error.kind !== "mixed-content") {
+      // Offline: retrying cannot help until the network is back; the person sends again.
+      if (decision.retry && !offline && error.kind !== "context-overflow" && error.kind !== "mixed-content") {
         attempt++;
         emit({ type: "retry", attempt, delayMs: decision.delayMs, reason: decision.reason });
         await sleep(decision.delayMs, p.signal);

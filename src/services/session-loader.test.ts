@@ -50,6 +50,29 @@ describe("session loader", () => {
     expect(tail).toEqual(all.slice(all.length - tail.length));
   });
 
+  it("shows each parsed entry to onEntries once, in order, as it is parsed", async () => {
+    const all = entries(3000);
+    const prepared = {
+      header: header({ id: "seen" }),
+      chunks: buildChunks(all, 3000, 100),
+      meta: deriveMeta(all),
+      originalVersion: 3,
+    };
+    expect((await saveSession(db, prepared, "new")).ok).toBe(true);
+    const seen: string[] = [];
+    let calls = 0;
+    const loaded = await loadSession(db, "seen", {
+      onEntries: (list, from) => {
+        calls++;
+        expect(from).toBe(seen.length);
+        for (let i = from; i < list.length; i++) seen.push(list[i]!.id);
+      },
+    });
+    expect(seen).toEqual(all.map((e) => e.id));
+    expect(loaded?.entries.length).toBe(all.length);
+    expect(calls).toBeGreaterThan(1);
+  });
+
   it("adds only what was appended since, and stops when aborted", async () => {
     const base = entries(10);
     await saveSession(

@@ -4,8 +4,9 @@
  * - First the last chunks (the newest entries, where the leaf is): `onPreview` gets them so the
  *   timeline can show its end while the rest loads. A preview is NOT the whole session: never
  *   plan or build a context from it.
- * - Then every chunk, in batches of a few MB, parsed with yields to the event loop, so a
- *   100 MB session never blocks the page for long.
+ * - Then every chunk, in batches of a few MB, parsed in slices of ~12 ms with yields to the
+ *   event loop, so a 100 MB session never blocks the page for long. `onEntries` sees the entries
+ *   as they are parsed, inside the same slices (to fill caches that opening the session needs).
  * - Later, only the chunks appended since (entries are append-only): `loadNewEntries`.
  */
 import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
@@ -25,7 +26,9 @@ export interface LoadedSession {
 const BATCH = 8;
 /** Entries wanted in the preview (the newest ones). */
 const PREVIEW_ENTRIES = 300;
-const SLICE_MS = 30;
+const SLICE_MS = 12;
+/** Progress reports at most this often (each one re-renders the session view). */
+const PROGRESS_MS = 100;
 
 /** Lines parsed between two looks at the clock. */
 const LINES_PER_CHECK = 64;
@@ -33,7 +36,7 @@ const LINES_PER_CHECK = 64;
 type SchedulerLike = { yield?: () => Promise<void> };
 
 /** Lets the page paint and handle input: `scheduler.yield()` where there is one (no 4 ms clamp). */
-const yieldToEventLoop = (): Promise<void> => {
+export const yieldToEventLoop = (): Promise<void> => {
   const scheduler = (globalThis as { scheduler?: SchedulerLike }).scheduler;
   if (scheduler?.yield) return scheduler.yield();
   return new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -46,6 +49,8 @@ function rangeOf(db: CutpointDb, id: string, from: number, to: number) {
 export interface LoadOptions {
   onProgress?: (fraction: number) => void;
   onPreview?: (preview: LoadedSession) => void;
+  /** Called after each few parsed lines: `entries[from..]` are new. Keep it cheap per entry. */
+  onEntries?: (entries: readonly SessionEntry[], from: number) => void;
   signal?: AbortSignal;
 }
 
@@ -55,7 +60,7 @@ export async function loadSession(
   sessionId: string,
   options: LoadOptions = {},
 ): Promise<LoadedSession | undefined> {
-  const { onProgress, onPreview, signal } = options;
+  const { onProgress, onPreview, onEntries, signal } = options;
   const row = await db.sessions.get(sessionId);
   if (!row || row.deletedAt || signal?.aborted) return undefined;
   const { generation, lastSeq, header } = row;
@@ -80,6 +85,7 @@ export async function loadSession(
 
   const entries: SessionEntry[] = [];
   let sliceStart = performance.now();
+  let reported = sliceStart;
   for (let from = 1; from <= lastSeq; from += BATCH) {
     const chunks = await rangeOf(db, sessionId, from, Math.min(lastSeq, from + BATCH - 1)).toArray();
     // Replaced meanwhile (re-import): the caller reloads on the new generation.
@@ -89,9 +95,15 @@ export async function loadSession(
     for (let k = 0; k < chunks.length; k++) {
       const reader = createChunkReader(bytes[k]!);
       while (!reader.done()) {
+        const before = entries.length;
         reader.read(entries, LINES_PER_CHECK);
-        if (performance.now() - sliceStart > SLICE_MS) {
-          onProgress?.((chunks[k]!.seq - 1) / lastSeq);
+        onEntries?.(entries, before);
+        const now = performance.now();
+        if (now - sliceStart > SLICE_MS) {
+          if (now - reported > PROGRESS_MS) {
+            onProgress?.((chunks[k]!.seq - 1) / lastSeq);
+            reported = now;
+          }
           await yieldToEventLoop();
           if (signal?.aborted) return undefined;
           sliceStart = performance.now();

@@ -1,6 +1,6 @@
 /**
  * The app shell: sidebar (sessions), main area (session view or welcome), dialogs, toasts,
- * import progress and the window-wide drop zone. See src/ui/README.md for the mount points.
+ * import progress, the offline notice and update prompt, and the window-wide drop zone. See src/ui/README.md for the mount points.
  */
 import { useUiStore } from "../store/ui-store.ts";
 import { KeyUnlockDialog } from "./agent/key-unlock-dialog.tsx";
@@ -11,6 +11,7 @@ import { ImportDialog } from "./import/import-dialog.tsx";
 import { ImportProgress } from "./import/import-progress.tsx";
 import { SessionView } from "./session/session-view.tsx";
 import { Welcome } from "./session/welcome.tsx";
+import { OfflineNotice, UpdatePrompt } from "./shell/app-status.tsx";
 import { DropZone } from "./shell/drop-zone.tsx";
 import { SettingsDialog } from "./shell/settings-dialog.tsx";
 import { Sidebar } from "./sidebar/sidebar.tsx";
@@ -29,6 +30,9 @@ function NoSessionTopBar() {
       >
         ☰
       </button>
+      <div className="topbar-slot">
+        <OfflineNotice />
+      </div>
       <div className="topbar-actions">
         <button
           type="button"
@@ -96,6 +100,7 @@ export function App() {
       <ImportProgress />
       <Toasts />
       <KeyUnlockDialog />
+      <UpdatePrompt />
       <DropZone />
     </div>
   );

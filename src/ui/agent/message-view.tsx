@@ -8,8 +8,9 @@ import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../../co
 import { boundedJson } from "../common/bounded-json.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
 import { SafeText } from "../common/safe-text.tsx";
-import { Markdown, RawToggle } from "../timeline/markdown.tsx";
+import { Markdown } from "../timeline/lazy-markdown.tsx";
 import { messageModelText } from "../timeline/model-text.ts";
+import { RawToggle } from "../timeline/raw-toggle.tsx";
 
 const MAX_RESULT_CHARS = 20_000;
 

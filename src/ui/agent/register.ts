@@ -1,8 +1,11 @@
-/** Mounts the agent UI into the shell (imported once by src/main.tsx). */
-import { registerSlot } from "../shell/slots.ts";
+/** Mounts the agent UI into the shell (imported once by src/main.tsx); the provider settings load on demand. */
+import { registerLazySlot, registerSlot } from "../shell/slots.ts";
 import { AgentComposer } from "./composer.tsx";
-import { ProviderSettingsForm } from "./provider-settings.tsx";
 import "./agent.css";
 
 registerSlot("composer", AgentComposer, "agent-composer");
-registerSlot("settings", ProviderSettingsForm, "agent-provider-settings");
+registerLazySlot(
+  "settings",
+  () => import("./provider-settings.tsx").then((m) => m.ProviderSettingsForm),
+  "agent-provider-settings",
+);

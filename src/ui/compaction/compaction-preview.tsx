@@ -17,7 +17,7 @@ import { useUiStore } from "../../store/ui-store.ts";
 import { markInvisible } from "../common/invisible.ts";
 import { HiddenCharsNote, SafeText } from "../common/safe-text.tsx";
 import { describeEntry } from "../timeline/entry-kind.ts";
-import { Markdown } from "../timeline/markdown.tsx";
+import { Markdown } from "../timeline/lazy-markdown.tsx";
 import { fullTokens, kTokens, percent, usd } from "./format-tokens.ts";
 import { SummaryDiff } from "./summary-diff.tsx";
 import type { CompactionModel } from "./use-compaction-model.ts";

@@ -9,8 +9,8 @@ import type { AgentMessage, SessionEntry } from "../../core/session/types.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { useListVirtualizer } from "../common/use-list-virtualizer.ts";
 import { describeEntry } from "../timeline/entry-kind.ts";
-import { RawToggle } from "../timeline/markdown.tsx";
 import { messageModelText } from "../timeline/model-text.ts";
+import { RawToggle } from "../timeline/raw-toggle.tsx";
 import { kTokens } from "./format-tokens.ts";
 import type { CompactionModel } from "./use-compaction-model.ts";
 

@@ -2,21 +2,28 @@
  * Mounts the compaction UI into the shell (imported once by src/main.tsx): the context meter in
  * the top bar, the token timeline + preview in the right panel, the settings in the Settings
  * dialog, and the agent hooks (auto-compaction, ask mode, overflow recovery) with the UI they use.
+ * The panel and the settings form load on demand (not needed to show a session).
  */
 import { db } from "../../db/instance.ts";
 import { registerAgentHooks } from "../../services/agent-instance.ts";
 import { type CompactionUi, createCompactionHooks } from "../../services/compaction-agent-hooks.ts";
 import { useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
-import { registerSlot } from "../shell/slots.ts";
-import { CompactionSettingsForm } from "./compaction-settings-form.tsx";
+import { registerLazySlot, registerSlot } from "../shell/slots.ts";
 import { ContextMeter } from "./context-meter.tsx";
-import { TokenTimeline } from "./token-timeline.tsx";
 import "./compaction.css";
 
 registerSlot("topBar", ContextMeter, "compaction-meter");
-registerSlot("rightPanel", TokenTimeline, "compaction-timeline");
-registerSlot("settings", CompactionSettingsForm, "compaction-settings");
+registerLazySlot(
+  "rightPanel",
+  () => import("./token-timeline.tsx").then((m) => m.TokenTimeline),
+  "compaction-timeline",
+);
+registerLazySlot(
+  "settings",
+  () => import("./compaction-settings-form.tsx").then((m) => m.CompactionSettingsForm),
+  "compaction-settings",
+);
 
 /** Toast ids of the notices shown, by key: a notice replaces the earlier one with its key. */
 const shown = new Map<string, number>();

@@ -3,7 +3,7 @@
  * extended incrementally when other code (or another tab) appends entries.
  */
 import { useLiveQuery } from "dexie-react-hooks";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { startTransition, useCallback, useEffect, useMemo, useState } from "react";
 import { flushSync } from "react-dom";
 import { db } from "../../db/instance.ts";
 import type { SessionRow } from "../../db/schema.ts";
@@ -17,6 +17,7 @@ import {
   onPendingEntries,
   shownEntries,
 } from "./pending-entries.ts";
+import { createSessionWarmer, finishWarming } from "./warm-session.ts";
 
 export interface SessionData {
   /** undefined while the live query starts; null when the session does not exist. */
@@ -55,19 +56,28 @@ export function useSessionData(sessionId: string | undefined): SessionData {
   useEffect(() => {
     if (!sessionId || generation === undefined) return;
     const controller = new AbortController();
+    const started = performance.now();
     setLoading(0);
     loadSession(db, sessionId, {
       onProgress: (f) => setLoading(f),
       onPreview: (p) => {
         if (!controller.signal.aborted) setPreview(p);
       },
+      onEntries: createSessionWarmer(),
       signal: controller.signal,
     })
-      .then((next) => {
+      .then(async (next) => {
         if (controller.signal.aborted) return;
-        setLoaded(next);
-        setPreview(undefined);
-        setLoading(undefined);
+        performance.measure("cutpoint:session-load", { start: started });
+        if (next) await finishWarming(next.entries);
+        if (controller.signal.aborted) return;
+        // A transition: the views derived from all entries (timeline, meter, tree) render in
+        // separate tasks, and the preview stays on screen until they are ready.
+        startTransition(() => {
+          setLoaded(next);
+          setPreview(undefined);
+          setLoading(undefined);
+        });
       })
       .catch((e) => console.error("loading the session failed", e));
     return () => controller.abort();

@@ -8,9 +8,14 @@
  *   registerSlot("settings", SettingsForm);      // inside the Settings dialog
  *   registerSlot("sessionActions", MyButton);    // extra buttons in the top bar
  *
- * Several components may share a slot; they render in registration order.
+ * Several components may share a slot; they render in registration order. A feature that is
+ * not needed to show a session registers a loader instead, so that its code is fetched the first
+ * time the slot renders (the outlet shows a loading line meanwhile):
+ *
+ *   registerLazySlot("rightPanel", () => import("./token-timeline.tsx").then((m) => m.TokenTimeline));
  */
 import { type ComponentType, useSyncExternalStore } from "react";
+import { lazyComponent } from "./lazy-component.ts";
 
 export type SlotName = "topBar" | "rightPanel" | "composer" | "settings" | "sessionActions";
 
@@ -37,6 +42,15 @@ export function registerSlot(
     registry = { ...registry, [slot]: registry[slot].filter((s) => s.key !== key) };
     for (const l of listeners) l();
   };
+}
+
+/** Registers a component whose module is loaded on first render (see the module comment). */
+export function registerLazySlot(
+  slot: SlotName,
+  load: () => Promise<ComponentType<SessionSlotProps>>,
+  key: string,
+): () => void {
+  return registerSlot(slot, lazyComponent(load), key);
 }
 
 function subscribe(listener: () => void): () => void {

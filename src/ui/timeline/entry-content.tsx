@@ -10,8 +10,9 @@ import { SafeText } from "../common/safe-text.tsx";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import { treeData } from "../tree/tree-model.ts";
 import { contentText, describeEntry } from "./entry-kind.ts";
-import { Markdown, RawToggle } from "./markdown.tsx";
+import { Markdown } from "./lazy-markdown.tsx";
 import { entryModelText } from "./model-text.ts";
+import { RawToggle } from "./raw-toggle.tsx";
 
 type Rec = Record<string, unknown>;
 

@@ -1,22 +1,39 @@
 /**
  * The tree's mount point (the "sessionActions" slot): a "Tree" toggle in the top bar, and, for
  * the open session, the tree panel, the navigation (branch summary) dialog and the label dialog.
+ * The panel and the dialogs load on demand: their code is fetched when first opened.
  */
 import { useEffect } from "react";
 import { createPortal } from "react-dom";
 import { useTreeStore } from "../../store/tree-store.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
 import { useCurrentSession } from "../hooks/current-session.tsx";
+import { lazyComponent } from "../shell/lazy-component.ts";
+import { LoadBoundary } from "../shell/load-boundary.tsx";
 import type { SessionSlotProps } from "../shell/slots.ts";
-import { LabelDialog } from "./label-dialog.tsx";
-import { NavigateDialog } from "./navigate-dialog.tsx";
 import { treeData } from "./tree-model.ts";
-import { TreePanel } from "./tree-panel.tsx";
+
+const TreePanel = lazyComponent(() => import("./tree-panel.tsx").then((m) => m.TreePanel));
+const NavigateDialog = lazyComponent(() => import("./navigate-dialog.tsx").then((m) => m.NavigateDialog));
+const LabelDialog = lazyComponent(() => import("./label-dialog.tsx").then((m) => m.LabelDialog));
+
+/** What the tree panel shows while its code loads. */
+function TreeLoading() {
+  return (
+    <aside className="tree-panel" aria-label="Session tree">
+      <p className="slot-loading" role="status">
+        Loading the tree…
+      </p>
+    </aside>
+  );
+}
 
 export function TreeControls({ sessionId }: SessionSlotProps) {
   const { loaded } = useCurrentSession();
   const open = useTreeStore((s) => s.treeOpen);
   const setOpen = useTreeStore((s) => s.setTreeOpen);
+  const navigating = useTreeStore((s) => s.navigation?.sessionId === sessionId);
+  const labelling = useTreeStore((s) => s.labelling?.sessionId === sessionId);
   const data = loaded ? treeData(loaded.entries) : undefined;
 
   // Keyboard: Alt+T toggles the tree.
@@ -49,14 +66,16 @@ export function TreeControls({ sessionId }: SessionSlotProps) {
           <>
             {open && (
               <ErrorBoundary key={sessionId} name="the session tree">
-                <TreePanel sessionId={sessionId} data={data} />
+                <LoadBoundary fallback={<TreeLoading />}>
+                  <TreePanel sessionId={sessionId} data={data} />
+                </LoadBoundary>
               </ErrorBoundary>
             )}
-            <ErrorBoundary name="the navigation dialog">
-              <NavigateDialog sessionId={sessionId} data={data} />
-            </ErrorBoundary>
-            <ErrorBoundary name="the label dialog">
-              <LabelDialog sessionId={sessionId} data={data} />
+            <ErrorBoundary name="the navigation and label dialogs">
+              <LoadBoundary fallback={null}>
+                {navigating && <NavigateDialog sessionId={sessionId} data={data} />}
+                {labelling && <LabelDialog sessionId={sessionId} data={data} />}
+              </LoadBoundary>
             </ErrorBoundary>
           </>,
           document.body,

@@ -1,0 +1,49 @@
+// The load-time warmer: after it and finishWarming, the tree data and path are those of a fresh build.
+import { describe, expect, it } from "vitest";
+import { buildTreeIndex, currentPath, resolveLabels, resolveLeafId } from "../../core/session/index.ts";
+import { assistant, entry, msg, user } from "../../core/session/test-builders.ts";
+import type { SessionEntry } from "../../core/session/types.ts";
+import { entryTokens } from "../timeline/timeline-model.ts";
+import { sessionPath, treeData } from "../tree/tree-model.ts";
+import { createSessionWarmer, finishWarming } from "./warm-session.ts";
+
+/** A long chain with a branch at entry 100 and labels here and there. */
+function session(n: number): SessionEntry[] {
+  const out: SessionEntry[] = [];
+  let parent: string | null = null;
+  for (let i = 0; i < n; i++) {
+    const id = `e${i}`;
+    out.push(msg(id, parent, i % 2 === 0 ? user(`question ${i}`) : assistant(`answer ${i}`)));
+    parent = id;
+    if (i === 100) out.push(msg("side", "e99", user("a branch")));
+    if (i % 5000 === 7) out.push(entry("label", `l${i}`, id, { targetId: "e3", label: `label ${i}` }));
+  }
+  return out;
+}
+
+describe("warm-session", () => {
+  it("fed in pieces as the loader does, leaves the tree data and path of a fresh build", async () => {
+    const all = session(40_000);
+    const warm = createSessionWarmer();
+    const growing: SessionEntry[] = [];
+    for (let at = 0; at < all.length; at += 64) {
+      const from = growing.length;
+      growing.push(...all.slice(at, at + 64));
+      warm(growing, from);
+    }
+    // The loader hands over its own array; a copy here so nothing is shared with the test's list.
+    const loaded = growing.slice();
+    await finishWarming(loaded);
+    const data = treeData(loaded);
+    const fresh = buildTreeIndex(all);
+    expect(data.index.byId.size).toBe(fresh.byId.size);
+    expect(data.leafId).toBe(resolveLeafId(all));
+    expect([...data.labels]).toEqual([...resolveLabels(all)]);
+    const path = currentPath(all);
+    expect(sessionPath(loaded).map((e) => e.id)).toEqual(path.map((e) => e.id));
+    expect([...data.pathIds]).toEqual(path.map((e) => e.id));
+    expect(data.index.children.get("e99")?.map((e) => e.id)).toEqual(["e100", "side"]);
+    // Token estimates come from the shared cache: the same numbers as a count from scratch.
+    expect(entryTokens(all[1]!)).toBe(Math.ceil("answer 1".length / 4));
+  });
+});

@@ -1,0 +1,39 @@
+/**
+ * Components whose code loads on demand. Unlike `React.lazy`, a component whose module is already
+ * there (fetched ahead by `prefetchLazyComponents`, or opened before) renders at once: React.lazy
+ * suspends on every first render, and React then holds the content back for ~300 ms after the
+ * loading line appears. While the code loads, the nearest <Suspense> shows its fallback.
+ */
+import { type ComponentType, createElement, type FunctionComponent, use } from "react";
+
+const preloads: (() => Promise<unknown>)[] = [];
+
+export function lazyComponent<P extends object>(
+  load: () => Promise<ComponentType<P>>,
+): FunctionComponent<P> & { preload: () => Promise<ComponentType<P>> } {
+  let loaded: ComponentType<P> | undefined;
+  let loading: Promise<ComponentType<P>> | undefined;
+  const preload = () => {
+    loading ??= load().then(
+      (component) => {
+        loaded = component;
+        return component;
+      },
+      (error: unknown) => {
+        loading = undefined; // fetched again on the next render
+        throw error;
+      },
+    );
+    return loading;
+  };
+  preloads.push(preload);
+  // A factory on purpose (as React.lazy): called once per lazily loaded module, at module level.
+  // biome-ignore lint/correctness/noComponentHookFactories: made once per module, never during render.
+  const Lazy = (props: P) => createElement(loaded ?? use(preload()), props);
+  return Object.assign(Lazy, { preload });
+}
+
+/** Fetches the code of every lazy component now (the app calls it when the page is idle). */
+export function prefetchLazyComponents(): Promise<unknown> {
+  return Promise.allSettled(preloads.map((preload) => preload()));
+}

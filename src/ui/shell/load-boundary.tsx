@@ -1,0 +1,33 @@
+/**
+ * Around lazily loaded parts: while their code loads, a loading line (Suspense); when it cannot
+ * be fetched (no network and no cached copy), a plain message with a retry instead of a blank app.
+ */
+import { Component, type ReactNode, Suspense } from "react";
+
+interface Props {
+  /** Shown while the code loads. */
+  fallback: ReactNode;
+  children: ReactNode;
+}
+
+export class LoadBoundary extends Component<Props, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  override render(): ReactNode {
+    if (this.state.failed) {
+      return (
+        <p className="slot-loading" role="alert">
+          This part of Cutpoint could not be shown (its code did not load: no network?).{" "}
+          <button type="button" className="btn small" onClick={() => this.setState({ failed: false })}>
+            Try again
+          </button>
+        </p>
+      );
+    }
+    return <Suspense fallback={this.props.fallback}>{this.props.children}</Suspense>;
+  }
+}
