@@ -13,6 +13,9 @@ test.beforeAll(async () => {
   expect(bundle.length).toBeGreaterThan(1000);
 });
 
+// The test injects its bundle as an inline script, which the app's CSP (rightly) forbids.
+test.use({ bypassCSP: true });
+
 test("streamAssistant runs in the browser: text, tool calls, CORS failure explained, abort", async ({
   page,
 }) => {
