@@ -5,13 +5,19 @@
  * - `log`: the messages completed in the current (or last) run, in order, as they were appended;
  * - `live`: the reply being streamed (kept until it is saved, so it never blinks away);
  * - `unsaved`: a reply that could not be saved (storage full): shown, marked "not saved";
- * - `elsewhere`: another tab holds the session's Web Lock (polled with navigator.locks.query).
+ * - `elsewhere`: another tab holds the session's Web Lock (polled with navigator.locks.query);
+ * - `interrupted`: a reply cut off by a reload or a crash (its checkpoint), to keep or drop.
  *
- * `send()` prepares a run: catches up with entries appended elsewhere, appends model_change /
+ * `send()` first takes the session's run (Web Lock + run mark, session-run.ts; a tab that does not
+ * get it writes nothing and says so), then prepares a run: catches up with entries appended
+ * elsewhere (row and entries as one snapshot), appends model_change /
  * thinking_level_change entries when the wanted model or level differs from the path, asks the
  * registered hooks (compaction UI: `beforePrompt` may compact first, `afterRun` may ask for one
  * retry with a new path, e.g. after an overflow), then runs. Every message is appended as soon as
- * it is complete (the loop does that), so a reload after any completed message loses nothing.
+ * it is complete (the loop does that), so a reload after any completed message loses nothing; the
+ * reply streaming is checkpointed. Every append goes through src/db's appendAtLeaf, refused when
+ * the stored leaf is not the one the entries chain to. When the path's last message is a user
+ * message without a reply (one was lost), the run first asks for that reply (interrupted-reply.ts).
  */
 import type { AgentRunResult } from "../core/agent/loop.ts";
 import { settingsChanges } from "../core/agent/settings.ts";
@@ -19,17 +25,21 @@ import type { AgentTool, ToolSpec } from "../core/agent/types.ts";
 import { buildSessionContext } from "../core/session/context.ts";
 import { getPath, resolveLeafId } from "../core/session/tree.ts";
 import type { AgentMessage, AssistantMessage, SessionEntry } from "../core/session/types.ts";
-import { appendEntries, type CutpointDb, getSession } from "../db/index.ts";
+import {
+  appendAtLeaf,
+  type CutpointDb,
+  clearStaleRunMark,
+  dropReplyCheckpoint,
+  interruptedReply,
+  PAGE_ID,
+  type ReplyCheckpointRow,
+  saveReplyCheckpoint,
+  setLoopActive,
+} from "../db/index.ts";
 import { providerPreset } from "../llm/providers.ts";
 import type { streamAssistant } from "../llm/stream-assistant.ts";
 import { activeTools, createWorkspaceTools, toolSpecs, type Workspace } from "../tools/index.ts";
-import {
-  type AgentRunner,
-  createAgentRunner,
-  type LockManagerLike,
-  type RunnerState,
-  type RunRequest,
-} from "./agent-runner.ts";
+import { type AgentRunner, createAgentRunner, type RunnerState, type RunRequest } from "./agent-runner.ts";
 import {
   getApiKey,
   getSystemPrompt,
@@ -39,7 +49,25 @@ import {
   type ProviderSettings,
 } from "./agent-settings.ts";
 import { newEntryId } from "./ids.ts";
-import { type LoadedSession, loadNewEntries } from "./session-loader.ts";
+import {
+  awaitsReply,
+  dropInterrupted,
+  findInterrupted,
+  INTERRUPTED_NOTE,
+  keepInterrupted,
+} from "./interrupted-reply.ts";
+import { catchUp, type LoadedSession } from "./session-loader.ts";
+import {
+  defaultLockQuery,
+  defaultLocks,
+  type LockManagerLike,
+  type LockQuery,
+  lockHeld,
+  lockName,
+  withSessionRun,
+} from "./session-run.ts";
+
+export { lockName };
 
 export type Endpoint = RunRequest["endpoint"];
 
@@ -73,10 +101,13 @@ export interface SessionAgentState {
   problem: string | null;
   elsewhere: boolean;
   running: boolean;
+  /** A reply cut off by a reload or a crash (no tab streams it any more): keep or drop it. */
+  interrupted: ReplyCheckpointRow | null;
 }
 
 export type SendOutcome =
-  | { ok: true; result: AgentRunResult }
+  /** `promptSent` false: the run only got the reply a lost one left missing (the prompt waits). */
+  | { ok: true; result: AgentRunResult; promptSent: boolean }
   | { ok: false; reason: "busy" | "running-elsewhere" | "setup" | "storage"; message: string };
 
 export interface WorkspaceSource {
@@ -91,8 +122,10 @@ export interface AgentServiceDeps {
   streamFn?: typeof streamAssistant;
   now?: () => number;
   /** navigator.locks.query for the "running in another tab" poll; null disables it. */
-  queryLocks?: (() => Promise<{ held?: { name?: string }[] }>) | null;
+  queryLocks?: LockQuery | null;
   pollMs?: number;
+  /** This tab's id in run marks (src/db PAGE_ID); tests give each simulated tab its own. */
+  owner?: string;
 }
 
 export interface SessionController {
@@ -106,14 +139,14 @@ export interface SessionController {
     loaded: LoadedSession,
     wanted: { modelId?: string; thinkingLevel?: string },
   ): Promise<{ ok: true } | { ok: false; message: string }>;
+  /** Appends the interrupted reply (stopReason "aborted"), or drops it. */
+  resolveInterrupted(action: "keep" | "drop"): Promise<{ ok: true } | { ok: false; message: string }>;
   /** The model and thinking level the next prompt uses. */
   effective(
     path: readonly SessionEntry[],
     settings: ProviderSettings,
   ): { modelId: string; thinkingLevel: string };
 }
-
-export const lockName = (sessionId: string) => `cutpoint-session-${sessionId}`;
 
 /**
  * The path to `leafId` (default: the leaf on load), with only the id index it needs (cheaper
@@ -137,15 +170,17 @@ export function effectiveSettings(
   return { modelId, thinkingLevel: hasLevel ? ctx.thinkingLevel : settings.thinkingLevel };
 }
 
+const NOT_SENT_ELSEWHERE =
+  "Not sent: this session is running in another tab (it started there first). Nothing was written; your message is back in the box. Send it when that run has finished.";
+const KEEP_OR_DROP_FIRST =
+  "A reply was cut off by a reload: keep it or drop it (above) before sending, so the session stays in order.";
+
 export function createAgentService(deps: AgentServiceDeps) {
   const controllers = new Map<string, SessionController>();
   const hooks = new Set<AgentHooks>();
-  const defaultQuery = () => {
-    const locks = (globalThis as { navigator?: { locks?: { query?: () => Promise<unknown> } } }).navigator
-      ?.locks;
-    return locks?.query ? () => locks.query!() as Promise<{ held?: { name?: string }[] }> : null;
-  };
-  const queryLocks = deps.queryLocks === undefined ? defaultQuery() : deps.queryLocks;
+  const queryLocks = deps.queryLocks === undefined ? defaultLockQuery() : deps.queryLocks;
+  const locks = deps.locks === undefined ? defaultLocks() : deps.locks;
+  const owner = deps.owner ?? PAGE_ID;
 
   function controller(sessionId: string): SessionController {
     const existing = controllers.get(sessionId);
@@ -153,16 +188,40 @@ export function createAgentService(deps: AgentServiceDeps) {
     let tools: AgentTool[] = [];
     const listeners = new Set<() => void>();
     let recording = false;
+    /** The run mark while this tab holds the session's run. */
+    let mark: string | null = null;
     const runner: AgentRunner = createAgentRunner({
       persistence: {
+        // Each batch chains to the entry it was planned on: refused when the stored leaf moved.
         appendEntries: async (id, entries) => {
-          const r = await appendEntries(deps.db, id, entries);
+          const r = await appendAtLeaf(
+            deps.db,
+            id,
+            {
+              expectedLeafId: entries[0]?.parentId ?? null,
+              writer: { owner, ...(mark ? { run: mark } : {}) },
+              dropCheckpoint: entries.some(
+                (e) => (e as { message?: { role?: string } }).message?.role === "assistant",
+              ),
+            },
+            () => entries,
+          );
           if (r.ok && recording) onAppended(entries);
           return r;
         },
+        checkpoint: async (id, parentId, message) => {
+          if (!mark) return false;
+          return saveReplyCheckpoint(deps.db, {
+            sessionId: id,
+            run: mark,
+            parentId,
+            message,
+            savedAt: Date.now(),
+          });
+        },
       },
       tools: () => tools,
-      ...(deps.locks !== undefined ? { locks: deps.locks } : {}),
+      locks: null,
       ...(deps.streamFn ? { streamFn: deps.streamFn } : {}),
       ...(deps.now ? { now: deps.now } : {}),
     });
@@ -174,6 +233,7 @@ export function createAgentService(deps: AgentServiceDeps) {
       problem: null,
       elsewhere: false,
       running: false,
+      interrupted: null,
     };
     const set = (patch: Partial<SessionAgentState>) => {
       state = { ...state, ...patch };
@@ -197,22 +257,47 @@ export function createAgentService(deps: AgentServiceDeps) {
     });
 
     let pollTimer: ReturnType<typeof setInterval> | null = null;
+    // Who runs the session elsewhere, a mark left by a tab that went away, a reply it left behind.
     const poll = async () => {
-      if (!queryLocks || state.running) return;
+      if (state.running) return;
+      const held = await lockHeld(queryLocks, sessionId);
+      if (state.running) return;
+      if (held !== state.elsewhere) set({ elsewhere: held });
       try {
-        const snapshot = await queryLocks();
-        const held = (snapshot.held ?? []).some((l) => l.name === lockName(sessionId));
-        if (held !== state.elsewhere && !state.running) set({ elsewhere: held });
+        if (!held) await clearStaleRunMark(deps.db, sessionId, owner);
+        const cp = await findInterrupted(deps.db, sessionId, {
+          owner,
+          liveElsewhere: held,
+          runningHere: state.running,
+        });
+        const next = cp ?? null;
+        if (
+          !state.running &&
+          (next?.run !== state.interrupted?.run || next?.savedAt !== state.interrupted?.savedAt)
+        )
+          set({ interrupted: next });
       } catch {
-        // no lock information: assume nobody else runs it
+        // storage unavailable: try again on the next poll
       }
     };
 
     async function prepare(loaded: LoadedSession) {
-      const caughtUp = await loadNewEntries(deps.db, loaded);
-      const row = await getSession(deps.db, sessionId);
-      if (!row) return { ok: false as const, message: "This session no longer exists." };
-      const path = pathOf(caughtUp.entries, row.leafId);
+      const caught = await catchUp(deps.db, loaded);
+      if (!caught.ok)
+        return {
+          ok: false as const,
+          message:
+            caught.reason === "not-found"
+              ? "This session no longer exists."
+              : "This session was replaced (re-imported) meanwhile. Nothing was written; reload it.",
+        };
+      const { row } = caught;
+      const path = pathOf(caught.loaded.entries, row.leafId);
+      if (row.leafId !== null && path.at(-1)?.id !== row.leafId)
+        return {
+          ok: false as const,
+          message: "Could not read the session's current position. Nothing was written.",
+        };
       const settings = await loadProviderSettings(deps.db);
       return { ok: true as const, path, settings };
     }
@@ -238,7 +323,12 @@ export function createAgentService(deps: AgentServiceDeps) {
         (deps.now ?? Date.now)(),
       );
       if (changes.length === 0) return { ok: true, path };
-      const r = await appendEntries(deps.db, sessionId, changes);
+      const r = await appendAtLeaf(
+        deps.db,
+        sessionId,
+        { expectedLeafId: path.at(-1)?.id ?? null, writer: { owner, ...(mark ? { run: mark } : {}) } },
+        () => changes,
+      );
       if (!r.ok) return { ok: false, message: r.error.message };
       return { ok: true, path: [...path, ...changes] };
     }
@@ -262,6 +352,25 @@ export function createAgentService(deps: AgentServiceDeps) {
       },
       stop: () => runner.abort(),
       effective: effectiveSettings,
+      async resolveInterrupted(action) {
+        const cp = state.interrupted;
+        if (!cp) return { ok: true };
+        if (state.running) return { ok: false, message: "Wait for the run to finish (or stop it) first." };
+        if (action === "drop") {
+          await dropInterrupted(deps.db, cp);
+          set({ interrupted: null });
+          return { ok: true };
+        }
+        const r = await keepInterrupted(deps.db, cp, owner);
+        if (!r.ok) return { ok: false, message: r.error.message };
+        set({
+          interrupted: null,
+          log: [interruptedReply(cp.message, INTERRUPTED_NOTE)],
+          live: null,
+          problem: null,
+        });
+        return { ok: true };
+      },
       async changeSettings(loaded, wanted) {
         if (state.running) return { ok: false, message: "Wait for the run to finish (or stop it) first." };
         const p = await prepare(loaded);
@@ -271,9 +380,25 @@ export function createAgentService(deps: AgentServiceDeps) {
       },
       async send(loaded, prompt) {
         if (state.running) return { ok: false, reason: "busy", message: "A run is already in progress." };
+        if (state.interrupted) return fail("setup", KEEP_OR_DROP_FIRST);
         set({ running: true, problem: null, unsaved: null, live: null, log: [] });
         try {
-          return await sendInner(loaded, prompt);
+          const held = await withSessionRun({ db: deps.db, locks, owner }, sessionId, async (m) => {
+            mark = m;
+            try {
+              return await sendInner(loaded, prompt);
+            } finally {
+              setLoopActive(sessionId, null);
+              await dropReplyCheckpoint(deps.db, sessionId, m);
+              mark = null;
+            }
+          });
+          if (held.ok) return held.value;
+          if (held.reason === "running-elsewhere") {
+            set({ elsewhere: true, problem: NOT_SENT_ELSEWHERE });
+            return { ok: false, reason: "running-elsewhere", message: NOT_SENT_ELSEWHERE };
+          }
+          return fail("storage", `Could not start the run: ${held.message}`);
         } finally {
           recording = false;
           set({ running: false, runner: runner.getState() });
@@ -340,20 +465,37 @@ export function createAgentService(deps: AgentServiceDeps) {
         },
       }));
       recording = true;
-      let outcome = await runner.run({ sessionId, path, prompt, endpoint, systemPrompt });
-      let retried = false;
-      while (outcome.ok && !retried) {
-        let retryPath: SessionEntry[] | undefined;
-        path = outcome.result.path;
-        for (const h of hooks) {
-          const r = await h.afterRun?.({ ...ctx(), result: outcome.result });
-          if (r?.retryWithPath && !retryPath) retryPath = r.retryWithPath;
+      // Only the run's own appends land while its loop writes (src/db run-gate.ts).
+      const run = async (req: Omit<RunRequest, "sessionId" | "endpoint" | "systemPrompt">) => {
+        setLoopActive(sessionId, mark);
+        try {
+          return await runner.run({ sessionId, endpoint, systemPrompt, ...req });
+        } finally {
+          setLoopActive(sessionId, null);
         }
-        if (!retryPath) break;
-        retried = true;
-        path = retryPath;
-        outcome = await runner.run({ sessionId, path, endpoint, systemPrompt });
-      }
+      };
+      const runWithRetry = async (withPrompt: string | undefined) => {
+        let outcome = await run({ path, ...(withPrompt !== undefined ? { prompt: withPrompt } : {}) });
+        let retried = false;
+        while (outcome.ok && !retried) {
+          let retryPath: SessionEntry[] | undefined;
+          path = outcome.result.path;
+          for (const h of hooks) {
+            const r = await h.afterRun?.({ ...ctx(), result: outcome.result });
+            if (r?.retryWithPath && !retryPath) retryPath = r.retryWithPath;
+          }
+          if (!retryPath) break;
+          retried = true;
+          path = retryPath;
+          outcome = await run({ path });
+        }
+        return outcome;
+      };
+      // A user message whose reply was lost gets that reply first: never two user messages in a row.
+      let promptSent = true;
+      let outcome = awaitsReply(path) ? await runWithRetry(undefined) : null;
+      if (outcome?.ok && outcome.result.stopReason !== "stop") promptSent = false;
+      else if (!outcome || outcome.ok) outcome = await runWithRetry(prompt);
       if (!outcome.ok) {
         if (outcome.reason === "running-elsewhere") set({ elsewhere: true });
         return outcome;
@@ -362,7 +504,7 @@ export function createAgentService(deps: AgentServiceDeps) {
       if (result.stopReason === "error" && /^Could not save the session/.test(result.errorMessage ?? "")) {
         set({ unsaved: state.live ?? result.lastAssistant ?? null, live: null });
       }
-      return { ok: true, result };
+      return { ok: true, result, promptSent };
     }
 
     controllers.set(sessionId, c);
