@@ -153,7 +153,7 @@ test("two tabs sending, renaming and labelling at once never fork the session", 
   expect(roots).toHaveLength(1);
   expect(forks).toBe(0);
   // One chain: each entry's parent is the entry before it.
-  entries.forEach((e, i) => expect(e.parentId).toBe(i === 0 ? null : entries[i - 1]!.id));
+  expect(entries.map((e) => e.parentId)).toEqual([null, ...entries.slice(0, -1).map((e) => e.id)]);
   const chat = entries
     .filter((e) => e.type === "message" && e.message?.role !== "system")
     .map((e) => e.message!.role);
