@@ -1,50 +1,23 @@
-/**
- * The agent in a session, for the UI: one controller per session (one AgentRunner each), holding
- * what the runner reports plus what the UI shows around it:
- *
- * - `log`: the messages completed in the current (or last) run, in order, as they were appended;
- * - `live`: the reply being streamed (kept until it is saved, so it never blinks away);
- * - `unsaved`: a reply that could not be saved (storage full): shown, marked "not saved";
- * - `elsewhere`: another tab holds the session's Web Lock (polled with navigator.locks.query);
- * - `interrupted`: a reply cut off by a reload or a crash (its checkpoint), to keep or drop.
- *
- * `send()` first takes the session's run (Web Lock + run mark, session-run.ts; a tab that does not
- * get it writes nothing and says so), then prepares a run: catches up with entries appended
- * elsewhere (row and entries as one snapshot), appends model_change /
- * thinking_level_change entries when the wanted model or level differs from the path, asks the
- * registered hooks (compaction UI: `beforePrompt` may compact first, `afterRun` may ask for one
- * retry with a new path, e.g. after an overflow), then runs. Every message is appended as soon as
- * it is complete (the loop does that), so a reload after any completed message loses nothing; the
- * reply streaming is checkpointed. Every append goes through src/db's appendAtLeaf, refused when
- * the stored leaf is not the one the entries chain to. When the path's last message is a user
- * message without a reply (one was lost), the run first asks for that reply (interrupted-reply.ts).
- */
-import type { AgentRunResult } from "../core/agent/loop.ts";
 import { settingsChanges } from "../core/agent/settings.ts";
 import type { AgentTool, ToolSpec } from "../core/agent/types.ts";
 import { buildSessionContext } from "../core/session/context.ts";
-import { getPath, resolveLeafId } from "../core/session/tree.ts";
-import type { AgentMessage, AssistantMessage, SessionEntry } from "../core/session/types.ts";
+import type { AgentMessage, SessionEntry } from "../core/session/types.ts";
 import {
   appendAtLeaf,
-  type CutpointDb,
   clearStaleRunMark,
   dropReplyCheckpoint,
   interruptedReply,
   PAGE_ID,
-  type ReplyCheckpointRow,
   saveReplyCheckpoint,
   setLoopActive,
 } from "../db/index.ts";
 import { providerPreset } from "../llm/providers.ts";
-import type { streamAssistant } from "../llm/stream-assistant.ts";
-import { activeTools, createWorkspaceTools, toolSpecs, type Workspace } from "../tools/index.ts";
-import { type AgentRunner, createAgentRunner, type RunnerState, type RunRequest } from "./agent-runner.ts";
+import { activeTools, createWorkspaceTools, toolSpecs } from "../tools/index.ts";
+import { type AgentRunner, createAgentRunner, type RunRequest } from "./agent-runner.ts";
 import {
   getApiKey,
   getSystemPrompt,
   loadProviderSettings,
-  type ModelLimits,
   modelLimits,
   type ProviderSettings,
 } from "./agent-settings.ts";
@@ -57,118 +30,23 @@ import {
   keepInterrupted,
 } from "./interrupted-reply.ts";
 import { catchUp, type LoadedSession } from "./session-loader.ts";
-import {
-  defaultLockQuery,
-  defaultLocks,
-  type LockManagerLike,
-  type LockQuery,
-  lockHeld,
-  lockName,
-  withSessionRun,
-} from "./session-run.ts";
+import { defaultLockQuery, defaultLocks, lockHeld, lockName, withSessionRun } from "./session-run.ts";
 
 export { lockName };
 
-export type Endpoint = RunRequest["endpoint"];
+import {
+  type AgentHooks,
+  type AgentServiceDeps,
+  type Endpoint,
+  effectiveSettings,
+  type HookContext,
+  pathOf,
+  type SendOutcome,
+  type SessionAgentState,
+  type SessionController,
+} from "./agent-types.ts";
 
-export interface HookContext {
-  sessionId: string;
-  /** The current path (root first), ending at the session's leaf. */
-  path: SessionEntry[];
-  endpoint: Endpoint;
-  limits: ModelLimits;
-  thinkingLevel: string;
-  systemPrompt: string;
-}
-
-/** Extension points for the compaction UI (auto-compaction, overflow recovery). */
-export interface AgentHooks {
-  /** Before a prompt is sent; return a new path (e.g. after compacting) to run from it. */
-  beforePrompt?(ctx: HookContext): Promise<SessionEntry[] | undefined>;
-  /** After each run; return `{ retryWithPath }` to continue once from that path (no new prompt). */
-  afterRun?(
-    ctx: HookContext & { result: AgentRunResult },
-  ): Promise<{ retryWithPath: SessionEntry[] } | undefined>;
-}
-
-export interface SessionAgentState {
-  runner: RunnerState;
-  /** The prompt and every message completed in this (or the last) run. */
-  log: AgentMessage[];
-  live: AssistantMessage | null;
-  unsaved: AssistantMessage | null;
-  /** A problem found before the run started (no key, no model, storage). */
-  problem: string | null;
-  elsewhere: boolean;
-  running: boolean;
-  /** A reply cut off by a reload or a crash (no tab streams it any more): keep or drop it. */
-  interrupted: ReplyCheckpointRow | null;
-}
-
-export type SendOutcome =
-  /** `promptSent` false: the run only got the reply a lost one left missing (the prompt waits). */
-  | { ok: true; result: AgentRunResult; promptSent: boolean }
-  | { ok: false; reason: "busy" | "running-elsewhere" | "setup" | "storage"; message: string };
-
-export interface WorkspaceSource {
-  current(): Promise<Workspace>;
-  touch(): void;
-}
-
-export interface AgentServiceDeps {
-  db: CutpointDb;
-  workspace: WorkspaceSource;
-  locks?: LockManagerLike | null;
-  streamFn?: typeof streamAssistant;
-  now?: () => number;
-  /** navigator.locks.query for the "running in another tab" poll; null disables it. */
-  queryLocks?: LockQuery | null;
-  pollMs?: number;
-  /** This tab's id in run marks (src/db PAGE_ID); tests give each simulated tab its own. */
-  owner?: string;
-}
-
-export interface SessionController {
-  readonly sessionId: string;
-  getState(): SessionAgentState;
-  subscribe(listener: () => void): () => void;
-  send(loaded: LoadedSession, prompt: string): Promise<SendOutcome>;
-  stop(): void;
-  /** Appends model_change / thinking_level_change entries when they differ from the path. */
-  changeSettings(
-    loaded: LoadedSession,
-    wanted: { modelId?: string; thinkingLevel?: string },
-  ): Promise<{ ok: true } | { ok: false; message: string }>;
-  /** Appends the interrupted reply (stopReason "aborted"), or drops it. */
-  resolveInterrupted(action: "keep" | "drop"): Promise<{ ok: true } | { ok: false; message: string }>;
-  /** The model and thinking level the next prompt uses. */
-  effective(
-    path: readonly SessionEntry[],
-    settings: ProviderSettings,
-  ): { modelId: string; thinkingLevel: string };
-}
-
-/**
- * The path to `leafId` (default: the leaf on load), with only the id index it needs (cheaper
- * than a full tree index: this runs on every append of a long session). First id wins.
- */
-export function pathOf(entries: readonly SessionEntry[], leafId?: string | null): SessionEntry[] {
-  const byId = new Map<string, SessionEntry>();
-  for (const e of entries) if (!byId.has(e.id)) byId.set(e.id, e);
-  return getPath(byId, leafId === undefined ? (resolveLeafId(entries) ?? null) : leafId);
-}
-
-/** Model and thinking level for the next prompt: the path's, else the defaults from settings. */
-export function effectiveSettings(
-  path: readonly SessionEntry[],
-  settings: ProviderSettings,
-): { modelId: string; thinkingLevel: string } {
-  const ctx = buildSessionContext(path);
-  const modelId =
-    ctx.model && ctx.model.provider === settings.providerId ? ctx.model.modelId : settings.model;
-  const hasLevel = path.some((e) => e.type === "thinking_level_change");
-  return { modelId, thinkingLevel: hasLevel ? ctx.thinkingLevel : settings.thinkingLevel };
-}
+export * from "./agent-types.ts";
 
 const NOT_SENT_ELSEWHERE =
   "Not sent: this session is running in another tab (it started there first). Nothing was written; your message is back in the box. Send it when that run has finished.";
