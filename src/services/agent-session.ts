@@ -27,6 +27,7 @@ import {
   dropInterrupted,
   findInterrupted,
   INTERRUPTED_NOTE,
+  keepable,
   keepInterrupted,
 } from "./interrupted-reply.ts";
 import { catchUp, type LoadedSession } from "./session-loader.ts";
@@ -239,6 +240,11 @@ export function createAgentService(deps: AgentServiceDeps) {
           set({ interrupted: null });
           return { ok: true };
         }
+        if (!keepable(cp.message))
+          return {
+            ok: false,
+            message: "Nothing of this reply had arrived: there is nothing to keep. Drop it.",
+          };
         const r = await keepInterrupted(deps.db, cp, owner);
         if (!r.ok) return { ok: false, message: r.error.message };
         set({
@@ -382,7 +388,8 @@ export function createAgentService(deps: AgentServiceDeps) {
       if (result.stopReason === "error" && /^Could not save the session/.test(result.errorMessage ?? "")) {
         set({ unsaved: state.live ?? result.lastAssistant ?? null, live: null });
       }
-      return { ok: true, result, promptSent };
+      // Saved, that is: the prompt's user message is in the log (a failed save leaves it out).
+      return { ok: true, result, promptSent: promptSent && state.log.some((m) => m.role === "user") };
     }
 
     controllers.set(sessionId, c);

@@ -5,13 +5,14 @@
  * errorMessage saying why, the way pi marks a reply cut short; pi does not replay aborted
  * replies to the model, Cutpoint sends their text) or drops.
  *
- * `awaitsReply`: whether the model, given the path as it is, would see a user message last, i.e.
- * a reply to it was lost (or dropped). The next send then first asks for that reply, then sends
- * the new message, so the model never gets two user messages in a row and every message on the
- * path keeps its answer.
+ * `awaitsReply`: whether the path ends with a user message and no reply, i.e. its reply was lost
+ * (or dropped). The next send then first asks for that reply, then sends the new message, so the
+ * model never gets two user messages in a row for a vanished reply and every message on the path
+ * keeps its answer. Only a reply with text can be kept (`keepable`): an empty one would be left
+ * out of the request and leave the same gap.
  */
-import { buildSessionContext, toLlmMessages } from "../core/session/context.ts";
-import type { MessageEntry, SessionEntry } from "../core/session/types.ts";
+import { buildSessionContext } from "../core/session/context.ts";
+import type { AssistantMessage, MessageEntry, SessionEntry } from "../core/session/types.ts";
 import {
   appendAtLeaf,
   type CutpointDb,
@@ -23,7 +24,6 @@ import {
   type Result,
   type SessionRow,
 } from "../db/index.ts";
-import { toChatMessages } from "../llm/messages.ts";
 import { newEntryId } from "./ids.ts";
 
 export const INTERRUPTED_NOTE =
@@ -75,9 +75,18 @@ export function dropInterrupted(db: CutpointDb, cp: ReplyCheckpointRow): Promise
   return dropReplyCheckpoint(db, cp.sessionId, cp.run);
 }
 
-/** True when the model would see a user message last (its reply was lost or dropped). */
+/**
+ * True when the path's last message (system messages aside) is the person's, with no reply at
+ * all after it: the reply was lost or dropped. A failed or stopped reply is a reply (kept, marked).
+ */
 export function awaitsReply(path: readonly SessionEntry[]): boolean {
-  const chat = toChatMessages("", toLlmMessages(buildSessionContext(path).messages));
-  const last = chat.filter((m) => m.role !== "system").at(-1);
+  const last = buildSessionContext(path)
+    .messages.filter((m) => m.role !== "system")
+    .at(-1);
   return last?.role === "user";
+}
+
+/** Whether keeping the partial reply gives the model something: text (thinking alone is not sent). */
+export function keepable(partial: AssistantMessage): boolean {
+  return partial.content.some((b) => b.type === "text" && b.text.trim() !== "");
 }

@@ -69,7 +69,7 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
     setHidden(false);
     const out = await controller.send(loaded, prompt);
     // The prompt was not saved (refused, or the run only got a lost reply first): keep it.
-    const saved = out.ok ? out.promptSent : controller.getState().log.length > 0;
+    const saved = out.ok && out.promptSent;
     if (!saved) setText((t) => (t === "" ? prompt : t));
     if (!out.ok && out.reason === "setup") toast({ kind: "error", message: out.message });
     inputRef.current?.focus();

@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import type { SessionAgentState } from "../../services/agent-session.ts";
+import { keepable } from "../../services/interrupted-reply.ts";
 import { AssistantView, MessageView } from "./message-view.tsx";
 import { useCountdown } from "./use-agent.ts";
 
@@ -62,9 +63,7 @@ function Interrupted({
   const [error, setError] = useState<string | null>(null);
   const cp = state.interrupted;
   if (!cp) return null;
-  const hasText = cp.message.content.some(
-    (b) => (b.type === "text" && b.text !== "") || b.type === "toolCall" || b.type === "thinking",
-  );
+  const hasText = keepable(cp.message);
   const act = async (action: "keep" | "drop") => {
     setBusy(true);
     setError(await onResolve(action));
@@ -80,12 +79,14 @@ function Interrupted({
       {hasText ? (
         <AssistantView message={cp.message} streaming={false} />
       ) : (
-        <p className="agent-faint">Nothing of the reply had arrived.</p>
+        <p className="agent-faint">No text of the reply had arrived: there is nothing to keep.</p>
       )}
       <div className="agent-interrupted-actions">
-        <button type="button" className="btn small" disabled={busy} onClick={() => void act("keep")}>
-          Keep it
-        </button>
+        {hasText && (
+          <button type="button" className="btn small" disabled={busy} onClick={() => void act("keep")}>
+            Keep it
+          </button>
+        )}
         <button type="button" className="btn small ghost" disabled={busy} onClick={() => void act("drop")}>
           Drop it
         </button>
