@@ -87,6 +87,11 @@ test("dropping the interrupted reply: the next send gets the lost reply first, n
   await startAndReload(page, key);
   const box = page.getByTestId("interrupted-reply");
   await expect(box).toContainText("w0 w1 w2");
+  // A narrow window in the dark theme: the reply and both buttons stay readable.
+  await page.setViewportSize({ width: 800, height: 700 });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expect(box.getByRole("button", { name: "Drop it" })).toBeInViewport();
+  await page.screenshot({ path: "/tmp/shots-writer/interrupted-narrow-dark.png" });
   await box.getByRole("button", { name: "Drop it" }).click();
   await expect(box).toBeHidden();
   await expect(page.getByTestId("reply-missing")).toBeVisible();
