@@ -2,7 +2,8 @@
 export type Result<T, E = DbError> = { ok: true; value: T } | { ok: false; error: E };
 
 export interface DbError {
-  kind: "quota" | "not-found" | "conflict" | "blocked" | "unknown";
+  /** "busy": the session is being run (here or in another tab); nothing was written. */
+  kind: "quota" | "not-found" | "conflict" | "busy" | "blocked" | "unknown";
   message: string;
 }
 

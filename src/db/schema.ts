@@ -9,9 +9,12 @@
  * - `settings`: key/value (provider, model, compaction settings, ...).
  * - `apiKeys` (v2): API keys, each bound to the origins it may be sent to (keys-repo.ts). v2 moves
  *   the v1 per-provider keys (`agent.apiKey.<provider>` settings) there.
+ * - `replyCheckpoints` (v3): the reply being streamed, one row per session, saved as it arrives
+ *   and removed when the reply is appended (reply-checkpoints.ts); apart from the entries, so an
+ *   unfinished reply never becomes part of the session unless the person keeps it.
  */
 import { Dexie, type EntityTable, type Table } from "dexie";
-import type { SessionHeader } from "../core/session/types.ts";
+import type { AssistantMessage, SessionHeader } from "../core/session/types.ts";
 
 export const DB_NAME = "cutpoint";
 
@@ -39,6 +42,21 @@ export interface SessionRow {
   originalVersion: number;
   /** Soft delete (for Undo); purged later. Indexed as 0 when not deleted. */
   deletedAt: number;
+  /** `<page>#<run>` while a tab runs the agent in this session (run-gate.ts). */
+  runOwner?: string;
+}
+
+/** The reply streaming in a session (at most one), as last checkpointed. */
+export interface ReplyCheckpointRow {
+  sessionId: string;
+  /** The run mark (run-gate.ts) of the run streaming it. */
+  run: string;
+  /** The entry the reply chains to (the session's leaf while it streams). */
+  parentId: string | null;
+  /** The partial reply (content so far; stopReason as the stream had it). */
+  message: AssistantMessage;
+  /** ms since epoch of this checkpoint. */
+  savedAt: number;
 }
 
 export interface ChunkRow {
@@ -95,6 +113,7 @@ export type CutpointDb = Dexie & {
   chunks: Table<ChunkRow, [string, number]>;
   settings: EntityTable<SettingRow, "key">;
   apiKeys: EntityTable<ApiKeyRow, "id">;
+  replyCheckpoints: EntityTable<ReplyCheckpointRow, "sessionId">;
 };
 
 export interface DbDeps {
@@ -140,6 +159,7 @@ export function createDb(name = DB_NAME, deps: DbDeps = {}): CutpointDb {
       }
       await settings.bulkDelete(legacy.map((r) => r.key));
     });
+  db.version(3).stores({ replyCheckpoints: "sessionId" });
   return db;
 }
 

@@ -15,6 +15,7 @@ import {
   utf8Length,
 } from "./chunks.ts";
 import { fail, ok, type Result, toDbError } from "./result.ts";
+import { type Writer, writeRefusal } from "./run-gate.ts";
 import type { ChunkRow, CutpointDb, SessionRow } from "./schema.ts";
 import { appendMeta, deriveMeta, type EntriesMeta, headerTime } from "./session-meta.ts";
 
@@ -131,13 +132,16 @@ export function onEntriesAppended(listener: (appended: AppendedEntries) => void)
 
 /**
  * Appends entries (children of the leaf, written by services) in one transaction and updates
- * the metadata (count, size, leaf, name, updatedAt).
+ * the metadata (count, size, leaf, name, updatedAt). Refused while another tab runs the session,
+ * or while this page's run is writing and `writer` is not that run (run-gate.ts). Services write
+ * through `appendAtLeaf`, which also checks the leaf the entries were planned on.
  */
 export async function appendEntries(
   db: CutpointDb,
   sessionId: string,
   entries: readonly SessionEntry[],
   now = Date.now(),
+  writer: Writer = {},
 ): Promise<Result<SessionRow>> {
   if (entries.length === 0) {
     const row = await db.sessions.get(sessionId);
@@ -147,6 +151,8 @@ export async function appendEntries(
     return await db.transaction("rw", db.sessions, db.chunks, async () => {
       const row = await db.sessions.get(sessionId);
       if (!row || row.deletedAt) return fail("not-found", `No session ${sessionId}.`);
+      const refused = writeRefusal(row, writer);
+      if (refused) return refused;
       const chunks = buildChunks(entries, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
       const chunk = chunks[0]!;
       const seq = row.lastSeq + 1;

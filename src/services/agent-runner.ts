@@ -8,7 +8,9 @@
  * another tab) and carries the live streaming message.
  *
  * While a run is active the tab holds the Web Lock "cutpoint-session-<id>"; when another tab holds
- * it, `run` answers { ok:false, reason:"running-elsewhere" } without touching the session.
+ * it, `run` answers { ok:false, reason:"running-elsewhere" } without touching the session. (The
+ * session controller passes `locks: null` and holds the lock itself for a whole send.) The reply
+ * streaming is checkpointed as it arrives (`persistence.checkpoint`).
  */
 import { type AgentRunResult, runAgent } from "../core/agent/loop.ts";
 import { settingsChanges } from "../core/agent/settings.ts";
@@ -18,6 +20,7 @@ import { modelInfo } from "../llm/providers.ts";
 import { type EndpointConfig, streamAssistant } from "../llm/stream-assistant.ts";
 import { activeTools, executeToolCall, toolSpecs } from "../tools/index.ts";
 import { newEntryId } from "./ids.ts";
+import { defaultLocks, type LockManagerLike, lockName, RUNNING_ELSEWHERE } from "./session-run.ts";
 
 /**
  * What the runner needs from storage. `appendEntries` resolves to nothing or to a Result
@@ -26,6 +29,11 @@ import { newEntryId } from "./ids.ts";
  */
 export interface SessionPersistence {
   appendEntries(sessionId: string, entries: SessionEntry[]): Promise<unknown>;
+  /**
+   * Saves the reply streaming now (chained to `parentId`), throttled (`checkpointMs`), so that a
+   * reload loses at most the last moments of it. Awaited before the next append.
+   */
+  checkpoint?(sessionId: string, parentId: string | null, message: AssistantMessage): Promise<unknown>;
 }
 
 function appendFailure(r: unknown): string | null {
@@ -36,14 +44,7 @@ function appendFailure(r: unknown): string | null {
   return typeof message === "string" ? message : "storage failure";
 }
 
-/** The part of the Web Locks API the runner uses (navigator.locks by default). */
-export interface LockManagerLike {
-  request<T>(
-    name: string,
-    options: { ifAvailable: boolean },
-    callback: (lock: unknown | null) => Promise<T>,
-  ): Promise<T>;
-}
+export type { LockManagerLike } from "./session-run.ts";
 
 export type RunnerStatus =
   | { kind: "idle" }
@@ -106,6 +107,8 @@ export interface AgentRunnerDeps {
   now?: () => number;
   /** Minimum ms between live-message notifications while streaming (default 50). */
   streamThrottleMs?: number;
+  /** Minimum ms between reply checkpoints while streaming (default 250). */
+  checkpointMs?: number;
   newId?: (taken: ReadonlySet<string>) => string;
 }
 
@@ -121,11 +124,6 @@ class SaveError extends Error {}
 
 function snapshot(m: AssistantMessage): AssistantMessage {
   return { ...m, content: m.content.map((b) => ({ ...b })) };
-}
-
-function defaultLocks(): LockManagerLike | null {
-  const locks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
-  return locks ?? null;
 }
 
 export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
@@ -163,6 +161,36 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
     pendingMessage = null;
   };
 
+  // Checkpoints of the streaming reply: leading + trailing edge, one write at a time, in order.
+  const checkpointMs = deps.checkpointMs ?? 250;
+  let cpPending: { sessionId: string; parentId: string | null; message: AssistantMessage } | null = null;
+  let cpTimer: ReturnType<typeof setTimeout> | null = null;
+  let cpLast = Number.NEGATIVE_INFINITY;
+  let cpChain: Promise<unknown> = Promise.resolve();
+  const flushCheckpoint = () => {
+    cpTimer = null;
+    const p = cpPending;
+    const save = deps.persistence.checkpoint;
+    if (!p || !save) return;
+    cpPending = null;
+    cpLast = now();
+    const message = snapshot(p.message);
+    cpChain = cpChain.then(() => save(p.sessionId, p.parentId, message)).catch(() => undefined);
+  };
+  const queueCheckpoint = (sessionId: string, parentId: string | null, message: AssistantMessage) => {
+    if (!deps.persistence.checkpoint) return;
+    cpPending = { sessionId, parentId, message };
+    if (cpTimer) return;
+    const wait = cpLast + checkpointMs - now();
+    if (wait <= 0) flushCheckpoint();
+    else cpTimer = setTimeout(flushCheckpoint, wait);
+  };
+  const cancelCheckpoint = () => {
+    if (cpTimer) clearTimeout(cpTimer);
+    cpTimer = null;
+    cpPending = null;
+  };
+
   const set = (patch: Partial<RunnerState>) => {
     state = { ...state, ...patch };
     for (const l of listeners) l();
@@ -182,6 +210,15 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
     // Record a model or thinking-level switch before the prompt, like pi does.
     let path = req.path;
     let leafId = req.leafId;
+    /** The entry the reply streaming now chains to (the last one appended). */
+    let streamParent: string | null = leafId !== undefined ? leafId : (path[path.length - 1]?.id ?? null);
+    const persist = async (entries: SessionEntry[]) => {
+      cancelCheckpoint();
+      await cpChain;
+      const r = await deps.persistence.appendEntries(req.sessionId, entries);
+      if (appendFailure(r) === null) streamParent = entries[entries.length - 1]?.id ?? streamParent;
+      return r;
+    };
     if (req.prompt !== undefined) {
       const changes = settingsChanges(
         req.path,
@@ -195,7 +232,7 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
         req.leafId,
       );
       if (changes.length > 0) {
-        const failure = appendFailure(await deps.persistence.appendEntries(req.sessionId, changes));
+        const failure = appendFailure(await persist(changes));
         if (failure !== null) throw new SaveError(`Could not save the session: ${failure}`);
         path = [...req.path, ...changes];
         leafId = changes[changes.length - 1]!.id;
@@ -231,7 +268,7 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
         streamModel,
         executeTool: (call, signal) => executeToolCall(tools, call, signal),
         append: async (entries) => {
-          const failure = appendFailure(await deps.persistence.appendEntries(req.sessionId, entries));
+          const failure = appendFailure(await persist(entries));
           if (failure !== null) throw new Error(failure);
         },
         newId: nextId,
@@ -240,11 +277,13 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
         onEvent: (e) => {
           if (e.type === "turn_start") {
             cancelStreaming();
+            cancelCheckpoint();
             set({ status: { kind: "streaming", turn: e.turn }, streaming: null });
           } else if (e.type === "model") {
             const ev = e.event;
             if (ev.type === "retry") {
               cancelStreaming();
+              cancelCheckpoint();
               set({
                 status: {
                   kind: "retrying",
@@ -258,9 +297,13 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
             } else if (ev.type === "done") {
               // The complete reply once (for a last live render), then nothing until the next turn.
               cancelStreaming();
+              cancelCheckpoint();
               set({ streaming: snapshot(ev.message) });
               set({ streaming: null });
-            } else queueStreaming(ev.message);
+            } else {
+              queueStreaming(ev.message);
+              queueCheckpoint(req.sessionId, streamParent, ev.message);
+            }
           } else if (e.type === "tool_start") {
             set({ status: { kind: "running-tool", toolName: e.call.name, toolCallId: e.call.id } });
           }
@@ -274,6 +317,7 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
     try {
       const result = await execute(req, ctrl);
       cancelStreaming();
+      cancelCheckpoint();
       const failed = result.stopReason === "error";
       set({
         status: failed
@@ -317,19 +361,14 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
       controller = ctrl;
       try {
         if (!locks) return await runLocked(req, ctrl);
-        return await locks.request(
-          `cutpoint-session-${req.sessionId}`,
-          { ifAvailable: true },
-          async (lock) => {
-            if (lock === null) {
-              const message =
-                "This session is running in another tab or window. Stop it there, or wait for it to finish.";
-              set({ sessionId: req.sessionId, status: { kind: "running-elsewhere", message } });
-              return { ok: false, reason: "running-elsewhere", message } as RunOutcome;
-            }
-            return runLocked(req, ctrl);
-          },
-        );
+        return await locks.request(lockName(req.sessionId), { ifAvailable: true }, async (lock) => {
+          if (lock === null) {
+            const message = RUNNING_ELSEWHERE;
+            set({ sessionId: req.sessionId, status: { kind: "running-elsewhere", message } });
+            return { ok: false, reason: "running-elsewhere", message } as RunOutcome;
+          }
+          return runLocked(req, ctrl);
+        });
       } finally {
         controller = null;
       }

@@ -165,8 +165,7 @@ describe("agent session controller", () => {
     let calls = 0;
     // The model_change and prompt are saved; the assistant reply hits a full disk.
     table.add = ((...args: Parameters<typeof original>) => {
-      if (++calls === 3)
-        return Promise.reject(Object.assign(new Error("full"), { name: "QuotaExceededError" }));
+      if (++calls === 3) throw Object.assign(new Error("full"), { name: "QuotaExceededError" });
       return original(...args);
     }) as typeof table.add;
     const out = await c.send(loaded, "hello");

@@ -1,146 +1,65 @@
-/**
- * The agent in a session, for the UI: one controller per session (one AgentRunner each), holding
- * what the runner reports plus what the UI shows around it:
- *
- * - `log`: the messages completed in the current (or last) run, in order, as they were appended;
- * - `live`: the reply being streamed (kept until it is saved, so it never blinks away);
- * - `unsaved`: a reply that could not be saved (storage full): shown, marked "not saved";
- * - `elsewhere`: another tab holds the session's Web Lock (polled with navigator.locks.query).
- *
- * `send()` prepares a run: catches up with entries appended elsewhere, appends model_change /
- * thinking_level_change entries when the wanted model or level differs from the path, asks the
- * registered hooks (compaction UI: `beforePrompt` may compact first, `afterRun` may ask for one
- * retry with a new path, e.g. after an overflow), then runs. Every message is appended as soon as
- * it is complete (the loop does that), so a reload after any completed message loses nothing.
- */
-import type { AgentRunResult } from "../core/agent/loop.ts";
 import { settingsChanges } from "../core/agent/settings.ts";
 import type { AgentTool, ToolSpec } from "../core/agent/types.ts";
 import { buildSessionContext } from "../core/session/context.ts";
-import { currentPath } from "../core/session/tree.ts";
-import type { AgentMessage, AssistantMessage, SessionEntry } from "../core/session/types.ts";
-import { appendEntries, type CutpointDb, getSession } from "../db/index.ts";
-import { providerPreset } from "../llm/providers.ts";
-import type { streamAssistant } from "../llm/stream-assistant.ts";
-import { activeTools, createWorkspaceTools, toolSpecs, type Workspace } from "../tools/index.ts";
+import type { AgentMessage, SessionEntry } from "../core/session/types.ts";
 import {
-  type AgentRunner,
-  createAgentRunner,
-  type LockManagerLike,
-  type RunnerState,
-  type RunRequest,
-} from "./agent-runner.ts";
+  appendAtLeaf,
+  clearStaleRunMark,
+  dropReplyCheckpoint,
+  interruptedReply,
+  PAGE_ID,
+  saveReplyCheckpoint,
+  setLoopActive,
+} from "../db/index.ts";
+import { providerPreset } from "../llm/providers.ts";
+import { activeTools, createWorkspaceTools, toolSpecs } from "../tools/index.ts";
+import { type AgentRunner, createAgentRunner, type RunRequest } from "./agent-runner.ts";
 import {
   getApiKey,
   getSystemPrompt,
   loadProviderSettings,
-  type ModelLimits,
   modelLimits,
   type ProviderSettings,
 } from "./agent-settings.ts";
 import { newEntryId } from "./ids.ts";
-import { type LoadedSession, loadNewEntries } from "./session-loader.ts";
+import {
+  awaitsReply,
+  dropInterrupted,
+  findInterrupted,
+  INTERRUPTED_NOTE,
+  keepable,
+  keepInterrupted,
+} from "./interrupted-reply.ts";
+import { catchUp, type LoadedSession } from "./session-loader.ts";
+import { defaultLockQuery, defaultLocks, lockHeld, lockName, withSessionRun } from "./session-run.ts";
 
-export type Endpoint = RunRequest["endpoint"];
+export { lockName };
 
-export interface HookContext {
-  sessionId: string;
-  /** The current path (root first), ending at the session's leaf. */
-  path: SessionEntry[];
-  endpoint: Endpoint;
-  limits: ModelLimits;
-  thinkingLevel: string;
-  systemPrompt: string;
-}
+import {
+  type AgentHooks,
+  type AgentServiceDeps,
+  type Endpoint,
+  effectiveSettings,
+  type HookContext,
+  pathOf,
+  type SendOutcome,
+  type SessionAgentState,
+  type SessionController,
+} from "./agent-types.ts";
 
-/** Extension points for the compaction UI (auto-compaction, overflow recovery). */
-export interface AgentHooks {
-  /** Before a prompt is sent; return a new path (e.g. after compacting) to run from it. */
-  beforePrompt?(ctx: HookContext): Promise<SessionEntry[] | undefined>;
-  /** Between the turns of a run (after tool results): return a new path (e.g. compacted) to continue from. */
-  betweenTurns?(ctx: HookContext): Promise<SessionEntry[] | undefined>;
-  /**
-   * After each run (the retry included); return `{ retryWithPath }` to continue from that path
-   * (no new prompt). One retry per prompt: a second request is not followed.
-   */
-  afterRun?(
-    ctx: HookContext & { result: AgentRunResult },
-  ): Promise<{ retryWithPath: SessionEntry[] } | undefined>;
-}
+export * from "./agent-types.ts";
 
-export interface SessionAgentState {
-  runner: RunnerState;
-  /** The prompt and every message completed in this (or the last) run. */
-  log: AgentMessage[];
-  live: AssistantMessage | null;
-  unsaved: AssistantMessage | null;
-  /** A problem found before the run started (no key, no model, storage). */
-  problem: string | null;
-  elsewhere: boolean;
-  running: boolean;
-}
-
-export type SendOutcome =
-  | { ok: true; result: AgentRunResult }
-  | { ok: false; reason: "busy" | "running-elsewhere" | "setup" | "storage"; message: string };
-
-export interface WorkspaceSource {
-  current(): Promise<Workspace>;
-  touch(): void;
-}
-
-export interface AgentServiceDeps {
-  db: CutpointDb;
-  workspace: WorkspaceSource;
-  locks?: LockManagerLike | null;
-  streamFn?: typeof streamAssistant;
-  now?: () => number;
-  /** navigator.locks.query for the "running in another tab" poll; null disables it. */
-  queryLocks?: (() => Promise<{ held?: { name?: string }[] }>) | null;
-  pollMs?: number;
-}
-
-export interface SessionController {
-  readonly sessionId: string;
-  getState(): SessionAgentState;
-  subscribe(listener: () => void): () => void;
-  send(loaded: LoadedSession, prompt: string): Promise<SendOutcome>;
-  stop(): void;
-  /** Appends model_change / thinking_level_change entries when they differ from the path. */
-  changeSettings(
-    loaded: LoadedSession,
-    wanted: { modelId?: string; thinkingLevel?: string },
-  ): Promise<{ ok: true } | { ok: false; message: string }>;
-  /** The model and thinking level the next prompt uses. */
-  effective(
-    path: readonly SessionEntry[],
-    settings: ProviderSettings,
-  ): { modelId: string; thinkingLevel: string };
-}
-
-export const lockName = (sessionId: string) => `cutpoint-session-${sessionId}`;
-
-/** Model and thinking level for the next prompt: the path's, else the defaults from settings. */
-export function effectiveSettings(
-  path: readonly SessionEntry[],
-  settings: ProviderSettings,
-): { modelId: string; thinkingLevel: string } {
-  const ctx = buildSessionContext(path);
-  const modelId =
-    ctx.model && ctx.model.provider === settings.providerId ? ctx.model.modelId : settings.model;
-  const hasLevel = path.some((e) => e.type === "thinking_level_change");
-  return { modelId, thinkingLevel: hasLevel ? ctx.thinkingLevel : settings.thinkingLevel };
-}
+const NOT_SENT_ELSEWHERE =
+  "Not sent: this session is running in another tab (it started there first). Nothing was written; your message is back in the box. Send it when that run has finished.";
+const KEEP_OR_DROP_FIRST =
+  "A reply was cut off by a reload: keep it or drop it (above) before sending, so the session stays in order.";
 
 export function createAgentService(deps: AgentServiceDeps) {
   const controllers = new Map<string, SessionController>();
   const hooks = new Set<AgentHooks>();
-  const defaultQuery = () => {
-    const locks = (globalThis as { navigator?: { locks?: { query?: () => Promise<unknown> } } }).navigator
-      ?.locks;
-    return locks?.query ? () => locks.query!() as Promise<{ held?: { name?: string }[] }> : null;
-  };
-  const queryLocks = deps.queryLocks === undefined ? defaultQuery() : deps.queryLocks;
+  const queryLocks = deps.queryLocks === undefined ? defaultLockQuery() : deps.queryLocks;
+  const locks = deps.locks === undefined ? defaultLocks() : deps.locks;
+  const owner = deps.owner ?? PAGE_ID;
 
   function controller(sessionId: string): SessionController {
     const existing = controllers.get(sessionId);
@@ -148,16 +67,40 @@ export function createAgentService(deps: AgentServiceDeps) {
     let tools: AgentTool[] = [];
     const listeners = new Set<() => void>();
     let recording = false;
+    /** The run mark while this tab holds the session's run. */
+    let mark: string | null = null;
     const runner: AgentRunner = createAgentRunner({
       persistence: {
+        // Each batch chains to the entry it was planned on: refused when the stored leaf moved.
         appendEntries: async (id, entries) => {
-          const r = await appendEntries(deps.db, id, entries);
+          const r = await appendAtLeaf(
+            deps.db,
+            id,
+            {
+              expectedLeafId: entries[0]?.parentId ?? null,
+              writer: { owner, ...(mark ? { run: mark } : {}) },
+              dropCheckpoint: entries.some(
+                (e) => (e as { message?: { role?: string } }).message?.role === "assistant",
+              ),
+            },
+            () => entries,
+          );
           if (r.ok && recording) onAppended(entries);
           return r;
         },
+        checkpoint: async (id, parentId, message) => {
+          if (!mark) return false;
+          return saveReplyCheckpoint(deps.db, {
+            sessionId: id,
+            run: mark,
+            parentId,
+            message,
+            savedAt: Date.now(),
+          });
+        },
       },
       tools: () => tools,
-      ...(deps.locks !== undefined ? { locks: deps.locks } : {}),
+      locks: null,
       ...(deps.streamFn ? { streamFn: deps.streamFn } : {}),
       ...(deps.now ? { now: deps.now } : {}),
     });
@@ -169,6 +112,7 @@ export function createAgentService(deps: AgentServiceDeps) {
       problem: null,
       elsewhere: false,
       running: false,
+      interrupted: null,
     };
     const set = (patch: Partial<SessionAgentState>) => {
       state = { ...state, ...patch };
@@ -192,22 +136,47 @@ export function createAgentService(deps: AgentServiceDeps) {
     });
 
     let pollTimer: ReturnType<typeof setInterval> | null = null;
+    // Who runs the session elsewhere, a mark left by a tab that went away, a reply it left behind.
     const poll = async () => {
-      if (!queryLocks || state.running) return;
+      if (state.running) return;
+      const held = await lockHeld(queryLocks, sessionId);
+      if (state.running) return;
+      if (held !== state.elsewhere) set({ elsewhere: held });
       try {
-        const snapshot = await queryLocks();
-        const held = (snapshot.held ?? []).some((l) => l.name === lockName(sessionId));
-        if (held !== state.elsewhere && !state.running) set({ elsewhere: held });
+        if (!held) await clearStaleRunMark(deps.db, sessionId, owner);
+        const cp = await findInterrupted(deps.db, sessionId, {
+          owner,
+          liveElsewhere: held,
+          runningHere: state.running,
+        });
+        const next = cp ?? null;
+        if (
+          !state.running &&
+          (next?.run !== state.interrupted?.run || next?.savedAt !== state.interrupted?.savedAt)
+        )
+          set({ interrupted: next });
       } catch {
-        // no lock information: assume nobody else runs it
+        // storage unavailable: try again on the next poll
       }
     };
 
     async function prepare(loaded: LoadedSession) {
-      const caughtUp = await loadNewEntries(deps.db, loaded);
-      const row = await getSession(deps.db, sessionId);
-      if (!row) return { ok: false as const, message: "This session no longer exists." };
-      const path = currentPath(caughtUp.entries);
+      const caught = await catchUp(deps.db, loaded);
+      if (!caught.ok)
+        return {
+          ok: false as const,
+          message:
+            caught.reason === "not-found"
+              ? "This session no longer exists."
+              : "This session was replaced (re-imported) meanwhile. Nothing was written; reload it.",
+        };
+      const { row } = caught;
+      const path = pathOf(caught.loaded.entries, row.leafId);
+      if (row.leafId !== null && path.at(-1)?.id !== row.leafId)
+        return {
+          ok: false as const,
+          message: "Could not read the session's current position. Nothing was written.",
+        };
       const settings = await loadProviderSettings(deps.db);
       return { ok: true as const, path, settings };
     }
@@ -233,7 +202,12 @@ export function createAgentService(deps: AgentServiceDeps) {
         (deps.now ?? Date.now)(),
       );
       if (changes.length === 0) return { ok: true, path };
-      const r = await appendEntries(deps.db, sessionId, changes);
+      const r = await appendAtLeaf(
+        deps.db,
+        sessionId,
+        { expectedLeafId: path.at(-1)?.id ?? null, writer: { owner, ...(mark ? { run: mark } : {}) } },
+        () => changes,
+      );
       if (!r.ok) return { ok: false, message: r.error.message };
       return { ok: true, path: [...path, ...changes] };
     }
@@ -257,6 +231,30 @@ export function createAgentService(deps: AgentServiceDeps) {
       },
       stop: () => runner.abort(),
       effective: effectiveSettings,
+      async resolveInterrupted(action) {
+        const cp = state.interrupted;
+        if (!cp) return { ok: true };
+        if (state.running) return { ok: false, message: "Wait for the run to finish (or stop it) first." };
+        if (action === "drop") {
+          await dropInterrupted(deps.db, cp);
+          set({ interrupted: null });
+          return { ok: true };
+        }
+        if (!keepable(cp.message))
+          return {
+            ok: false,
+            message: "Nothing of this reply had arrived: there is nothing to keep. Drop it.",
+          };
+        const r = await keepInterrupted(deps.db, cp, owner);
+        if (!r.ok) return { ok: false, message: r.error.message };
+        set({
+          interrupted: null,
+          log: [interruptedReply(cp.message, INTERRUPTED_NOTE)],
+          live: null,
+          problem: null,
+        });
+        return { ok: true };
+      },
       async changeSettings(loaded, wanted) {
         if (state.running) return { ok: false, message: "Wait for the run to finish (or stop it) first." };
         const p = await prepare(loaded);
@@ -266,9 +264,25 @@ export function createAgentService(deps: AgentServiceDeps) {
       },
       async send(loaded, prompt) {
         if (state.running) return { ok: false, reason: "busy", message: "A run is already in progress." };
+        if (state.interrupted) return fail("setup", KEEP_OR_DROP_FIRST);
         set({ running: true, problem: null, unsaved: null, live: null, log: [] });
         try {
-          return await sendInner(loaded, prompt);
+          const held = await withSessionRun({ db: deps.db, locks, owner }, sessionId, async (m) => {
+            mark = m;
+            try {
+              return await sendInner(loaded, prompt);
+            } finally {
+              setLoopActive(sessionId, null);
+              await dropReplyCheckpoint(deps.db, sessionId, m);
+              mark = null;
+            }
+          });
+          if (held.ok) return held.value;
+          if (held.reason === "running-elsewhere") {
+            set({ elsewhere: true, problem: NOT_SENT_ELSEWHERE });
+            return { ok: false, reason: "running-elsewhere", message: NOT_SENT_ELSEWHERE };
+          }
+          return fail("storage", `Could not start the run: ${held.message}`);
         } finally {
           recording = false;
           set({ running: false, runner: runner.getState() });
@@ -335,6 +349,8 @@ export function createAgentService(deps: AgentServiceDeps) {
         },
       }));
       recording = true;
+      // Only the run's own appends land while its loop writes (src/db run-gate.ts).
+      // Between turns the hooks may compact and hand back the path to go on from.
       const beforeTurn = async (current: readonly SessionEntry[]) => {
         path = [...current];
         let changed = false;
@@ -347,20 +363,38 @@ export function createAgentService(deps: AgentServiceDeps) {
         }
         return changed ? path : undefined;
       };
-      let outcome = await runner.run({ sessionId, path, prompt, endpoint, systemPrompt, beforeTurn });
-      let retried = false;
-      while (outcome.ok) {
-        let retryPath: SessionEntry[] | undefined;
-        path = outcome.result.path;
-        for (const h of hooks) {
-          const r = await h.afterRun?.({ ...ctx(), result: outcome.result });
-          if (r?.retryWithPath && !retryPath) retryPath = r.retryWithPath;
+      // Only the run's own appends land while its loop writes (src/db run-gate.ts).
+      const run = async (req: Omit<RunRequest, "sessionId" | "endpoint" | "systemPrompt">) => {
+        setLoopActive(sessionId, mark);
+        try {
+          return await runner.run({ sessionId, endpoint, systemPrompt, beforeTurn, ...req });
+        } finally {
+          setLoopActive(sessionId, null);
         }
-        if (!retryPath || retried) break;
-        retried = true;
-        path = retryPath;
-        outcome = await runner.run({ sessionId, path, endpoint, systemPrompt, beforeTurn });
-      }
+      };
+      const runWithRetry = async (withPrompt: string | undefined) => {
+        let outcome = await run({ path, ...(withPrompt !== undefined ? { prompt: withPrompt } : {}) });
+        let retried = false;
+        // afterRun sees every run, the retry included; one retry per prompt.
+        while (outcome.ok) {
+          let retryPath: SessionEntry[] | undefined;
+          path = outcome.result.path;
+          for (const h of hooks) {
+            const r = await h.afterRun?.({ ...ctx(), result: outcome.result });
+            if (r?.retryWithPath && !retryPath) retryPath = r.retryWithPath;
+          }
+          if (!retryPath || retried) break;
+          retried = true;
+          path = retryPath;
+          outcome = await run({ path });
+        }
+        return outcome;
+      };
+      // A user message whose reply was lost gets that reply first: never two user messages in a row.
+      let promptSent = true;
+      let outcome = awaitsReply(path) ? await runWithRetry(undefined) : null;
+      if (outcome?.ok && outcome.result.stopReason !== "stop") promptSent = false;
+      else if (!outcome || outcome.ok) outcome = await runWithRetry(prompt);
       if (!outcome.ok) {
         if (outcome.reason === "running-elsewhere") set({ elsewhere: true });
         return outcome;
@@ -369,7 +403,8 @@ export function createAgentService(deps: AgentServiceDeps) {
       if (result.stopReason === "error" && /^Could not save the session/.test(result.errorMessage ?? "")) {
         set({ unsaved: state.live ?? result.lastAssistant ?? null, live: null });
       }
-      return { ok: true, result };
+      // Saved, that is: the prompt's user message is in the log (a failed save leaves it out).
+      return { ok: true, result, promptSent: promptSent && state.log.some((m) => m.role === "user") };
     }
 
     controllers.set(sessionId, c);

@@ -93,21 +93,13 @@ export async function confirmCompaction(
     parentId: input.parentId,
     timestamp: new Date(now).toISOString(),
   });
-  try {
-    return await db.transaction("rw", db.sessions, db.chunks, async () => {
-      const row = await db.sessions.get(input.sessionId);
-      if (!row || row.deletedAt) return fail("not-found", "The session no longer exists.");
-      if (row.leafId !== input.expectedLeafId)
-        return fail(
-          "conflict",
-          "The session changed since this plan was made (a new message or another tab). Nothing was written; review the plan again.",
-        );
-      const r = await appendEntries(db, input.sessionId, [entry], now);
-      return r.ok ? ok({ entry }) : r;
-    });
-  } catch (e) {
-    return fail("unknown", `Storage error: ${e instanceof Error ? e.message : String(e)}`);
-  }
+  const r = await appendAtLeaf(
+    db,
+    input.sessionId,
+    { expectedLeafId: input.expectedLeafId, now: new Date(now) },
+    () => entry,
+  );
+  return r.ok ? ok({ entry }) : r;
 }
 
 /**
@@ -130,22 +122,17 @@ export async function undoCompaction(
   const onPath = input.path && parentId !== null ? new Map(input.path.map((e) => [e.id, e])) : undefined;
   const targetId = onPath?.has(parentId!) ? displayPositionId(parentId, onPath) : parentId;
   const now = input.now ?? Date.now();
-  try {
-    return await db.transaction("rw", db.sessions, db.chunks, async () => {
-      const row = await db.sessions.get(input.sessionId);
-      if (!row || row.deletedAt) return fail("not-found", "The session no longer exists.");
-      const entry = buildMoveEntry({
-        id: newEntryId(input.takenIds),
-        timestamp: new Date(now).toISOString(),
-        targetId,
-        fromId: row.leafId,
-      });
-      const r = await appendEntries(db, input.sessionId, [entry], now);
-      return r.ok ? ok({ entry }) : r;
+  let entry: MoveEntry | undefined;
+  const r = await appendAtLeaf(db, input.sessionId, { now: new Date(now) }, (row) => {
+    entry = buildMoveEntry({
+      id: newEntryId(input.takenIds),
+      timestamp: new Date(now).toISOString(),
+      targetId,
+      fromId: row.leafId,
     });
-  } catch (e) {
-    return fail("unknown", `Storage error: ${e instanceof Error ? e.message : String(e)}`);
-  }
+    return entry;
+  });
+  return r.ok && entry ? ok({ entry }) : r.ok ? fail("unknown", "Nothing was written.") : r;
 }
 
 /**

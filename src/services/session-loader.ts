@@ -7,11 +7,24 @@
  * - Then every chunk, in batches of a few MB, parsed in slices of ~12 ms with yields to the
  *   event loop, so a 100 MB session never blocks the page for long. `onEntries` sees the entries
  *   as they are parsed, inside the same slices (to fill caches that opening the session needs).
- * - Later, only the chunks appended since (entries are append-only): `loadNewEntries`.
+ * - Later, only the chunks appended since (entries are append-only): `loadNewEntries`, or
+ *   `catchUp` for the row and the entries as one snapshot (the agent plans on it).
+ *
+ * Every read goes through src/db (session-reads.ts); this file only parses.
  */
 import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
-import { type CutpointDb, chunkBytes, createChunkReader, parseChunkBytes } from "../db/index.ts";
-import type { ChunkRow } from "../db/schema.ts";
+import {
+  type ChunkRow,
+  type CutpointDb,
+  chunkBytes,
+  createChunkReader,
+  getSession,
+  parseChunkBytes,
+  readChunk,
+  readChunkSpan,
+  readSessionSince,
+  type SessionRow,
+} from "../db/index.ts";
 
 export interface LoadedSession {
   id: string;
@@ -42,10 +55,6 @@ export const yieldToEventLoop = (): Promise<void> => {
   return new Promise<void>((resolve) => setTimeout(resolve, 0));
 };
 
-function rangeOf(db: CutpointDb, id: string, from: number, to: number) {
-  return db.chunks.where("[sessionId+seq]").between([id, from], [id, to], true, true);
-}
-
 export interface LoadOptions {
   onProgress?: (fraction: number) => void;
   onPreview?: (preview: LoadedSession) => void;
@@ -61,7 +70,7 @@ export async function loadSession(
   options: LoadOptions = {},
 ): Promise<LoadedSession | undefined> {
   const { onProgress, onPreview, onEntries, signal } = options;
-  const row = await db.sessions.get(sessionId);
+  const row = await getSession(db, sessionId);
   if (!row || row.deletedAt || signal?.aborted) return undefined;
   const { generation, lastSeq, header } = row;
   const base = { id: sessionId, header, generation, lastSeq };
@@ -70,7 +79,7 @@ export async function loadSession(
     const tail: ChunkRow[] = [];
     let count = 0;
     for (let seq = lastSeq; seq >= 1 && count < PREVIEW_ENTRIES; seq--) {
-      const chunk = await db.chunks.get([sessionId, seq]);
+      const chunk = await readChunk(db, sessionId, seq);
       if (!chunk) break;
       tail.unshift(chunk);
       count += chunk.count;
@@ -87,7 +96,7 @@ export async function loadSession(
   let sliceStart = performance.now();
   let reported = sliceStart;
   for (let from = 1; from <= lastSeq; from += BATCH) {
-    const chunks = await rangeOf(db, sessionId, from, Math.min(lastSeq, from + BATCH - 1)).toArray();
+    const chunks = await readChunkSpan(db, sessionId, from, Math.min(lastSeq, from + BATCH - 1));
     // Replaced meanwhile (re-import): the caller reloads on the new generation.
     if (chunks.some((c) => c.generation !== generation)) return undefined;
     const bytes = await Promise.all(chunks.map((c) => chunkBytes(c.data)));
@@ -116,10 +125,31 @@ export async function loadSession(
 
 /** Adds the chunks written after `loaded` (same generation). Returns `loaded` when nothing is new. */
 export async function loadNewEntries(db: CutpointDb, loaded: LoadedSession): Promise<LoadedSession> {
-  const chunks = await rangeOf(db, loaded.id, loaded.lastSeq + 1, Number.MAX_SAFE_INTEGER).toArray();
+  const chunks = await readChunkSpan(db, loaded.id, loaded.lastSeq + 1, Number.MAX_SAFE_INTEGER);
+  return withChunks(loaded, chunks);
+}
+
+async function withChunks(loaded: LoadedSession, chunks: readonly ChunkRow[]): Promise<LoadedSession> {
   const fresh = chunks.filter((c) => c.generation === loaded.generation);
   if (fresh.length === 0) return loaded;
   const bytes = await Promise.all(fresh.map((c) => chunkBytes(c.data)));
   const added = bytes.flatMap(parseChunkBytes);
   return { ...loaded, entries: loaded.entries.concat(added), lastSeq: fresh.at(-1)!.seq };
+}
+
+/**
+ * The session's row and every entry up to its leaf, read as one snapshot: the leaf is always among
+ * the entries (a leaf read apart from its entries may be one that is not loaded yet). `replaced`
+ * when the entries were replaced as a whole since `loaded` (load the session again).
+ */
+export async function catchUp(
+  db: CutpointDb,
+  loaded: LoadedSession,
+): Promise<
+  { ok: true; loaded: LoadedSession; row: SessionRow } | { ok: false; reason: "not-found" | "replaced" }
+> {
+  const got = await readSessionSince(db, loaded.id, loaded.lastSeq);
+  if (!got) return { ok: false, reason: "not-found" };
+  if (got.row.generation !== loaded.generation) return { ok: false, reason: "replaced" };
+  return { ok: true, loaded: await withChunks(loaded, got.chunks), row: got.row };
 }

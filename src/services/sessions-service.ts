@@ -1,13 +1,12 @@
 /**
  * Session actions of the session list: new, example, rename, delete (with undo), export.
- * The only code besides the agent/compaction runners that writes to the database.
+ * Appends go through src/db's appendAtLeaf like every other writer's.
  */
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "../core/session/types.ts";
 import {
-  appendEntries,
+  appendAtLeaf,
   type CutpointDb,
   exportSessionBlob,
-  getSession,
   listDeletedSessions,
   prepareSession,
   purgeDeleted,
@@ -65,23 +64,29 @@ export async function loadExampleSession(
   return saveSession(db, copy, "new");
 }
 
-/** Renames by appending a `session_info` entry as a child of the leaf (it becomes the leaf). */
-export async function renameSession(
+/**
+ * Renames by appending a `session_info` entry as a child of the stored leaf (it becomes the leaf),
+ * in one transaction with reading that leaf; refused while the session runs (here or in another
+ * tab), so a rename never lands between a run's entries.
+ */
+export function renameSession(
   db: CutpointDb,
   sessionId: string,
   name: string,
   now = new Date(),
 ): Promise<Result<SessionRow>> {
-  const row = await getSession(db, sessionId);
-  if (!row) return { ok: false, error: { kind: "not-found", message: `No session ${sessionId}.` } };
-  const entry: SessionEntry = {
-    type: "session_info",
-    id: newEntryId(),
-    parentId: row.leafId,
-    timestamp: now.toISOString(),
-    name: name.trim(),
-  };
-  return appendEntries(db, sessionId, [entry], now.getTime());
+  return appendAtLeaf(
+    db,
+    sessionId,
+    { now },
+    (row, at): SessionEntry => ({
+      type: "session_info",
+      id: newEntryId(),
+      parentId: row.leafId,
+      timestamp: at.toISOString(),
+      name: name.trim(),
+    }),
+  );
 }
 
 /**

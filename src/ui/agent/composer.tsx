@@ -6,6 +6,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { THINKING_LEVELS } from "../../core/agent/settings.ts";
+import { awaitsReply } from "../../services/interrupted-reply.ts";
 import { useAgentUiStore } from "../../store/agent-ui-store.ts";
 import { openCompactionPreview, parseCompactCommand } from "../../store/compaction-store.ts";
 import { useTreeStore } from "../../store/tree-store.ts";
@@ -55,6 +56,7 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
   );
   const running = state.running;
   const blocked = state.elsewhere && !running;
+  const lostReply = useMemo(() => !running && awaitsReply(path), [running, path]);
 
   const send = useCallback(async () => {
     const prompt = text.trim();
@@ -68,8 +70,9 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
     setText("");
     setHidden(false);
     const out = await controller.send(loaded, prompt);
-    const saved = controller.getState().log.length > 0;
-    if (!saved) setText((t) => (t === "" ? prompt : t)); // nothing was saved: keep the prompt
+    // The prompt was not saved (refused, or the run only got a lost reply first): keep it.
+    const saved = out.ok && out.promptSent;
+    if (!saved) setText((t) => (t === "" ? prompt : t));
     if (!out.ok && out.reason === "setup") toast({ kind: "error", message: out.message });
     inputRef.current?.focus();
   }, [text, loaded, running, blocked, controller, toast]);
@@ -86,6 +89,15 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
     return () => window.removeEventListener("keydown", onKey);
   }, [running, controller]);
 
+  const resolveInterrupted = useCallback(
+    async (action: "keep" | "drop") => {
+      const r = await controller.resolveInterrupted(action);
+      if (r.ok) setHidden(false);
+      return r.ok ? null : r.message;
+    },
+    [controller],
+  );
+
   const change = async (wanted: { modelId?: string; thinkingLevel?: string }) => {
     if (!loaded) return;
     const r = await controller.changeSettings(loaded, wanted);
@@ -101,15 +113,21 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
 
   return (
     <div className="agent-composer" data-testid="agent-composer">
-      {!hidden && (
+      {(!hidden || state.interrupted) && (
         <ErrorBoundary name="the current run">
-          <LiveRun state={state} onClose={() => setHidden(true)} />
+          <LiveRun state={state} onClose={() => setHidden(true)} onResolveInterrupted={resolveInterrupted} />
         </ErrorBoundary>
       )}
       {blocked && (
         <div className="agent-status warn" role="status" data-testid="running-elsewhere">
           This session is running in another tab. New entries appear here as they are saved; you can send once
           it finishes there.
+        </div>
+      )}
+      {lostReply && !blocked && !state.interrupted && (
+        <div className="agent-status" role="status" data-testid="reply-missing">
+          Your last message has no reply (it was lost or dropped). Sending first asks the model for that
+          reply, then sends your new message, so the model never gets two messages of yours in a row.
         </div>
       )}
       <div className="agent-bar">

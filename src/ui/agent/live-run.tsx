@@ -1,10 +1,12 @@
 /**
  * The current (or last) run above the composer: the messages it completed (each already saved),
  * the reply streaming now, and what is going on in words: retry countdown, tool running, the
- * error of a failed run, a reply that could not be saved.
+ * error of a failed run, a reply that could not be saved, and a reply cut off by a reload (keep or
+ * drop it).
  */
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { SessionAgentState } from "../../services/agent-session.ts";
+import { keepable } from "../../services/interrupted-reply.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { AssistantView, MessageView } from "./message-view.tsx";
 import { useCountdown } from "./use-agent.ts";
@@ -55,7 +57,63 @@ function Status({ state }: { state: SessionAgentState }) {
   return null;
 }
 
-export function LiveRun({ state, onClose }: { state: SessionAgentState; onClose: () => void }) {
+function Interrupted({
+  state,
+  onResolve,
+}: {
+  state: SessionAgentState;
+  onResolve: (action: "keep" | "drop") => Promise<string | null>;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const cp = state.interrupted;
+  if (!cp) return null;
+  const hasText = keepable(cp.message);
+  const act = async (action: "keep" | "drop") => {
+    setBusy(true);
+    setError(await onResolve(action));
+    setBusy(false);
+  };
+  return (
+    <div className="agent-interrupted" data-testid="interrupted-reply">
+      <p className="agent-flag aborted">
+        <strong>Interrupted reply.</strong> The page was reloaded or closed while this reply was streaming
+        (last saved {new Date(cp.savedAt).toLocaleTimeString()}). Keep it in the session, marked as
+        interrupted, or drop it.
+      </p>
+      {hasText ? (
+        <AssistantView message={cp.message} streaming={false} />
+      ) : (
+        <p className="agent-faint">No text of the reply had arrived: there is nothing to keep.</p>
+      )}
+      <div className="agent-interrupted-actions">
+        {hasText && (
+          <button type="button" className="btn small" disabled={busy} onClick={() => void act("keep")}>
+            Keep it
+          </button>
+        )}
+        <button type="button" className="btn small ghost" disabled={busy} onClick={() => void act("drop")}>
+          Drop it
+        </button>
+      </div>
+      {error && (
+        <p className="agent-flag error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function LiveRun({
+  state,
+  onClose,
+  onResolveInterrupted,
+}: {
+  state: SessionAgentState;
+  onClose: () => void;
+  onResolveInterrupted: (action: "keep" | "drop") => Promise<string | null>;
+}) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const innerRef = useRef<HTMLDivElement>(null);
   const atEnd = useRef(true);
@@ -64,6 +122,7 @@ export function LiveRun({ state, onClose }: { state: SessionAgentState; onClose:
     !state.live &&
     !state.unsaved &&
     !state.problem &&
+    !state.interrupted &&
     !state.running &&
     state.runner.status.kind !== "error";
   // Follow the end while content grows (streaming, new messages, markdown), unless the person
@@ -85,8 +144,8 @@ export function LiveRun({ state, onClose }: { state: SessionAgentState; onClose:
   return (
     <section className="agent-run" aria-label="Current run" data-testid="agent-run">
       <div className="agent-run-head">
-        <span>{state.running ? "Running…" : "Last run"}</span>
-        {!state.running && (
+        <span>{state.running ? "Running…" : state.interrupted ? "Interrupted run" : "Last run"}</span>
+        {!state.running && !state.interrupted && (
           <button type="button" className="btn ghost small" onClick={onClose} aria-label="Hide the last run">
             Hide
           </button>
@@ -106,6 +165,7 @@ export function LiveRun({ state, onClose }: { state: SessionAgentState; onClose:
             <MessageView key={i} message={m} />
           ))}
           {state.live && <AssistantView message={state.live} streaming />}
+          <Interrupted state={state} onResolve={onResolveInterrupted} />
           {state.unsaved && (
             <div className="agent-unsaved" data-testid="unsaved-reply">
               <p className="agent-flag error">

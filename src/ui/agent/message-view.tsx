@@ -95,7 +95,7 @@ export function AssistantView({ message, streaming }: { message: AssistantMessag
       <AssistantBlocks message={message} streaming={streaming} />
       {!streaming && message.stopReason === "aborted" && (
         <p className="agent-flag aborted" data-testid="aborted-note">
-          Stopped — the partial reply is kept and marked as aborted.
+          {message.errorMessage ?? "Stopped — the partial reply is kept and marked as aborted."}
         </p>
       )}
       {!streaming && message.stopReason === "error" && (

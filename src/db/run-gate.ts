@@ -1,0 +1,78 @@
+/**
+ * Who may write a session while a run is going on. A tab that runs a session (it holds the Web
+ * Lock, services/session-run.ts) marks the session row with `runOwner`; every append checks the
+ * mark in its transaction: a write from another page is refused, and so is a write from this page
+ * that is not the run's own while its agent loop is writing. A mark left by a closed or crashed
+ * tab is cleared by whoever finds the run's lock free (`clearRunMark`).
+ */
+import { type DbError, fail, ok, type Result, toDbError } from "./result.ts";
+import type { CutpointDb, SessionRow } from "./schema.ts";
+
+const randomId = () =>
+  typeof crypto !== "undefined" && "randomUUID" in crypto
+    ? crypto.randomUUID()
+    : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+
+/** This page (one tab's life: a reload is a new page). */
+export const PAGE_ID = randomId();
+
+export const RUNNING_ELSEWHERE_WRITE =
+  "This session is running in another tab. Nothing was written; try again when the run there has finished.";
+export const RUNNING_HERE_WRITE =
+  "A reply is being written in this session. Nothing was written; try again when the run has finished (or stop it).";
+
+/** The owner part of a run mark (`<owner>#<run>`). */
+export const markOwner = (mark: string): string => mark.split("#")[0] ?? mark;
+
+/** Runs of this page whose agent loop is writing: session id -> the run's mark. */
+const loops = new Map<string, string>();
+
+/** A write's identity: the page (or test "tab") it comes from and, for a run's appends, its mark. */
+export interface Writer {
+  owner?: string;
+  run?: string;
+}
+
+/** Null when `writer` may append to `row` now, else the refusal. */
+export function writeRefusal(row: SessionRow, writer: Writer = {}): { ok: false; error: DbError } | null {
+  const mark = row.runOwner;
+  if (!mark) return null;
+  if (writer.run === mark) return null;
+  if (markOwner(mark) !== (writer.owner ?? PAGE_ID)) return fail("busy", RUNNING_ELSEWHERE_WRITE);
+  if (loops.get(row.id) === mark) return fail("busy", RUNNING_HERE_WRITE);
+  return null;
+}
+
+/** Marks the session as run by `owner` (the caller holds the session's lock). Returns the mark. */
+export async function setRunMark(
+  db: CutpointDb,
+  sessionId: string,
+  owner = PAGE_ID,
+): Promise<Result<string>> {
+  const mark = `${owner}#${randomId()}`;
+  try {
+    const n = await db.sessions.update(sessionId, { runOwner: mark });
+    return n ? ok(mark) : fail("not-found", "The session no longer exists.");
+  } catch (e) {
+    return toDbError(e);
+  }
+}
+
+/** Removes `mark` (only that one: a newer run's mark stays). */
+export async function clearRunMark(db: CutpointDb, sessionId: string, mark: string): Promise<void> {
+  loops.delete(sessionId);
+  try {
+    await db.transaction("rw", db.sessions, async () => {
+      const row = await db.sessions.get(sessionId);
+      if (row?.runOwner === mark) await db.sessions.update(sessionId, { runOwner: undefined });
+    });
+  } catch {
+    // the next run overwrites it; a reader clears it when the lock is free
+  }
+}
+
+/** While the agent loop of the run `mark` writes, other writes from this page are refused. */
+export function setLoopActive(sessionId: string, mark: string | null): void {
+  if (mark === null) loops.delete(sessionId);
+  else loops.set(sessionId, mark);
+}

@@ -1,0 +1,187 @@
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { getChatRequests, scriptReplies } from "../../e2e/mock/client.ts";
+import { type MockServer, startMockServer } from "../../e2e/mock/server.ts";
+import { assistant, msg, user } from "../core/session/test-builders.ts";
+import type { AssistantMessage, MessageEntry, SessionEntry } from "../core/session/types.ts";
+import {
+  appendAtLeaf,
+  type CutpointDb,
+  createDb,
+  getReplyCheckpoint,
+  readEntries,
+  saveReplyCheckpoint,
+  setRunLiveness,
+  setRunMark,
+} from "../db/index.ts";
+import { createMemoryWorkspace } from "../tools/memory-workspace.ts";
+import { createAgentService } from "./agent-session.ts";
+import { normalizeProviderSettings, saveProviderSettings, setApiKey } from "./agent-settings.ts";
+import { INTERRUPTED_NOTE } from "./interrupted-reply.ts";
+import { loadSession } from "./session-loader.ts";
+import type { LockManagerLike } from "./session-run.ts";
+import { createEmptySession, renameSession } from "./sessions-service.ts";
+
+let server: MockServer;
+let origin: string;
+beforeAll(async () => {
+  server = await startMockServer({ port: 0 });
+  origin = `http://127.0.0.1:${server.port}`;
+});
+afterAll(() => server.close());
+
+let db: CutpointDb;
+let n = 0;
+beforeEach(() => {
+  db = createDb(`agent-writes-${++n}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+});
+afterEach(() => {
+  setRunLiveness(null);
+  db.close();
+});
+
+/** Web Locks shared by the simulated tabs of one browser (exclusive, ifAvailable). */
+function sharedLocks() {
+  const held = new Set<string>();
+  const locks: LockManagerLike = {
+    async request(name, _options, callback) {
+      if (held.has(name)) return callback(null);
+      held.add(name);
+      try {
+        return await callback({});
+      } finally {
+        held.delete(name);
+      }
+    },
+  };
+  return { locks, query: async () => ({ held: [...held].map((name) => ({ name })) }) };
+}
+
+async function setup() {
+  const key = `k-writes-${Math.random().toString(36).slice(2)}`;
+  await saveProviderSettings(
+    db,
+    normalizeProviderSettings({ providerId: "custom", baseUrl: server.baseUrl, model: "mock-model" }),
+  );
+  await setApiKey(db, "custom", key);
+  const row = await createEmptySession(db);
+  if (!row.ok) throw new Error(row.error.message);
+  const shared = sharedLocks();
+  const tab = (owner: string) =>
+    createAgentService({
+      db,
+      workspace: { current: async () => createMemoryWorkspace({}), touch: () => {} },
+      locks: shared.locks,
+      queryLocks: shared.query,
+      pollMs: 10,
+      owner,
+    });
+  const sessionId = row.value.id;
+  return { key, sessionId, tab, load: async () => (await loadSession(db, sessionId))! };
+}
+
+const children = (entries: SessionEntry[]) => {
+  const count = new Map<string | null, number>();
+  for (const e of entries) count.set(e.parentId, (count.get(e.parentId) ?? 0) + 1);
+  return count;
+};
+const role = (e: SessionEntry) => (e.type === "message" ? (e as MessageEntry).message.role : e.type);
+const chatRoles = (r: { body: unknown }) =>
+  (r.body as { messages: { role: string }[] }).messages.map((m) => m.role).filter((x) => x !== "system");
+
+describe("one writer per session", () => {
+  it("two tabs send at the same moment: one runs, the other writes nothing and says so", async () => {
+    const s = await setup();
+    await scriptReplies(s.key, [{ text: ["slow ", "reply ", "here"], delayMs: 40 }], origin);
+    const [a, b] = [s.tab("tab-a").session(s.sessionId), s.tab("tab-b").session(s.sessionId)];
+    const loadedA = await s.load();
+    const loadedB = await s.load();
+    const [outA, outB] = await Promise.all([a.send(loadedA, "from A"), b.send(loadedB, "from B")]);
+    const outcomes = [outA, outB].map((o) => (o.ok ? "ran" : o.reason)).sort();
+    expect(outcomes).toEqual(["ran", "running-elsewhere"]);
+    const loser = outA.ok ? b : a;
+    expect(loser.getState().problem).toMatch(/^Not sent: this session is running in another tab/);
+    const entries = await readEntries(db, s.sessionId);
+    expect(entries.map(role)).toEqual(["model_change", "system", "user", "assistant"]);
+    expect(entries.filter((e) => e.parentId === null)).toHaveLength(1);
+    expect([...children(entries).values()].every((k) => k === 1)).toBe(true);
+  });
+
+  it("a tab that does not run the session cannot rename it or change its model mid-run", async () => {
+    const s = await setup();
+    await scriptReplies(s.key, [{ text: ["a ", "slow ", "reply ", "indeed"], delayMs: 60 }], origin);
+    const a = s.tab("tab-a").session(s.sessionId);
+    const b = s.tab("tab-b").session(s.sessionId);
+    const running = a.send(await s.load(), "go");
+    await expect
+      .poll(async () => (await getReplyCheckpoint(db, s.sessionId))?.message.content.length)
+      .toBe(1);
+    // The streaming reply is checkpointed as it arrives.
+    const cp = await getReplyCheckpoint(db, s.sessionId);
+    expect(cp?.parentId).toBe((await readEntries(db, s.sessionId)).at(-1)!.id);
+    const renamed = await renameSession(db, s.sessionId, "mid-run");
+    // (a write from this process is from neither tab: another page)
+    expect(renamed.ok || renamed.error.kind).toBe("busy");
+    const changed = await b.changeSettings(await s.load(), { thinkingLevel: "high" });
+    expect(changed).toMatchObject({ ok: false, message: expect.stringMatching(/running in another tab/) });
+    const out = await running;
+    expect(out.ok).toBe(true);
+    expect(await getReplyCheckpoint(db, s.sessionId)).toBeUndefined();
+    const entries = await readEntries(db, s.sessionId);
+    expect(entries.map(role)).toEqual(["model_change", "system", "user", "assistant"]);
+    expect((await renameSession(db, s.sessionId, "after")).ok).toBe(true);
+  });
+
+  it("a path ending with a user message gets that reply first: never two user messages in a row", async () => {
+    const s = await setup();
+    const a = s.tab("tab-a").session(s.sessionId);
+    await a.send(await s.load(), "first");
+    const leaf = (await readEntries(db, s.sessionId)).at(-1)!.id;
+    // A user message whose reply was lost (say, dropped after a reload).
+    await appendAtLeaf(db, s.sessionId, { expectedLeafId: leaf }, () => msg("lost1", leaf, user("lost one")));
+    const before = (await getChatRequests(s.key, origin)).length;
+    const out = await a.send(await s.load(), "next");
+    expect(out.ok && out.promptSent).toBe(true);
+    const chats = (await getChatRequests(s.key, origin)).slice(before);
+    expect(chats.map((c) => chatRoles(c).slice(-3))).toEqual([
+      ["user", "assistant", "user"],
+      ["user", "assistant", "user"],
+    ]);
+    const entries = await readEntries(db, s.sessionId);
+    expect(entries.slice(-4).map(role)).toEqual(["user", "assistant", "user", "assistant"]);
+  });
+
+  it("a reply left by a tab that went away is offered; kept, it is an aborted assistant message", async () => {
+    const s = await setup();
+    const a = s.tab("tab-a").session(s.sessionId);
+    await a.send(await s.load(), "first");
+    const leaf = (await readEntries(db, s.sessionId)).at(-1)!.id;
+    await appendAtLeaf(db, s.sessionId, { expectedLeafId: leaf }, () => msg("q2", leaf, user("second")));
+    // The tab that streamed the reply to "second" was reloaded: its mark and checkpoint remain.
+    const mark = await setRunMark(db, s.sessionId, "gone-tab");
+    if (!mark.ok) throw new Error("no mark");
+    const partial: AssistantMessage = { ...assistant("half of it"), stopReason: "stop" };
+    const cp = { sessionId: s.sessionId, run: mark.value, parentId: "q2", message: partial, savedAt: 5 };
+    expect(await saveReplyCheckpoint(db, cp)).toBe(true);
+    setRunLiveness(async () => false);
+    const b = s.tab("tab-b").session(s.sessionId);
+    const off = b.subscribe(() => {});
+    await expect.poll(() => b.getState().interrupted?.run).toBe(mark.value);
+    expect((await b.send(await s.load(), "too early")).ok).toBe(false);
+    expect(await b.resolveInterrupted("keep")).toEqual({ ok: true });
+    off();
+    const kept = (await readEntries(db, s.sessionId)).at(-1) as MessageEntry;
+    expect(kept.parentId).toBe("q2");
+    expect(kept.message).toMatchObject({
+      role: "assistant",
+      stopReason: "aborted",
+      errorMessage: INTERRUPTED_NOTE,
+    });
+    expect(await getReplyCheckpoint(db, s.sessionId)).toBeUndefined();
+    const before = (await getChatRequests(s.key, origin)).length;
+    await b.send(await s.load(), "third");
+    const next = (await getChatRequests(s.key, origin)).slice(before);
+    expect(next).toHaveLength(1);
+    expect(chatRoles(next[0]!).slice(-3)).toEqual(["user", "assistant", "user"]);
+  });
+});
