@@ -3,24 +3,14 @@
  * entry (core/session/moves.ts), confirming a branch summary, labelling an entry, and generating
  * the branch summary (streamed from the configured model when a key is set, an offline draft
  * otherwise).
- * Every write is one `appendEntries` transaction; nothing is ever deleted.
+ * Every write is one guarded append (src/db appendAtLeaf); nothing is ever deleted.
  */
 import { buildBranchSummaryEntry, generateBranchSummary } from "../core/compaction/branch.ts";
 import type { CompleteFn } from "../core/compaction/summarize.ts";
 import { buildSessionContext } from "../core/session/context.ts";
 import { buildMoveEntry, type MoveEntry } from "../core/session/moves.ts";
 import type { FileListDetails, LabelEntry, SessionEntry, Usage } from "../core/session/types.ts";
-import {
-  appendAtLeaf,
-  appendEntries,
-  type CutpointDb,
-  fail,
-  getSession,
-  ok,
-  type Result,
-  type SessionRow,
-  toDbError,
-} from "../db/index.ts";
+import { appendAtLeaf, type CutpointDb, type Result, type SessionRow } from "../db/index.ts";
 import { createCompleteFn } from "../llm/complete.ts";
 import { modelInfo } from "../llm/providers.ts";
 import { getApiKey, loadProviderSettings, type ProviderSettings } from "./agent-settings.ts";

@@ -18,7 +18,6 @@ import type { CompactionEntry, SessionEntry } from "../core/session/types.ts";
 import { appendAtLeaf } from "../db/append-at-leaf.ts";
 import { fail, ok, type Result } from "../db/result.ts";
 import type { CutpointDb } from "../db/schema.ts";
-import { appendEntries } from "../db/sessions-repo.ts";
 import { createCompleteFn } from "../llm/complete.ts";
 import { modelInfo } from "../llm/providers.ts";
 import type { EndpointConfig } from "../llm/stream-assistant.ts";
