@@ -351,15 +351,21 @@ export function createAgentService(deps: AgentServiceDeps) {
       recording = true;
       // Only the run's own appends land while its loop writes (src/db run-gate.ts).
       // Between turns the hooks may compact and hand back the path to go on from.
+      // Their writes (a compaction) are the run's own: the loop is not writing meanwhile.
       const beforeTurn = async (current: readonly SessionEntry[]) => {
         path = [...current];
         let changed = false;
-        for (const h of hooks) {
-          const next = await h.betweenTurns?.(ctx());
-          if (next) {
-            path = next;
-            changed = true;
+        setLoopActive(sessionId, null);
+        try {
+          for (const h of hooks) {
+            const next = await h.betweenTurns?.(ctx());
+            if (next) {
+              path = next;
+              changed = true;
+            }
           }
+        } finally {
+          setLoopActive(sessionId, mark);
         }
         return changed ? path : undefined;
       };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildSessionContext } from "../session/context.ts";
-import type { AgentMessage, AssistantMessage, SessionEntry } from "../session/types.ts";
+import type { AgentMessage, AssistantMessage } from "../session/types.ts";
 import { createPlanner } from "./planner.ts";
 import { loadFixture, pathThroughLine } from "./test-fixture.ts";
 import {
