@@ -1,0 +1,171 @@
+/**
+ * Commands for the coverage check: which tool calls run shell commands, and the salient part of a
+ * command line (what a summary would name: `npm run check`, not `cd /repo && npm run check 2>&1 |
+ * tail -20`). Read-only exploration (ls, cat, grep, git status, ...) is not an item.
+ */
+
+/** Tool names whose `command` (or `cmd`) argument is a shell command line. */
+export const COMMAND_TOOLS: ReadonlySet<string> = new Set([
+  "bash",
+  "shell",
+  "sh",
+  "exec",
+  "execute",
+  "run_command",
+  "terminal",
+  "powershell",
+]);
+
+const EXPLORATION = new Set(
+  (
+    "ls ll la cat bat head tail grep egrep rg ag find fd wc echo printf pwd cd which whereis type tree " +
+    "file stat du df less more sort uniq cut tr awk date whoami env printenv true false sleep clear " +
+    "realpath dirname basename jq diff cmp"
+  ).split(" "),
+);
+/** Commands that move files around: their path arguments are file items, not commands. */
+const FILE_COMMANDS = new Set("mv cp rm rmdir mkdir touch ln chmod chown unlink".split(" "));
+const GIT_READS = new Set(
+  "status diff log show branch blame rev-parse ls-files remote describe shortlog reflog".split(" "),
+);
+
+/** The command line of a tool call, or undefined when the call runs no shell command. */
+export function toolCallCommand(name: unknown, args: unknown): string | undefined {
+  if (typeof name !== "string" || !COMMAND_TOOLS.has(name)) return undefined;
+  if (!args || typeof args !== "object") return undefined;
+  const a = args as { command?: unknown; cmd?: unknown };
+  const c = typeof a.command === "string" ? a.command : typeof a.cmd === "string" ? a.cmd : undefined;
+  return c && c.trim() !== "" ? c : undefined;
+}
+
+function program(token: string): string {
+  return token.slice(token.lastIndexOf("/") + 1).toLowerCase();
+}
+
+function isExploration(tokens: readonly string[]): boolean {
+  const p = program(tokens[0] ?? "");
+  if (EXPLORATION.has(p)) return true;
+  if (p === "sed") return tokens.includes("-n");
+  if (p === "git") {
+    const sub = tokens.slice(1).find((t) => !t.startsWith("-"));
+    return sub === undefined || GIT_READS.has(sub);
+  }
+  return false;
+}
+
+/** One stage: redirections, leading env assignments and everything from the first quoted argument dropped. */
+function salientStage(stage: string): string[] {
+  const cleaned = stage
+    .replace(/\s*\d*>&\d+/g, " ")
+    .replace(/\s*(?:\d*>>?|<)\s*\S+/g, " ")
+    .replace(/\s*<<-?\s*\S+/g, " ");
+  const tokens = cleaned.split(/\s+/).filter((t) => t !== "");
+  while (tokens.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(tokens[0]!)) tokens.shift();
+  if (tokens[0] === "sudo" || tokens[0] === "time" || tokens[0] === "exec") tokens.shift();
+  const cut = tokens.findIndex((t) => /^["'`$(]/.test(t));
+  const kept = cut < 0 ? tokens : tokens.slice(0, cut);
+  while (kept.length > 1 && kept[kept.length - 1]!.startsWith("-")) kept.pop();
+  return kept;
+}
+
+const MAX_COMMAND_CHARS = 100;
+const COMPOUND = new Set(
+  "for while until if case do done then else elif fi esac { } [ [[ function ( )".split(" "),
+);
+
+/**
+ * The first pipeline stage of each segment of a script: splits at newlines, `&&`, `||`, `;` and
+ * `|` outside quotes and `$(...)`; a heredoc ends the script (its body is content).
+ */
+function segments(script: string): string[] {
+  const out: string[] = [];
+  let current = "";
+  let piped = false;
+  let quote = "";
+  let depth = 0;
+  const end = (nextPiped: boolean) => {
+    if (!piped && current.trim() !== "") out.push(current.trim());
+    current = "";
+    piped = nextPiped;
+  };
+  for (let i = 0; i < script.length; i++) {
+    const c = script[i]!;
+    if (quote) {
+      if (c === "\\" && quote === '"') {
+        current += c + (script[i + 1] ?? "");
+        i++;
+        continue;
+      }
+      if (c === quote) quote = "";
+      current += c;
+      continue;
+    }
+    if (c === "'" || c === '"' || c === "`") quote = c;
+    else if (c === "$" && script[i + 1] === "(") depth++;
+    else if (c === ")" && depth > 0) depth--;
+    if (depth === 0 && !quote) {
+      if (c === "\\" && script[i + 1] === "\n") {
+        i++;
+        current += " ";
+        continue;
+      }
+      const two = script.slice(i, i + 2);
+      if (two === "&&" || two === "||") {
+        end(false);
+        i++;
+        continue;
+      }
+      if (c === ";" || c === "\n") {
+        const heredoc = /<<-?\s*\S/.test(current);
+        end(false);
+        if (heredoc && c === "\n") break;
+        continue;
+      }
+      if (c === "|") {
+        end(true);
+        continue;
+      }
+    }
+    current += c;
+  }
+  end(false);
+  return out;
+}
+
+/**
+ * The salient commands of a command line: each segment's first pipeline stage, without `cd`,
+ * exports, shell keywords, redirections and quoted arguments, exploration left out.
+ */
+export function salientCommands(commandLine: string): string[] {
+  return commandParts(commandLine).commands;
+}
+
+/** salientCommands, plus the path arguments of file commands (mv, rm, mkdir, ...). */
+export function commandParts(commandLine: string): { commands: string[]; paths: string[] } {
+  const out: string[] = [];
+  const paths: string[] = [];
+  for (const stage of segments(commandLine)) {
+    if (stage.startsWith("#")) continue;
+    const all = stage.split(/\s+/);
+    if (FILE_COMMANDS.has(program(all[0] ?? ""))) {
+      for (const a of all.slice(1))
+        if (!a.startsWith("-") && !/[*?$"'`<>&]/.test(a) && /[/.]/.test(a) && /[a-z]/i.test(a))
+          paths.push(a.replace(/\/+$/, ""));
+      continue;
+    }
+    const tokens = salientStage(stage);
+    if (tokens.length === 0) continue;
+    const p = program(tokens[0]!);
+    if (p === "cd" || p === "export" || p === "set" || p === "source" || p === "." || COMPOUND.has(p))
+      continue;
+    if (tokens.length === 1 && all.length > 1) continue;
+    if (isExploration(tokens)) continue;
+    let text = tokens.join(" ");
+    if (text.length > MAX_COMMAND_CHARS) {
+      const cut = text.slice(0, MAX_COMMAND_CHARS);
+      text = cut.slice(0, Math.max(cut.lastIndexOf(" "), 1));
+    }
+    if (!out.includes(text)) out.push(text);
+  }
+  return { commands: out, paths };
+}
