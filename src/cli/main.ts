@@ -4,6 +4,7 @@
  */
 import { type CliCommand, type CliIo, EXIT_OK, EXIT_USAGE } from "./command.ts";
 import { contextCommand } from "./context-command.ts";
+import { coverageCommand } from "./coverage-command.ts";
 import { inspectCommand } from "./inspect-command.ts";
 import { migrateCommand } from "./migrate-command.ts";
 import { planCommand } from "./plan-command.ts";
@@ -13,6 +14,7 @@ export const COMMANDS: readonly CliCommand[] = [
   migrateCommand,
   planCommand,
   contextCommand,
+  coverageCommand,
   // one row per command
 ];
 

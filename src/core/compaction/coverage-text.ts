@@ -159,7 +159,8 @@ export const ERROR_LINE =
   /(?:^|\s)(?:[A-Z]\w*(?:Error|Exception)|error(?: TS\d+)?|ERR!|fatal|FAIL(?:ED)?|panic|Traceback|ENOENT|EACCES|EADDRINUSE)\b[:\s]/i;
 
 /** Runtime chatter that is never the error (a debugger attaching, Node's inspector hints). */
-const NOISE_LINE = /^(?:Debugger (?:attached|listening)|Waiting for the debugger|For help, see: https:\/\/nodejs\.org)/;
+const NOISE_LINE =
+  /^(?:Debugger (?:attached|listening)|Waiting for the debugger|For help, see: https:\/\/nodejs\.org)/;
 
 /**
  * The line that best names the error in a failed tool's output: the first line that reports an
@@ -207,12 +208,9 @@ export function splitProse(text: string): { prose: string[]; pasted: string[] } 
   paragraphs.forEach((p, i) => {
     let kind = kinds[i];
     const after = kinds[i + 1];
-    if (
-      kind === "prose" &&
-      p.lines.length === 1 &&
-      kinds[i - 1] === "pasted" &&
-      (after ?? "pasted") === "pasted"
-    )
+    const line = p.lines[0]!.trim();
+    const terse = p.lines.length === 1 && !/[.!?:]$/.test(line) && line.split(/\s+/).length < 6;
+    if (kind === "prose" && terse && kinds[i - 1] === "pasted" && (after ?? "pasted") === "pasted")
       kind = "pasted";
     if (kind === "prose") {
       prose.push(...p.lines);

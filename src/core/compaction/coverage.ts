@@ -94,7 +94,7 @@ export function isCovered(item: Pick<CoverageCandidate, "kind" | "text">, summar
       return bare.length > 3 && summary.norm.includes(bare);
     }
     case "identifier": {
-      const bare = text.replace(/\(\)$/, "").replace(/^--/, "");
+      const bare = normalize(item.text).trim().replace(/\(\)$/, "").replace(/^--/, "");
       return bare !== text && bare.length >= 3 && includesWord(summary.norm, bare);
     }
     case "value": {
