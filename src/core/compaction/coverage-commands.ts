@@ -55,10 +55,13 @@ function isExploration(tokens: readonly string[]): boolean {
 
 /** One stage: redirections, leading env assignments and everything from the first quoted argument dropped. */
 function salientStage(stage: string): string[] {
-  const cleaned = stage
-    .replace(/\s*\d*>&\d+/g, " ")
-    .replace(/\s*(?:\d*>>?|<)\s*\S+/g, " ")
-    .replace(/\s*<<-?\s*\S+/g, " ");
+  const cleaned =
+    stage.includes(">") || stage.includes("<")
+      ? stage
+          .replace(/\s*\d*>&\d+/g, " ")
+          .replace(/\s*(?:\d*>>?|<)\s*\S+/g, " ")
+          .replace(/\s*<<-?\s*\S+/g, " ")
+      : stage;
   const tokens = cleaned.split(/\s+/).filter((t) => t !== "");
   while (tokens.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(tokens[0]!)) tokens.shift();
   if (tokens[0] === "sudo" || tokens[0] === "time" || tokens[0] === "exec") tokens.shift();
@@ -77,58 +80,47 @@ const COMPOUND = new Set(
  * The first pipeline stage of each segment of a script: splits at newlines, `&&`, `||`, `;` and
  * `|` outside quotes and `$(...)`; a heredoc ends the script (its body is content).
  */
-function segments(script: string): string[] {
+function segments(commandLine: string): string[] {
+  const script = commandLine.includes("\\\n") ? commandLine.replace(/\\\n/g, " ") : commandLine;
   const out: string[] = [];
-  let current = "";
+  let start = 0;
   let piped = false;
   let quote = "";
   let depth = 0;
-  const end = (nextPiped: boolean) => {
-    if (!piped && current.trim() !== "") out.push(current.trim());
-    current = "";
+  const mayHeredoc = script.includes("<<");
+  const end = (i: number, nextPiped: boolean) => {
+    const part = script.slice(start, i).trim();
+    if (!piped && part !== "") out.push(part);
     piped = nextPiped;
   };
   for (let i = 0; i < script.length; i++) {
     const c = script[i]!;
     if (quote) {
-      if (c === "\\" && quote === '"') {
-        current += c + (script[i + 1] ?? "");
-        i++;
-        continue;
-      }
-      if (c === quote) quote = "";
-      current += c;
+      if (c === "\\" && quote === '"') i++;
+      else if (c === quote) quote = "";
       continue;
     }
-    if (c === "'" || c === '"' || c === "`") quote = c;
-    else if (c === "$" && script[i + 1] === "(") depth++;
-    else if (c === ")" && depth > 0) depth--;
-    if (depth === 0 && !quote) {
-      if (c === "\\" && script[i + 1] === "\n") {
-        i++;
-        current += " ";
-        continue;
-      }
-      const two = script.slice(i, i + 2);
-      if (two === "&&" || two === "||") {
-        end(false);
-        i++;
-        continue;
-      }
-      if (c === ";" || c === "\n") {
-        const heredoc = /<<-?\s*\S/.test(current);
-        end(false);
-        if (heredoc && c === "\n") break;
-        continue;
-      }
-      if (c === "|") {
-        end(true);
-        continue;
-      }
+    if (c === "'" || c === '"' || c === "`") {
+      quote = c;
+      continue;
     }
-    current += c;
+    if (c === "$" && script[i + 1] === "(") depth++;
+    else if (c === ")" && depth > 0) depth--;
+    if (depth > 0) continue;
+    if ((c === "&" || c === "|") && script[i + 1] === c) {
+      end(i, false);
+      start = ++i + 1;
+    } else if (c === ";" || c === "\n") {
+      const heredoc = mayHeredoc && /<<-?\s*\S/.test(script.slice(start, i));
+      end(i, false);
+      start = i + 1;
+      if (heredoc && c === "\n") return out;
+    } else if (c === "|") {
+      end(i, true);
+      start = i + 1;
+    }
   }
-  end(false);
+  end(script.length, false);
   return out;
 }
 
@@ -146,6 +138,8 @@ export function commandParts(commandLine: string): { commands: string[]; paths: 
   const paths: string[] = [];
   for (const stage of segments(commandLine)) {
     if (stage.startsWith("#")) continue;
+    const head = program(stage.slice(0, (stage.search(/\s/) + 1 || stage.length + 1) - 1));
+    if (EXPLORATION.has(head) || head === "cd") continue;
     const all = stage.split(/\s+/);
     if (FILE_COMMANDS.has(program(all[0] ?? ""))) {
       for (const a of all.slice(1))

@@ -71,14 +71,17 @@ interface Found {
   detail?: string;
   /** A checked to-do: closes an open one with the same text. */
   closes?: boolean;
+  /** coverageKey(kind, text), set when the findings are cached. */
+  key?: string;
 }
 
 const INSTRUCTION_CHARS = 240;
 const ERROR_CHARS = 200;
 const MAX_PASTED_ERRORS = 3;
 
-function todos(lines: readonly string[], out: Found[], next: boolean): void {
+function todos(lines: readonly string[], out: Found[]): void {
   for (const line of lines) {
+    if (!line.includes("[") && !line.includes("TODO") && !line.includes("FIXME")) continue;
     const open = /^\s*[-*+]\s+\[ \]\s+(.+)/.exec(line);
     if (open) {
       out.push({ kind: "todo", text: clip(open[1]!, INSTRUCTION_CHARS), detail: "unchecked" });
@@ -92,9 +95,15 @@ function todos(lines: readonly string[], out: Found[], next: boolean): void {
     const todo = /^\s*(?:[-*+]\s+|\d+[.)]\s+|\/\/\s*|#\s*)?(?:TODO|FIXME)\b[:\s-]*(.+)/.exec(line);
     if (todo) out.push({ kind: "todo", text: clip(todo[1]!, INSTRUCTION_CHARS), detail: "todo" });
   }
-  if (!next) return;
-  for (const s of sentences(lines))
+}
+
+/** Announced next steps of an assistant message (read only for messages after the last user message). */
+function nextSteps(m: AgentMessage): Found[] {
+  if (m.role !== "assistant") return [];
+  const out: Found[] = [];
+  for (const s of sentences(contentText(m.content).split("\n")))
     if (isNextStep(s)) out.push({ kind: "todo", text: clip(s, INSTRUCTION_CHARS), detail: "next" });
+  return out;
 }
 
 function urls(text: string, out: Found[], detail: string): void {
@@ -131,22 +140,26 @@ function named(prose: string, out: Found[]): void {
     seen.add(t);
     out.push({ kind, text: t, detail: "user" });
   };
-  for (const m of prose.matchAll(BACKTICK)) {
+  const ticks = prose.includes("`");
+  for (const m of ticks ? prose.matchAll(BACKTICK) : []) {
     const t = m[1]!;
     if (pathsInText(t).length === 1 && pathsInText(t)[0] === t.replace(/^@/, "")) continue;
     add("identifier", t);
   }
-  const plain = prose.replace(BACKTICK, " ").replace(URL_RE, " ");
-  for (const m of plain.matchAll(QUOTED)) {
+  const unticked = ticks ? prose.replace(BACKTICK, " ") : prose;
+  const plain = unticked.includes("://") ? unticked.replace(URL_RE, " ") : unticked;
+  for (const m of /["“„«']/.test(plain) ? plain.matchAll(QUOTED) : []) {
     const t = m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? "";
     if (t.trim().split(/\s+/).length <= 8) add("value", t);
   }
-  const bare = plain.replace(/[^\s/]*\/[^\s]*/g, " ");
-  for (const m of bare.matchAll(CALL)) add("identifier", m[0]);
+  const bare = plain.includes("/") ? plain.replace(/[^\s/]*\/[^\s]*/g, " ") : plain;
+  if (bare.includes("()")) for (const m of bare.matchAll(CALL)) add("identifier", m[0]);
   for (const m of bare.matchAll(CAMEL)) if (!seen.has(`${m[0]}()`)) add("identifier", m[0]);
-  for (const m of bare.matchAll(FLAG)) add("identifier", m[0]);
-  for (const m of bare.matchAll(VERSION)) add("value", m[0]);
-  for (const m of bare.matchAll(NUMBER_UNIT)) add("value", m[0]);
+  if (bare.includes("--")) for (const m of bare.matchAll(FLAG)) add("identifier", m[0]);
+  if (/\d/.test(bare)) {
+    for (const m of bare.matchAll(VERSION)) add("value", m[0]);
+    for (const m of bare.matchAll(NUMBER_UNIT)) add("value", m[0]);
+  }
 }
 
 function fromUser(text: string, out: Found[]): void {
@@ -161,7 +174,7 @@ function fromUser(text: string, out: Found[]): void {
   named(proseText, out);
   paths(proseText, out, false);
   urls(text, out, "user");
-  todos(prose, out, false);
+  todos(prose, out);
   let errors = 0;
   for (const line of pasted) {
     if (errors >= MAX_PASTED_ERRORS) break;
@@ -190,7 +203,7 @@ function fromAssistant(m: AssistantMessage, out: Found[]): void {
   if (text) {
     paths(text, out, true);
     urls(text, out, "assistant");
-    todos(text.split("\n"), out, true);
+    todos(text.split("\n"), out);
   }
   if (m.stopReason === "error" && typeof m.errorMessage === "string" && m.errorMessage.trim() !== "") {
     const line = errorLineOf(m.errorMessage);
@@ -208,7 +221,11 @@ function fromToolResult(m: ToolResultMessage, out: Found[]): void {
 
 const cache = new WeakMap<AgentMessage, readonly Found[]>();
 
+const NO_FINDINGS: readonly Found[] = [];
+
 function findingsOf(m: AgentMessage): readonly Found[] {
+  // Most tool results hold nothing to find: no cache entry for them (cheaper than the lookup).
+  if (m.role === "toolResult" && m.isError !== true && !m.nestedCalls) return NO_FINDINGS;
   const hit = cache.get(m);
   if (hit) return hit;
   const out: Found[] = [];
@@ -226,6 +243,7 @@ function findingsOf(m: AgentMessage): readonly Found[] {
       });
     }
   }
+  for (const f of out) f.key = coverageKey(f.kind, f.text);
   cache.set(m, out);
   return out;
 }
@@ -289,9 +307,11 @@ export function extractCoverageItems(ranges: readonly CoverageRange[]): Coverage
   for (const r of ranges) {
     for (let i = 0; i < r.messages.length; i++, at++) {
       const id = r.entryIds[i] ?? "";
-      for (const f of findingsOf(r.messages[i]!)) {
-        if (f.kind === "todo" && f.detail === "next" && at < lastUser) continue;
-        const key = coverageKey(f.kind === "todo" ? "todo" : f.kind, f.text);
+      const m = r.messages[i]!;
+      const found =
+        at > lastUser && m.role === "assistant" ? [...findingsOf(m), ...nextSteps(m)] : findingsOf(m);
+      for (const f of found) {
+        const key = f.key ?? coverageKey(f.kind, f.text);
         if (f.closes) {
           closed.add(key);
           continue;

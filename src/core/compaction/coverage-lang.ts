@@ -201,8 +201,15 @@ export const LANGUAGES: readonly LanguageTable[] = [ENGLISH, GERMAN, FRENCH, SPA
 const STOP = new Set(LANGUAGES.flatMap((l) => l.stopWords));
 const ACKS = new Set(LANGUAGES.flatMap((l) => l.acknowledgements));
 
+/** All languages' instruction patterns in one regex: one scan rejects most sentences. */
+const ANY_INSTRUCTION = new RegExp(
+  LANGUAGES.flatMap((l) => l.instructions.map((r) => `(?:${r.source})`)).join("|"),
+  "iu",
+);
+
 /** The languages whose instruction patterns match `sentence` (empty: not an instruction). */
 export function instructionLanguages(sentence: string): string[] {
+  if (!ANY_INSTRUCTION.test(sentence)) return [];
   const out: string[] = [];
   for (const l of LANGUAGES) if (l.instructions.some((r) => r.test(sentence))) out.push(l.code);
   return out;

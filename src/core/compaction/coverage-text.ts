@@ -11,8 +11,13 @@ import { isStopWord } from "./coverage-lang.ts";
  * a substring after normalisation: a summary that contains an item's text matches it.
  */
 export function normalize(text: string): string {
-  return text.toLowerCase().replace(/ς/g, "σ").replace(/[`]/g, "").replace(/[’‘]/g, "'").replace(/\s+/g, " ");
+  const lower = text.toLowerCase();
+  if (!NEEDS_WORK.test(lower)) return lower;
+  return lower.replace(/ς/g, "σ").replace(/[`]/g, "").replace(/[’‘]/g, "'").replace(/\s+/g, " ");
 }
+
+/** Anything normalize() changes beyond case (most short texts have none of it: fast path). */
+const NEEDS_WORK = /[ς`’‘]|\s\s|[^\S ]/;
 
 const EDGE_PUNCT = /^[\s"'([{<.,;:!?*_~-]+|[\s"')\]}>.,;:!?*_~-]+$/g;
 
@@ -91,8 +96,36 @@ const CODE_EXT =
   "ts|tsx|mts|cts|js|jsx|mjs|cjs|json|jsonl|md|mdx|txt|py|rs|go|java|kt|rb|php|c|h|cc|cpp|hpp|cs|swift|" +
   "css|scss|less|html|vue|svelte|yml|yaml|toml|ini|cfg|conf|sh|bash|zsh|sql|xml|svg|png|jpg|lock|log|env|csv";
 const EXT = new RegExp(`\\.(?:${CODE_EXT})$`, "i");
-/** Candidate path tokens: maximal runs of path characters (trimmed afterwards; linear, no backtracking). */
-const PATH_TOKEN = /[\w.@~/-]+/g;
+/** Characters of a path token: letters, digits, _ . @ ~ / - */
+function isPathChar(c: number): boolean {
+  return (
+    (c >= 97 && c <= 122) ||
+    (c >= 65 && c <= 90) ||
+    (c >= 48 && c <= 57) ||
+    c === 95 ||
+    c === 46 ||
+    c === 64 ||
+    c === 126 ||
+    c === 47 ||
+    c === 45
+  );
+}
+
+/** The maximal runs of path characters that contain a slash or a dot (linear: expands around each one). */
+function pathTokens(text: string): string[] {
+  const out: string[] = [];
+  const re = /[/.]/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    let start = m.index;
+    while (start > 0 && isPathChar(text.charCodeAt(start - 1))) start--;
+    let end = m.index + 1;
+    while (end < text.length && isPathChar(text.charCodeAt(end))) end++;
+    re.lastIndex = end;
+    if (end - start >= 3) out.push(text.slice(start, end));
+  }
+  return out;
+}
+
 const NOT_FILES = new Set([
   "node.js",
   "next.js",
@@ -112,8 +145,9 @@ export function pathsInText(text: string): string[] {
   if (!text.includes("/") && !text.includes(".")) return [];
   const plain = text.includes("://") ? text.replace(URL_RE, " ") : text;
   const out: string[] = [];
-  for (const m of plain.matchAll(PATH_TOKEN)) {
-    let p = m[0].replace(/[.,;:-]+$/, "");
+  for (const token of pathTokens(plain)) {
+    if (!token.includes("/") && token.indexOf(".") <= 0) continue;
+    let p = token.replace(/[.,;:-]+$/, "");
     if (p.startsWith("@")) p = p.slice(1);
     if (p.length > 300) continue;
     if (p.length < 3 || !/[a-z]/i.test(p)) continue;
