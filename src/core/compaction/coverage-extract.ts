@@ -255,36 +255,48 @@ export function coverageKey(kind: CoverageKind, text: string): string {
 
 const FILE_RANK: Record<string, number> = { mentioned: 0, read: 1, modified: 2 };
 
-/** Merges a mentioned path into the recorded path it names (same path, a suffix of it, or its basename). */
+/**
+ * Merges a path named in text into the path it names: a recorded one (same path, a suffix of it,
+ * or its basename when only one recorded path has it), else the longest named path it is a
+ * suffix of (`core/setup.ts` into `packages/x/src/core/setup.ts`).
+ */
 function mergeMentionedPaths(
   items: CoverageCandidate[],
   seenIds: Map<CoverageCandidate, Set<string>>,
 ): CoverageCandidate[] {
-  const recorded = items.filter((i) => i.kind === "file" && i.detail !== "mentioned");
-  if (recorded.length === 0) return items;
+  const files = items.filter((i) => i.kind === "file");
+  if (files.length < 2) return items;
   const byBase = new Map<string, CoverageCandidate[]>();
-  for (const r of recorded) {
-    const b = basename(r.text).toLowerCase();
-    byBase.set(b, [...(byBase.get(b) ?? []), r]);
+  for (const f of files) {
+    const b = basename(f.text).toLowerCase();
+    byBase.set(b, [...(byBase.get(b) ?? []), f]);
   }
-  return items.filter((i) => {
-    if (i.kind !== "file" || i.detail !== "mentioned") return true;
+  const merged = new Set<CoverageCandidate>();
+  for (const i of files) {
+    if (i.detail !== "mentioned") continue;
     const mention = i.text.replace(/^\.\//, "").replace(/\/+$/, "");
-    const candidates = byBase.get(basename(mention).toLowerCase()) ?? [];
-    const target = mention.includes("/")
-      ? candidates.find((r) => r.text === mention || r.text.endsWith(`/${mention}`))
-      : candidates.length === 1
-        ? candidates[0]
+    const same = (byBase.get(basename(mention).toLowerCase()) ?? []).filter((c) => c !== i && !merged.has(c));
+    const recorded = same.filter((c) => c.detail !== "mentioned");
+    const suffixOf = (c: CoverageCandidate) => c.text === mention || c.text.endsWith(`/${mention}`);
+    let target = mention.includes("/")
+      ? recorded.find(suffixOf)
+      : recorded.length === 1
+        ? recorded[0]
         : undefined;
-    if (!target) return true;
+    if (!target && mention.includes("/"))
+      target = same
+        .filter((c) => c.detail === "mentioned" && c.text.length > i.text.length && suffixOf(c))
+        .sort((a, b) => b.text.length - a.text.length)[0];
+    if (!target) continue;
     const ids = seenIds.get(target)!;
     for (const id of i.entryIds) {
       if (ids.has(id)) continue;
       ids.add(id);
       target.entryIds.push(id);
     }
-    return false;
-  });
+    merged.add(i);
+  }
+  return merged.size === 0 ? items : items.filter((i) => !merged.has(i));
 }
 
 /**

@@ -62,6 +62,16 @@ describe("extraction", () => {
     ]);
   });
 
+  it("merges a shorter named path into the longest named path it ends", () => {
+    const found = items([
+      user("see packages/x/src/core/setup.ts"),
+      assistant("edit src/core/setup.ts then core/setup.ts"),
+    ]);
+    expect(found.filter((i) => i.kind === "file")).toEqual([
+      expect.objectContaining({ text: "packages/x/src/core/setup.ts", entryIds: ["e0", "e1"] }),
+    ]);
+  });
+
   it("keeps the salient part of commands and leaves exploration out", () => {
     expect(salientCommands("cd /repo && npm run check 2>&1 | tail -20")).toEqual(["npm run check"]);
     expect(salientCommands('git add -A && git commit -m "feat: x; y"')).toEqual(["git add", "git commit"]);

@@ -28,6 +28,8 @@ export interface ToolOutcome {
 
 export interface Digest {
   requests: string[];
+  /** The first thing the person said in the range, request or not (clipped). */
+  firstWords?: string;
   /** The person pasted material along with a request (log, JSON, stack trace). */
   pastes: number;
   outcomes: ToolOutcome[];
@@ -63,6 +65,7 @@ function targetOf(call: ToolCall): { target: string; exploration: boolean } {
 function planOf(text: string): string[] {
   const items = text
     .split("\n")
+    .filter((l) => !/^\s*[-*+]\s+\[[xX]\]/.test(l))
     .map((l) => /^\s*(?:[-*+]|\d+[.)])\s+(?:\[ \]\s+)?(.+)/.exec(l)?.[1])
     .filter((l): l is string => l !== undefined);
   if (items.length > 0) return items.slice(-6).map((l) => clip(l, PLAN_CHARS));
@@ -78,7 +81,9 @@ export function digestMessages(messages: readonly AgentMessage[]): Digest {
   let lastAssistantText = "";
   for (const m of messages) {
     if (m.role === "user") {
-      const r = realRequest(contentText(m.content));
+      const said = contentText(m.content);
+      d.firstWords ??= clip(said, REQUEST_CHARS);
+      const r = realRequest(said);
       if (r.pasted) d.pastes++;
       if (r.request !== undefined) {
         d.requests.push(r.request);

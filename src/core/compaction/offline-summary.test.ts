@@ -6,6 +6,7 @@ import { generateOfflineCompaction, OFFLINE_SUMMARY_NOTICE, offlineSummaryText }
 import { realRequest } from "./offline-summary-digest.ts";
 import { type CompactionPlan, planCompaction } from "./plan.ts";
 import { SPLIT_TURN_HEADING } from "./prompts.ts";
+import { zeroUsage } from "./summarize.ts";
 import { loadFixture, pathThroughLine } from "./test-fixture.ts";
 
 const fixture = loadFixture();
@@ -122,14 +123,7 @@ describe("offline summary", () => {
         api: "x",
         provider: "x",
         model: "x",
-        usage: {
-          input: 0,
-          output: 0,
-          cacheRead: 0,
-          cacheWrite: 0,
-          totalTokens: 0,
-          cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-        },
+        usage: zeroUsage(),
         stopReason: "toolUse",
         timestamp: 2,
       },

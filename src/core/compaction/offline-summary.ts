@@ -141,7 +141,11 @@ function prefixPart(range: PlanMessages): string {
   const request = d.requests[0];
   const out = [
     "## Original Request",
-    request ? request.replace(/\n+/g, " / ") : "(No request text in this part.)",
+    request
+      ? request.replace(/\n+/g, " / ")
+      : d.firstWords
+        ? `(No new request: the turn began with "${d.firstWords}".)`
+        : "(No request text in this part.)",
   ];
   const early = d.outcomes.map((o) => `${o.target}${o.ok ? "" : ` failed${o.error ? `: ${o.error}` : ""}`}`);
   out.push(
