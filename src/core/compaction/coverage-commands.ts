@@ -80,12 +80,25 @@ const COMPOUND = new Set(
  * The first pipeline stage of each segment of a script: splits at newlines, `&&`, `||`, `;` and
  * `|` outside quotes and `$(...)`; a heredoc ends the script (its body is content).
  */
+/** Index of the quote closing the one at `open` (a backslash escapes inside double quotes), or the end. */
+function closingQuote(script: string, open: number): number {
+  const q = script[open]!;
+  let at = script.indexOf(q, open + 1);
+  if (q === '"')
+    while (at > 0) {
+      let slashes = 0;
+      while (script[at - 1 - slashes] === "\\") slashes++;
+      if (slashes % 2 === 0) break;
+      at = script.indexOf(q, at + 1);
+    }
+  return at < 0 ? script.length : at;
+}
+
 function segments(commandLine: string): string[] {
   const script = commandLine.includes("\\\n") ? commandLine.replace(/\\\n/g, " ") : commandLine;
   const out: string[] = [];
   let start = 0;
   let piped = false;
-  let quote = "";
   let depth = 0;
   const mayHeredoc = script.includes("<<");
   const end = (i: number, nextPiped: boolean) => {
@@ -95,13 +108,8 @@ function segments(commandLine: string): string[] {
   };
   for (let i = 0; i < script.length; i++) {
     const c = script[i]!;
-    if (quote) {
-      if (c === "\\" && quote === '"') i++;
-      else if (c === quote) quote = "";
-      continue;
-    }
     if (c === "'" || c === '"' || c === "`") {
-      quote = c;
+      i = closingQuote(script, i);
       continue;
     }
     if (c === "$" && script[i + 1] === "(") depth++;

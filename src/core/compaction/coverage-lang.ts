@@ -23,7 +23,9 @@ export interface LanguageTable {
 
 // \b does not see accented letters as word characters, so these patterns use explicit
 // lookarounds: (?<![\p{L}\p{N}_]) and (?![\p{L}\p{N}_]).
-const W = (body: string) => new RegExp(`(?<![\\p{L}\\p{N}_])(?:${body})(?![\\p{L}\\p{N}_])`, "iu");
+const LEAD = "(?<![\\p{L}\\p{N}_])(?:";
+const TAIL = ")(?![\\p{L}\\p{N}_])";
+const W = (body: string) => new RegExp(`${LEAD}${body}${TAIL}`, "iu");
 
 const ENGLISH: LanguageTable = {
   code: "en",
@@ -201,10 +203,12 @@ export const LANGUAGES: readonly LanguageTable[] = [ENGLISH, GERMAN, FRENCH, SPA
 const STOP = new Set(LANGUAGES.flatMap((l) => l.stopWords));
 const ACKS = new Set(LANGUAGES.flatMap((l) => l.acknowledgements));
 
-/** All languages' instruction patterns in one regex: one scan rejects most sentences. */
+/** All languages' instruction words in one regex without the word-boundary checks: one scan rejects most sentences. */
 const ANY_INSTRUCTION = new RegExp(
-  LANGUAGES.flatMap((l) => l.instructions.map((r) => `(?:${r.source})`)).join("|"),
-  "iu",
+  LANGUAGES.flatMap((l) =>
+    l.instructions.map((r) => `(?:${r.source.slice(LEAD.length, -TAIL.length)})`),
+  ).join("|"),
+  "i",
 );
 
 /** The languages whose instruction patterns match `sentence` (empty: not an instruction). */
