@@ -119,3 +119,12 @@ export async function readSessionFile(
   if (!quiet && result.value.problems.length > 0) problemSink?.(problemsWarning(path, result.value.problems));
   return { ok: true, value: { ...result.value, bytes } };
 }
+
+/** A whole-number option (`fallback` when absent). */
+export function parseCount(name: string, value: string | true | undefined, fallback: number): Result<number> {
+  if (value === undefined) return { ok: true, value: fallback };
+  const n = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  return Number.isSafeInteger(n)
+    ? { ok: true, value: n }
+    : { ok: false, error: `${name} needs a whole number` };
+}

@@ -12,6 +12,7 @@ import {
   reportProblemsTo,
 } from "./command.ts";
 import { contextCommand } from "./context-command.ts";
+import { coverageCommand } from "./coverage-command.ts";
 import { inspectCommand } from "./inspect-command.ts";
 import { migrateCommand } from "./migrate-command.ts";
 import { planCommand } from "./plan-command.ts";
@@ -21,6 +22,7 @@ export const COMMANDS: readonly CliCommand[] = [
   migrateCommand,
   planCommand,
   contextCommand,
+  coverageCommand,
   // one row per command
 ];
 

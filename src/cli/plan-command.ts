@@ -31,6 +31,7 @@ import {
   EXIT_OK,
   EXIT_USAGE,
   parseArgs,
+  parseCount,
   type Result,
   readSessionFile,
 } from "./command.ts";
@@ -59,14 +60,6 @@ const VALUED = [
   "--compare",
 ];
 const FLAGS = ["--json", "--every-line", "--pi-fields"];
-
-function parseCount(name: string, value: string | true | undefined, fallback: number): Result<number> {
-  if (value === undefined) return { ok: true, value: fallback };
-  const n = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  return Number.isSafeInteger(n)
-    ? { ok: true, value: n }
-    : { ok: false, error: `${name} needs a whole number` };
-}
 
 function parseCounts(name: string, value: string | true | undefined): Result<number[] | undefined> {
   if (value === undefined) return { ok: true, value: undefined };

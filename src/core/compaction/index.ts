@@ -1,10 +1,14 @@
 /** The compaction engine (pure): tokens, plan, summaries, branch summaries, overflow. */
 export * from "./branch.ts";
+export * from "./coverage.ts";
+export * from "./coverage-add.ts";
+export * from "./coverage-details.ts";
 export * from "./cut.ts";
 export * from "./cut-points.ts";
 export * from "./decide.ts";
 export * from "./entry-messages.ts";
 export * from "./file-ops.ts";
+export * from "./masking.ts";
 export * from "./offline-summary.ts";
 export * from "./overflow.ts";
 export * from "./path-index.ts";

@@ -1,124 +1,189 @@
 /**
  * A structured summary built from the session itself, without a model: for people without an
- * API key, and as a fallback when the summarizer fails. Deterministic; same result shape as
+ * API key, and as a fallback when the summarizer fails. The same sections a model is asked for
+ * (Goal, Constraints & Preferences, Progress, Key Decisions, Next Steps, Critical Context; a split
+ * turn's prefix in its own part), filled from the session and from the coverage items, so the
+ * summary mentions what the coverage check looks for. Deterministic; same result shape as
  * generateCompaction so the preview can show, edit and confirm it the same way.
  */
-import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../session/types.ts";
+
 import { emptyUsage } from "../session/usage.ts";
+import type { CoverageCandidate, CoverageKind } from "./coverage-extract.ts";
+import { extractCoverageItems } from "./coverage-extract.ts";
+import { codeSpan } from "./coverage-text.ts";
 import { formatFileBlocks } from "./file-ops.ts";
-import type { CompactionPlan } from "./plan.ts";
-import { type GenerateResult, planFields } from "./summarize.ts";
+import { type Digest, digestMessages } from "./offline-summary-digest.ts";
+import type { CompactionPlan, PlanMessages } from "./plan.ts";
+import { NO_PRIOR_HISTORY } from "./prompts.ts";
+import { type GenerateResult, joinSplitSummary, planFields } from "./summarize.ts";
 
 export const OFFLINE_SUMMARY_NOTICE =
   "_This summary was generated offline from the session itself, without a model._";
 
-const REQUEST_CHARS = 600;
-const CONCLUSION_CHARS = 800;
-const ERROR_CHARS = 200;
-const MAX_ERRORS = 10;
-const MAX_CONCLUSIONS = 3;
+const MAX_REQUESTS = 8;
+const MAX_PER_KIND = 40;
 
-function clip(text: string, max: number): string {
-  const t = text.trim().replace(/\s+\n/g, "\n");
-  return t.length > max ? `${t.slice(0, max)}…` : t;
+function bullets(lines: readonly string[], empty: string): string[] {
+  return lines.length > 0 ? lines.map((l) => `- ${l}`) : [`- ${empty}`];
 }
 
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content
-    .filter((b): b is { type: "text"; text: string } => b?.type === "text" && typeof b.text === "string")
-    .map((b) => b.text)
-    .join("\n");
+function ofKind(items: readonly CoverageCandidate[], kind: CoverageKind): CoverageCandidate[] {
+  return items.filter((i) => i.kind === kind);
 }
 
-function quote(text: string): string {
-  return text
-    .split("\n")
-    .map((l) => `> ${l}`)
-    .join("\n");
+/** The latest `max` of a list, with a note on how many earlier ones were left out. */
+function latest<T>(list: readonly T[], max: number, render: (t: T) => string): string[] {
+  const shown = list.slice(-max).map(render);
+  return list.length > max ? [`(${list.length - max} earlier left out)`, ...shown] : shown;
 }
 
-interface Digest {
-  requests: string[];
-  toolCounts: Map<string, number>;
-  errors: string[];
-  conclusions: string[];
+function goalLines(d: Digest): string[] {
+  if (d.requests.length === 0) return ["- No request from the person in this part."];
+  const out = latest(d.requests, MAX_REQUESTS, (r) => r.replace(/\n+/g, " / ")).map((l) => `- ${l}`);
+  if (d.pastes > 0)
+    out.push(`- (The person pasted logs or output ${d.pastes} time(s); see Critical Context.)`);
+  return out;
 }
 
-function digest(messages: readonly AgentMessage[]): Digest {
-  const d: Digest = { requests: [], toolCounts: new Map(), errors: [], conclusions: [] };
-  for (const m of messages) {
-    if (m.role === "user") {
-      const t = textOf(m.content).trim();
-      if (t) d.requests.push(t);
-    } else if (m.role === "assistant") {
-      const a = m as AssistantMessage;
-      for (const b of Array.isArray(a.content) ? a.content : []) {
-        if (b?.type === "toolCall" && typeof b.name === "string")
-          d.toolCounts.set(b.name, (d.toolCounts.get(b.name) ?? 0) + 1);
-      }
-      const t = textOf(a.content).trim();
-      if (t) d.conclusions.push(t);
-      if (a.stopReason === "error" && a.errorMessage)
-        d.errors.push(`assistant reply: ${clip(a.errorMessage, ERROR_CHARS)}`);
-    } else if (m.role === "toolResult") {
-      const r = m as ToolResultMessage;
-      if (r.isError) {
-        const first = textOf(r.content).trim().split("\n")[0] ?? "";
-        d.errors.push(`${r.toolName}: ${clip(first, ERROR_CHARS)}`);
-      }
-    } else if (m.role === "bashExecution") {
-      d.toolCounts.set("shell (!)", (d.toolCounts.get("shell (!)") ?? 0) + 1);
-      if (typeof m.exitCode === "number" && m.exitCode !== 0)
-        d.errors.push(`\`${clip(m.command, ERROR_CHARS)}\` exited with code ${m.exitCode}`);
-    }
+function progressLines(d: Digest, items: readonly CoverageCandidate[]): string[] {
+  const done: string[] = [];
+  const modified = ofKind(items, "file").filter((f) => f.detail === "modified");
+  for (const f of modified.slice(-MAX_PER_KIND)) done.push(`[x] Changed ${codeSpan(f.text)}`);
+  const unresolved = d.outcomes.filter((o) => !o.ok && !o.resolved && !o.exploration);
+  const failedTargets = new Set(unresolved.map((o) => o.target));
+  for (const c of ofKind(items, "command").slice(-MAX_PER_KIND)) {
+    const failed = [...failedTargets].some((t) => t.endsWith(codeSpan(c.text)));
+    if (!failed) done.push(`[x] Ran ${codeSpan(c.text)}`);
   }
-  return d;
+  const blocked = unresolved.map((o) => `${o.target} failed${o.error ? `: ${o.error}` : ""}`);
+  const out = ["### Done", ...bullets(done, "Nothing recorded as finished.")];
+  out.push("", "### In Progress");
+  const open = d.open ? d.requests[d.requests.length - 1] : undefined;
+  out.push(open ? `- [ ] ${open.replace(/\n+/g, " / ")}` : "- Nothing open at the end of this part.");
+  out.push("", "### Blocked", ...bullets([...new Set(blocked)].slice(-10), "Nothing."));
+  return out;
+}
+
+function nextStepLines(d: Digest, items: readonly CoverageCandidate[]): string[] {
+  const steps: string[] = [];
+  const open = d.open ? d.requests[d.requests.length - 1] : undefined;
+  if (open) steps.push(`Finish the open request: ${open.replace(/\n+/g, " / ")}`);
+  for (const t of ofKind(items, "todo").slice(-MAX_PER_KIND)) steps.push(t.text);
+  for (const p of d.lastPlan) if (!steps.includes(p)) steps.push(`(assistant's last plan) ${p}`);
+  if (steps.length === 0) return ["1. Wait for the person's next request."];
+  return steps.map((s, i) => `${i + 1}. ${s}`);
+}
+
+function criticalLines(d: Digest, items: readonly CoverageCandidate[]): string[] {
+  const out: string[] = [];
+  const errors = ofKind(items, "error");
+  if (errors.length > 0) {
+    out.push("Errors seen (latest last):");
+    out.push(...latest(errors, 15, (e) => `- ${e.detail ? `${e.detail}: ` : ""}${e.text}`));
+  }
+  const named = [...ofKind(items, "identifier"), ...ofKind(items, "value")];
+  if (named.length > 0)
+    out.push(
+      `Named by the person: ${named
+        .slice(-MAX_PER_KIND)
+        .map((n) => codeSpan(n.text))
+        .join(", ")}`,
+    );
+  const urls = ofKind(items, "url");
+  if (urls.length > 0) out.push("Links:", ...latest(urls, 20, (u) => `- ${u.text}`));
+  const files = ofKind(items, "file");
+  const mentioned = files.filter((f) => f.detail === "mentioned");
+  if (mentioned.length > 0)
+    out.push(
+      `Files named: ${mentioned
+        .slice(-MAX_PER_KIND)
+        .map((f) => codeSpan(f.text))
+        .join(", ")}`,
+    );
+  const read = files.filter((f) => f.detail === "read");
+  if (read.length > 0)
+    out.push(
+      `Files read: ${read
+        .slice(-MAX_PER_KIND)
+        .map((f) => codeSpan(f.text))
+        .join(", ")}`,
+    );
+  const last = d.outcomes.filter((o) => o.ok).slice(-5);
+  if (last.length > 0) out.push(`Last tool calls: ${last.map((o) => o.target).join("; ")}`);
+  return out.length > 0 ? out : ["- Nothing beyond the files listed below."];
+}
+
+/** A previous summary carried along, its headings moved below ours and its file blocks left to the details. */
+function earlierSummary(previous: string): string {
+  const body = previous
+    .replace(OFFLINE_SUMMARY_NOTICE, "")
+    .replace(/<(read|modified)-files>[\s\S]*?<\/\1-files>/g, "")
+    .trim()
+    .replace(/^(#{1,4})(?=\s)/gm, "$1##");
+  return ["## Earlier Summary", "(The summary of the part before, kept as it was.)", "", body].join("\n");
+}
+
+function historyPart(range: PlanMessages, previous: string | undefined): string {
+  const d = digestMessages(range.messages);
+  const items = extractCoverageItems([range]);
+  const out = ["## Goal", ...goalLines(d)];
+  const rules = ofKind(items, "instruction").map((i) => i.text);
+  out.push("", "## Constraints & Preferences", ...bullets(rules, "None stated in this part."));
+  out.push("", "## Progress", ...progressLines(d, items));
+  out.push("", "## Key Decisions", ...bullets(d.decisions, "None recorded."));
+  out.push("", "## Next Steps", ...nextStepLines(d, items));
+  out.push("", "## Critical Context", ...criticalLines(d, items));
+  if (previous?.trim()) out.push("", earlierSummary(previous));
+  return out.join("\n");
+}
+
+function prefixPart(range: PlanMessages): string {
+  const d = digestMessages(range.messages);
+  const items = extractCoverageItems([range]);
+  const request = d.requests[0];
+  const out = [
+    "## Original Request",
+    request
+      ? request.replace(/\n+/g, " / ")
+      : d.firstWords
+        ? `(No new request: the turn began with "${d.firstWords}".)`
+        : "(No request text in this part.)",
+  ];
+  const early = d.outcomes.map((o) => `${o.target}${o.ok ? "" : ` failed${o.error ? `: ${o.error}` : ""}`}`);
+  out.push(
+    "",
+    "## Early Progress",
+    ...bullets(
+      latest([...new Set(early)], 20, (x) => x),
+      "No tool calls yet.",
+    ),
+  );
+  const context: string[] = [];
+  for (const i of ofKind(items, "instruction")) context.push(`Rule: ${i.text}`);
+  for (const f of ofKind(items, "file"))
+    context.push(`${f.detail === "modified" ? "Changed" : "File"}: ${codeSpan(f.text)}`);
+  for (const c of ofKind(items, "command")) context.push(`Ran: ${codeSpan(c.text)}`);
+  for (const e of ofKind(items, "error")) context.push(`Error: ${e.text}`);
+  for (const n of [...ofKind(items, "identifier"), ...ofKind(items, "value"), ...ofKind(items, "url")])
+    context.push(`Named: ${n.kind === "url" ? n.text : codeSpan(n.text)}`);
+  for (const t of ofKind(items, "todo")) context.push(`To do: ${t.text}`);
+  for (const p of d.lastPlan) context.push(`Last stated plan: ${p}`);
+  out.push("", "## Context for Suffix", ...bullets(context.slice(-60), "Nothing beyond the request."));
+  return out.join("\n");
 }
 
 /** The offline summary text of a plan (without the file blocks). */
 export function offlineSummaryText(plan: CompactionPlan): string {
-  const messages = [...plan.messagesToSummarize.messages, ...plan.turnPrefixMessages.messages];
-  const d = digest(messages);
-  const out: string[] = [OFFLINE_SUMMARY_NOTICE, ""];
-  out.push("## Goal");
-  const first = d.requests[0];
-  const latest = d.requests[d.requests.length - 1];
-  if (first === undefined) out.push("- No user request in the summarized part.");
-  else {
-    out.push("First request:", quote(clip(first, REQUEST_CHARS)));
-    if (latest !== undefined && d.requests.length > 1)
-      out.push("", "Latest request:", quote(clip(latest, REQUEST_CHARS)));
-  }
-  if (plan.previousSummary) out.push("", "## Earlier summary", plan.previousSummary.trim());
-  out.push("", "## Files");
-  out.push(
-    `- Read: ${plan.fileOps.readFiles.length > 0 ? plan.fileOps.readFiles.map((p) => `\`${p}\``).join(", ") : "none"}`,
-  );
-  out.push(
-    `- Modified: ${plan.fileOps.modifiedFiles.length > 0 ? plan.fileOps.modifiedFiles.map((p) => `\`${p}\``).join(", ") : "none"}`,
-  );
-  out.push("", "## Tool calls");
-  const counts = [...d.toolCounts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  out.push(counts.length > 0 ? `- ${counts.map(([n, c]) => `${n} × ${c}`).join(", ")}` : "- none");
-  if (d.errors.length > 0) {
-    out.push(
-      "",
-      `Errors (${d.errors.length}${d.errors.length > MAX_ERRORS ? `, last ${MAX_ERRORS} shown` : ""}):`,
-    );
-    for (const e of d.errors.slice(-MAX_ERRORS)) out.push(`- ${e}`);
-  }
-  out.push("", "## Last assistant conclusions");
-  const conclusions = d.conclusions.slice(-MAX_CONCLUSIONS);
-  if (conclusions.length === 0) out.push("- none");
-  for (const c of conclusions) out.push(quote(clip(c, CONCLUSION_CHARS)), "");
-  if (plan.isSplitTurn && plan.turnPrefixCount > 0)
-    out.push(
-      "",
-      `Note: the current turn was split; its first ${plan.turnPrefixCount} message(s) are summarized above and the rest is kept verbatim.`,
-    );
-  return out.join("\n").trim();
+  const history = plan.messagesToSummarize;
+  const split = plan.isSplitTurn && plan.turnPrefixCount > 0;
+  const body =
+    history.messages.length > 0 || !split
+      ? historyPart(history, plan.previousSummary)
+      : plan.previousSummary?.trim()
+        ? earlierSummary(plan.previousSummary)
+        : NO_PRIOR_HISTORY;
+  const text = `${OFFLINE_SUMMARY_NOTICE}\n\n${body}`;
+  return split ? joinSplitSummary(text, prefixPart(plan.turnPrefixMessages)) : text;
 }
 
 /** Offline compaction: same result shape as generateCompaction (never fails unless nothing to summarize). */

@@ -1,0 +1,156 @@
+/**
+ * `coverage <file> [--leaf-line N] [--keep-recent-tokens K] [--reserve-tokens R] (--summary FILE |
+ * --offline) [--json]`: the items of the plan's summarized range (files, commands, errors, the
+ * person's names, values, URLs and instructions, open to-dos) and whether the summary covers
+ * each, with the figure. Calls the same core functions as the app (planCompaction, coverageOf).
+ */
+import { readFile } from "node:fs/promises";
+import {
+  type CoverageReport,
+  coverageFigure,
+  coverageOf,
+  DEFAULT_COMPACTION_SETTINGS,
+  generateOfflineCompaction,
+  planCompaction,
+} from "../core/compaction/index.ts";
+import type { ParsedSession } from "../core/session/parse.ts";
+import { buildTreeIndex, currentPath, getPath } from "../core/session/tree.ts";
+import type { SessionEntry } from "../core/session/types.ts";
+import {
+  type CliCommand,
+  type CliIo,
+  checkOptions,
+  EXIT_FAILURE,
+  EXIT_OK,
+  EXIT_USAGE,
+  parseArgs,
+  parseCount,
+  type Result,
+  readSessionFile,
+} from "./command.ts";
+
+export interface CoverageCliReport extends CoverageReport {
+  file: string;
+  leafLine: number | null;
+  keepRecentTokens: number;
+  summarySource: string;
+  figure: string;
+}
+
+/** The path ending at the leaf on load, or at the entry on `leafLine`, with the leaf's line. */
+export function sessionPath(
+  session: ParsedSession,
+  leafLine?: number,
+): Result<{ path: SessionEntry[]; leafLine: number | null }> {
+  const { entries, lines } = session;
+  let path: SessionEntry[];
+  if (leafLine === undefined) path = currentPath(entries);
+  else {
+    const at = lines.indexOf(leafLine);
+    if (at < 0) return { ok: false, error: `no entry on line ${leafLine}` };
+    path = getPath(buildTreeIndex(entries).byId, entries[at]!.id);
+  }
+  const leaf = path.at(-1);
+  const at = leaf ? entries.indexOf(leaf) : -1;
+  return { ok: true, value: { path, leafLine: at >= 0 ? lines[at]! : null } };
+}
+
+export function formatCoverageReport(r: CoverageCliReport): string {
+  const rows = [
+    `${r.file} (leaf line ${r.leafLine ?? "none"}, keep ${r.keepRecentTokens}, summary: ${r.summarySource})`,
+    `  coverage: ${r.figure}`,
+  ];
+  const kinds = Object.entries(r.byKind)
+    .filter(([, k]) => k.total > 0)
+    .map(([kind, k]) => `${kind} ${k.covered}/${k.total}`);
+  if (kinds.length > 0) rows.push(`  by kind: ${kinds.join(", ")}`);
+  const width = Math.max(0, ...r.items.map((i) => i.kind.length));
+  for (const i of r.items) {
+    const mark = i.dismissed ? "-" : i.covered ? "✓" : "✗";
+    const detail = i.detail ? ` (${i.detail})` : "";
+    rows.push(
+      `  ${mark} ${i.kind.padEnd(width)}  ${i.text}${detail}  [${i.entryIds.slice(0, 3).join(", ")}${i.entryIds.length > 3 ? ", …" : ""}]`,
+    );
+  }
+  return `${rows.join("\n")}\n`;
+}
+
+const VALUED = ["--leaf-line", "--keep-recent-tokens", "--reserve-tokens", "--summary"];
+
+export const coverageCommand: CliCommand = {
+  name: "coverage",
+  usage:
+    "coverage <file> [--leaf-line N] [--keep-recent-tokens K] [--reserve-tokens R] (--summary FILE | --offline) [--json]",
+  summary:
+    "List what the summarized range holds and whether a summary (a file, or the offline one) mentions it.",
+  async run(args: string[], io: CliIo): Promise<number> {
+    const usage = (error: string) => {
+      io.err(`${error}\nUsage: npm run cli -- ${this.usage}\n`);
+      return EXIT_USAGE;
+    };
+    const parsed = parseArgs(args, VALUED);
+    const checked = parsed.ok ? checkOptions(parsed.value, [...VALUED, "--offline", "--json"]) : parsed;
+    if (!checked.ok) return usage(checked.error);
+    const { options, positionals } = checked.value;
+    if (positionals.length !== 1)
+      return usage(positionals.length === 0 ? "missing <file>" : "one <file> only");
+    const summaryFile = options.get("--summary");
+    const offline = options.has("--offline");
+    if ((summaryFile === undefined) === !offline)
+      return usage("give exactly one of --summary FILE and --offline");
+    const keep = parseCount(
+      "--keep-recent-tokens",
+      options.get("--keep-recent-tokens"),
+      DEFAULT_COMPACTION_SETTINGS.keepRecentTokens,
+    );
+    if (!keep.ok) return usage(keep.error);
+    const reserve = parseCount(
+      "--reserve-tokens",
+      options.get("--reserve-tokens"),
+      DEFAULT_COMPACTION_SETTINGS.reserveTokens,
+    );
+    if (!reserve.ok) return usage(reserve.error);
+    const leafOpt = options.get("--leaf-line");
+    const leaf = leafOpt === undefined ? undefined : parseCount("--leaf-line", leafOpt, 0);
+    if (leaf && !leaf.ok) return usage(leaf.error);
+    const file = positionals[0]!;
+    const fail = (error: string) => {
+      io.err(`${error}\n`);
+      return EXIT_FAILURE;
+    };
+    const session = await readSessionFile(file);
+    if (!session.ok) return fail(session.error);
+    const sp = sessionPath(session.value, leaf?.ok ? leaf.value : undefined);
+    if (!sp.ok) return fail(`${file}: ${sp.error}`);
+    const planned = planCompaction(sp.value.path, {
+      keepRecentTokens: keep.value,
+      reserveTokens: reserve.value,
+    });
+    if (!planned.ok) return fail(`${file}: ${planned.reason}`);
+    let summary: string;
+    if (typeof summaryFile === "string") {
+      try {
+        summary = await readFile(summaryFile, "utf8");
+      } catch (error) {
+        return fail(
+          `${summaryFile}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+        );
+      }
+    } else {
+      const generated = generateOfflineCompaction(planned.plan);
+      if (!generated.ok) return fail(`${file}: ${generated.error}`);
+      summary = generated.fields.summary;
+    }
+    const report = coverageOf(summary, planned.plan);
+    const out: CoverageCliReport = {
+      file,
+      leafLine: sp.value.leafLine,
+      keepRecentTokens: keep.value,
+      summarySource: typeof summaryFile === "string" ? summaryFile : "offline",
+      figure: coverageFigure(report),
+      ...report,
+    };
+    io.out(options.has("--json") ? `${JSON.stringify(out)}\n` : formatCoverageReport(out));
+    return EXIT_OK;
+  },
+};

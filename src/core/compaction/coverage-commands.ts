@@ -1,0 +1,173 @@
+/**
+ * Commands for the coverage check: which tool calls run shell commands, and the salient part of a
+ * command line (what a summary would name: `npm run check`, not `cd /repo && npm run check 2>&1 |
+ * tail -20`). Read-only exploration (ls, cat, grep, git status, ...) is not an item.
+ */
+
+/** Tool names whose `command` (or `cmd`) argument is a shell command line. */
+export const COMMAND_TOOLS: ReadonlySet<string> = new Set([
+  "bash",
+  "shell",
+  "sh",
+  "exec",
+  "execute",
+  "run_command",
+  "terminal",
+  "powershell",
+]);
+
+const EXPLORATION = new Set(
+  (
+    "ls ll la cat bat head tail grep egrep rg ag find fd wc echo printf pwd cd which whereis type tree " +
+    "file stat du df less more sort uniq cut tr awk date whoami env printenv true false sleep clear " +
+    "realpath dirname basename jq diff cmp"
+  ).split(" "),
+);
+/** Commands that move files around: their path arguments are file items, not commands. */
+const FILE_COMMANDS = new Set("mv cp rm rmdir mkdir touch ln chmod chown unlink".split(" "));
+const GIT_READS = new Set(
+  "status diff log show branch blame rev-parse ls-files remote describe shortlog reflog".split(" "),
+);
+
+/** The command line of a tool call, or undefined when the call runs no shell command. */
+export function toolCallCommand(name: unknown, args: unknown): string | undefined {
+  if (typeof name !== "string" || !COMMAND_TOOLS.has(name)) return undefined;
+  if (!args || typeof args !== "object") return undefined;
+  const a = args as { command?: unknown; cmd?: unknown };
+  const c = typeof a.command === "string" ? a.command : typeof a.cmd === "string" ? a.cmd : undefined;
+  return c && c.trim() !== "" ? c : undefined;
+}
+
+function program(token: string): string {
+  return token.slice(token.lastIndexOf("/") + 1).toLowerCase();
+}
+
+function isExploration(tokens: readonly string[]): boolean {
+  const p = program(tokens[0] ?? "");
+  if (EXPLORATION.has(p)) return true;
+  if (p === "sed") return tokens.includes("-n");
+  if (p === "git") {
+    const sub = tokens.slice(1).find((t) => !t.startsWith("-"));
+    return sub === undefined || GIT_READS.has(sub);
+  }
+  return false;
+}
+
+/** One stage: redirections, leading env assignments and everything from the first quoted argument dropped. */
+function salientStage(stage: string): string[] {
+  const cleaned =
+    stage.includes(">") || stage.includes("<")
+      ? stage
+          .replace(/\s*\d*>&\d+/g, " ")
+          .replace(/\s*(?:\d*>>?|<)\s*\S+/g, " ")
+          .replace(/\s*<<-?\s*\S+/g, " ")
+      : stage;
+  const tokens = cleaned.split(/\s+/).filter((t) => t !== "");
+  while (tokens.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(tokens[0]!)) tokens.shift();
+  if (tokens[0] === "sudo" || tokens[0] === "time" || tokens[0] === "exec") tokens.shift();
+  const cut = tokens.findIndex((t) => /^["'`$(]/.test(t));
+  const kept = cut < 0 ? tokens : tokens.slice(0, cut);
+  while (kept.length > 1 && kept[kept.length - 1]!.startsWith("-")) kept.pop();
+  return kept;
+}
+
+const MAX_COMMAND_CHARS = 100;
+const COMPOUND = new Set(
+  "for while until if case do done then else elif fi esac { } [ [[ function ( )".split(" "),
+);
+
+/**
+ * The first pipeline stage of each segment of a script: splits at newlines, `&&`, `||`, `;` and
+ * `|` outside quotes and `$(...)`; a heredoc ends the script (its body is content).
+ */
+/** Index of the quote closing the one at `open` (a backslash escapes inside double quotes), or the end. */
+function closingQuote(script: string, open: number): number {
+  const q = script[open]!;
+  let at = script.indexOf(q, open + 1);
+  if (q === '"')
+    while (at > 0) {
+      let slashes = 0;
+      while (script[at - 1 - slashes] === "\\") slashes++;
+      if (slashes % 2 === 0) break;
+      at = script.indexOf(q, at + 1);
+    }
+  return at < 0 ? script.length : at;
+}
+
+function segments(commandLine: string): string[] {
+  const script = commandLine.includes("\\\n") ? commandLine.replace(/\\\n/g, " ") : commandLine;
+  const out: string[] = [];
+  let start = 0;
+  let piped = false;
+  let depth = 0;
+  const mayHeredoc = script.includes("<<");
+  const end = (i: number, nextPiped: boolean) => {
+    const part = script.slice(start, i).trim();
+    if (!piped && part !== "") out.push(part);
+    piped = nextPiped;
+  };
+  for (let i = 0; i < script.length; i++) {
+    const c = script[i]!;
+    if (c === "'" || c === '"' || c === "`") {
+      i = closingQuote(script, i);
+      continue;
+    }
+    if (c === "$" && script[i + 1] === "(") depth++;
+    else if (c === ")" && depth > 0) depth--;
+    if (depth > 0) continue;
+    if ((c === "&" || c === "|") && script[i + 1] === c) {
+      end(i, false);
+      start = ++i + 1;
+    } else if (c === ";" || c === "\n") {
+      const heredoc = mayHeredoc && /<<-?\s*\S/.test(script.slice(start, i));
+      end(i, false);
+      start = i + 1;
+      if (heredoc && c === "\n") return out;
+    } else if (c === "|") {
+      end(i, true);
+      start = i + 1;
+    }
+  }
+  end(script.length, false);
+  return out;
+}
+
+/**
+ * The salient commands of a command line: each segment's first pipeline stage, without `cd`,
+ * exports, shell keywords, redirections and quoted arguments, exploration left out.
+ */
+export function salientCommands(commandLine: string): string[] {
+  return commandParts(commandLine).commands;
+}
+
+/** salientCommands, plus the path arguments of file commands (mv, rm, mkdir, ...). */
+export function commandParts(commandLine: string): { commands: string[]; paths: string[] } {
+  const out: string[] = [];
+  const paths: string[] = [];
+  for (const stage of segments(commandLine)) {
+    if (stage.startsWith("#")) continue;
+    const head = program(stage.slice(0, (stage.search(/\s/) + 1 || stage.length + 1) - 1));
+    if (EXPLORATION.has(head) || head === "cd") continue;
+    const all = stage.split(/\s+/);
+    if (FILE_COMMANDS.has(program(all[0] ?? ""))) {
+      for (const a of all.slice(1))
+        if (!a.startsWith("-") && !/[*?$"'`<>&]/.test(a) && /[/.]/.test(a) && /[a-z]/i.test(a))
+          paths.push(a.replace(/\/+$/, ""));
+      continue;
+    }
+    const tokens = salientStage(stage);
+    if (tokens.length === 0) continue;
+    const p = program(tokens[0]!);
+    if (p === "cd" || p === "export" || p === "set" || p === "source" || p === "." || COMPOUND.has(p))
+      continue;
+    if (tokens.length === 1 && all.length > 1) continue;
+    if (isExploration(tokens)) continue;
+    let text = tokens.join(" ");
+    if (text.length > MAX_COMMAND_CHARS) {
+      const cut = text.slice(0, MAX_COMMAND_CHARS);
+      text = cut.slice(0, Math.max(cut.lastIndexOf(" "), 1));
+    }
+    if (!out.includes(text)) out.push(text);
+  }
+  return { commands: out, paths };
+}

@@ -1,0 +1,353 @@
+/**
+ * The concrete items of a summarized range that a summary should mention: files, commands,
+ * errors, the person's identifiers, values, URLs and instructions, and open to-dos. Tool results
+ * are never a source of instructions, names or to-dos (only of errors and nested file calls).
+ * Per-message findings are cached per message object (the projection caches those), so
+ * re-planning the same session re-reads nothing. Deterministic.
+ */
+import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../session/types.ts";
+import { commandParts, toolCallCommand } from "./coverage-commands.ts";
+import { instructionLanguages, isNextStep } from "./coverage-lang.ts";
+import {
+  basename,
+  clip,
+  contentText,
+  ERROR_LINE,
+  errorLineOf,
+  normalizeKey,
+  pathsInText,
+  sentences,
+  splitProse,
+  URL_RE,
+} from "./coverage-text.ts";
+import { messageFileOps } from "./file-ops.ts";
+
+export type CoverageKind =
+  | "file"
+  | "command"
+  | "error"
+  | "identifier"
+  | "value"
+  | "url"
+  | "instruction"
+  | "todo";
+
+export const COVERAGE_KINDS: readonly CoverageKind[] = [
+  "file",
+  "command",
+  "error",
+  "identifier",
+  "value",
+  "url",
+  "instruction",
+  "todo",
+];
+
+/** An item found in the summarized range (before checking a summary). */
+export interface CoverageCandidate {
+  kind: CoverageKind;
+  /** What a summary should contain (one line). */
+  text: string;
+  /** `kind:normalized text`: identity for dedupe and dismissal. */
+  key: string;
+  /** Ids of the entries it appears in, first appearance first. */
+  entryIds: string[];
+  /**
+   * file: "read" | "modified" | "mentioned"; command: "tool" | "shell"; error: the tool name,
+   * "assistant", "shell" or "pasted"; instruction: language codes; todo: "unchecked" | "todo" | "next".
+   */
+  detail?: string;
+}
+
+/** Messages and the ids of their entries (same order), like PlanMessages. */
+export interface CoverageRange {
+  messages: readonly AgentMessage[];
+  entryIds: readonly string[];
+}
+
+interface Found {
+  kind: CoverageKind;
+  text: string;
+  detail?: string;
+  /** A checked to-do: closes an open one with the same text. */
+  closes?: boolean;
+  /** coverageKey(kind, text), set when the findings are cached. */
+  key?: string;
+}
+
+const INSTRUCTION_CHARS = 240;
+const ERROR_CHARS = 200;
+const MAX_PASTED_ERRORS = 3;
+
+function todos(lines: readonly string[], out: Found[]): void {
+  for (const line of lines) {
+    if (!line.includes("[") && !line.includes("TODO") && !line.includes("FIXME")) continue;
+    const open = /^\s*[-*+]\s+\[ \]\s+(.+)/.exec(line);
+    if (open) {
+      out.push({ kind: "todo", text: clip(open[1]!, INSTRUCTION_CHARS), detail: "unchecked" });
+      continue;
+    }
+    const done = /^\s*[-*+]\s+\[[xX]\]\s+(.+)/.exec(line);
+    if (done) {
+      out.push({ kind: "todo", text: clip(done[1]!, INSTRUCTION_CHARS), closes: true });
+      continue;
+    }
+    const todo = /^\s*(?:[-*+]\s+|\d+[.)]\s+|\/\/\s*|#\s*)?(?:TODO|FIXME)\b[:\s-]*(.+)/.exec(line);
+    if (todo) out.push({ kind: "todo", text: clip(todo[1]!, INSTRUCTION_CHARS), detail: "todo" });
+  }
+}
+
+/** Announced next steps of an assistant message (read only for messages after the last user message). */
+function nextSteps(m: AgentMessage): Found[] {
+  if (m.role !== "assistant") return [];
+  const out: Found[] = [];
+  for (const s of sentences(contentText(m.content).split("\n")))
+    if (isNextStep(s)) out.push({ kind: "todo", text: clip(s, INSTRUCTION_CHARS), detail: "next" });
+  return out;
+}
+
+function urls(text: string, out: Found[], detail: string): void {
+  if (!text.includes("://")) return;
+  for (const m of text.matchAll(URL_RE))
+    out.push({ kind: "url", text: m[0].replace(/[.,;:!?]+$/, ""), detail });
+}
+
+/** Paths in text; `specific`: only paths with a directory and a file extension (assistant prose names many files in passing). */
+function paths(text: string, out: Found[], specific: boolean): void {
+  for (const p of pathsInText(text)) {
+    if (specific && !(/\/[^/]/.test(p.slice(1)) && /\.\w+$/.test(p))) continue;
+    out.push({ kind: "file", text: p, detail: "mentioned" });
+  }
+}
+
+const BACKTICK = /`([^`\n]{2,80})`/g;
+const QUOTED =
+  /(?<![\p{L}\p{N}])(?:"([^"\n]{2,80})"|“([^”\n]{2,80})”|„([^“\n]{2,80})“|«\s?([^»\n]{2,80}?)\s?»|'([^'\n]{2,60})')(?![\p{L}\p{N}])/gu;
+const CAMEL =
+  /(?<![\w$.])(?:[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+)(?:\(\))?(?![\w$])/g;
+const CALL = /(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\(\)/g;
+const FLAG = /(?<![\w-])--[a-z][a-z0-9-]+/g;
+const NUMBER_UNIT =
+  /(?<![\w.])\d+(?:[.,]\d+)?(?:\s?(?:ms|sec|secs|seconds?|minutes?|mins?|hours?|days?|px|pt|em|rem|%|kb|mb|gb|tb|kib|mib|gib|tokens?|lines?|chars?|characters?|bytes?|entries|files?|fps|hz|khz|mhz|ghz|°c|€|\$)|[kmb]|x)(?![\p{L}\p{N}])/giu;
+const VERSION = /(?<![\w.])(?:v\d+(?:\.\d+){1,3}|\d+\.\d+\.\d+)(?:-[0-9A-Za-z.]+)?(?![\w.])/g;
+
+/** Identifiers and values the person named in their prose (code spans, names, flags, numbers with units, versions, quotes). */
+function named(prose: string, out: Found[]): void {
+  const seen = new Set<string>();
+  const add = (kind: "identifier" | "value", text: string) => {
+    const t = text.trim();
+    if (t.length < 2 || seen.has(t)) return;
+    seen.add(t);
+    out.push({ kind, text: t, detail: "user" });
+  };
+  const ticks = prose.includes("`");
+  for (const m of ticks ? prose.matchAll(BACKTICK) : []) {
+    const t = m[1]!;
+    if (pathsInText(t).length === 1 && pathsInText(t)[0] === t.replace(/^@/, "")) continue;
+    add("identifier", t);
+  }
+  const unticked = ticks ? prose.replace(BACKTICK, " ") : prose;
+  const plain = unticked.includes("://") ? unticked.replace(URL_RE, " ") : unticked;
+  for (const m of /["“„«']/.test(plain) ? plain.matchAll(QUOTED) : []) {
+    const t = m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? "";
+    if (t.trim().split(/\s+/).length <= 8) add("value", t);
+  }
+  const bare = plain.includes("/") ? plain.replace(/[^\s/]*\/[^\s]*/g, " ") : plain;
+  if (bare.includes("()")) for (const m of bare.matchAll(CALL)) add("identifier", m[0]);
+  for (const m of bare.matchAll(CAMEL)) if (!seen.has(`${m[0]}()`)) add("identifier", m[0]);
+  if (bare.includes("--")) for (const m of bare.matchAll(FLAG)) add("identifier", m[0]);
+  if (/\d/.test(bare)) {
+    for (const m of bare.matchAll(VERSION)) add("value", m[0]);
+    for (const m of bare.matchAll(NUMBER_UNIT)) add("value", m[0]);
+  }
+}
+
+function fromUser(text: string, out: Found[]): void {
+  const { prose, pasted } = splitProse(text.replace(/[’]/g, "'"));
+  for (const s of sentences(prose)) {
+    if (s.endsWith("?") || s.length < 8) continue;
+    const langs = instructionLanguages(s);
+    if (langs.length > 0)
+      out.push({ kind: "instruction", text: clip(s, INSTRUCTION_CHARS), detail: langs.join(",") });
+  }
+  const proseText = prose.join("\n");
+  named(proseText, out);
+  paths(proseText, out, false);
+  urls(text, out, "user");
+  todos(prose, out);
+  let errors = 0;
+  for (const line of pasted) {
+    if (errors >= MAX_PASTED_ERRORS) break;
+    if (!ERROR_LINE.test(` ${line.trim()}`)) continue;
+    out.push({ kind: "error", text: clip(line.trim(), ERROR_CHARS), detail: "pasted" });
+    errors++;
+  }
+}
+
+function commandFindings(command: string, detail: string, out: Found[]): void {
+  const parts = commandParts(command);
+  for (const c of parts.commands) out.push({ kind: "command", text: c, detail });
+  for (const p of parts.paths) out.push({ kind: "file", text: p, detail: "mentioned" });
+}
+
+function fromAssistant(m: AssistantMessage, out: Found[]): void {
+  for (const op of messageFileOps(m)) out.push({ kind: "file", text: op.path, detail: op.kind });
+  const content = Array.isArray(m.content) ? m.content : [];
+  for (const b of content) {
+    if (b?.type !== "toolCall") continue;
+    const command = toolCallCommand(b.name, b.arguments);
+    if (command) commandFindings(command, "tool", out);
+    for (const v of Object.values(b.arguments ?? {})) if (typeof v === "string") urls(v, out, "tool call");
+  }
+  const text = contentText(content);
+  if (text) {
+    paths(text, out, true);
+    urls(text, out, "assistant");
+    todos(text.split("\n"), out);
+  }
+  if (m.stopReason === "error" && typeof m.errorMessage === "string" && m.errorMessage.trim() !== "") {
+    const line = errorLineOf(m.errorMessage);
+    if (line) out.push({ kind: "error", text: line, detail: "assistant" });
+  }
+}
+
+function fromToolResult(m: ToolResultMessage, out: Found[]): void {
+  for (const op of messageFileOps(m)) out.push({ kind: "file", text: op.path, detail: op.kind });
+  if (m.isError !== true) return;
+  const line = errorLineOf(contentText(m.content));
+  if (line)
+    out.push({ kind: "error", text: line, detail: typeof m.toolName === "string" ? m.toolName : "tool" });
+}
+
+const cache = new WeakMap<AgentMessage, readonly Found[]>();
+
+const NO_FINDINGS: readonly Found[] = [];
+
+function findingsOf(m: AgentMessage): readonly Found[] {
+  // Most tool results hold nothing to find: no cache entry for them (cheaper than the lookup).
+  if (m.role === "toolResult" && m.isError !== true && !m.nestedCalls) return NO_FINDINGS;
+  const hit = cache.get(m);
+  if (hit) return hit;
+  const out: Found[] = [];
+  if (m.role === "user") fromUser(contentText(m.content), out);
+  else if (m.role === "assistant") fromAssistant(m, out);
+  else if (m.role === "toolResult") fromToolResult(m, out);
+  else if (m.role === "bashExecution" && !m.excludeFromContext && typeof m.command === "string") {
+    commandFindings(m.command, "shell", out);
+    if (typeof m.exitCode === "number" && m.exitCode !== 0) {
+      const line = errorLineOf(typeof m.output === "string" ? m.output : "");
+      out.push({
+        kind: "error",
+        text: line ?? clip(`${m.command} exited with code ${m.exitCode}`, ERROR_CHARS),
+        detail: "shell",
+      });
+    }
+  }
+  for (const f of out) f.key = coverageKey(f.kind, f.text);
+  cache.set(m, out);
+  return out;
+}
+
+/** The key of an item: its kind and its normalised text. */
+export function coverageKey(kind: CoverageKind, text: string): string {
+  return `${kind}:${normalizeKey(text)}`;
+}
+
+const FILE_RANK: Record<string, number> = { mentioned: 0, read: 1, modified: 2 };
+
+/**
+ * Merges a path named in text into the path it names: a recorded one (same path, a suffix of it,
+ * or its basename when only one recorded path has it), else the longest named path it is a
+ * suffix of (`core/setup.ts` into `packages/x/src/core/setup.ts`).
+ */
+function mergeMentionedPaths(
+  items: CoverageCandidate[],
+  seenIds: Map<CoverageCandidate, Set<string>>,
+): CoverageCandidate[] {
+  const files = items.filter((i) => i.kind === "file");
+  if (files.length < 2) return items;
+  const byBase = new Map<string, CoverageCandidate[]>();
+  for (const f of files) {
+    const b = basename(f.text).toLowerCase();
+    byBase.set(b, [...(byBase.get(b) ?? []), f]);
+  }
+  const merged = new Set<CoverageCandidate>();
+  for (const i of files) {
+    if (i.detail !== "mentioned") continue;
+    const mention = i.text.replace(/^\.\//, "").replace(/\/+$/, "");
+    const same = (byBase.get(basename(mention).toLowerCase()) ?? []).filter((c) => c !== i && !merged.has(c));
+    const recorded = same.filter((c) => c.detail !== "mentioned");
+    const suffixOf = (c: CoverageCandidate) => c.text === mention || c.text.endsWith(`/${mention}`);
+    let target = mention.includes("/")
+      ? recorded.find(suffixOf)
+      : recorded.length === 1
+        ? recorded[0]
+        : undefined;
+    if (!target && mention.includes("/"))
+      target = same
+        .filter((c) => c.detail === "mentioned" && c.text.length > i.text.length && suffixOf(c))
+        .sort((a, b) => b.text.length - a.text.length)[0];
+    if (!target) continue;
+    const ids = seenIds.get(target)!;
+    for (const id of i.entryIds) {
+      if (ids.has(id)) continue;
+      ids.add(id);
+      target.entryIds.push(id);
+    }
+    merged.add(i);
+  }
+  return merged.size === 0 ? items : items.filter((i) => !merged.has(i));
+}
+
+/**
+ * The items of the ranges (in order: a plan's messagesToSummarize, then its turnPrefixMessages),
+ * deduplicated by key, in order of first appearance. A to-do checked later is not open; an
+ * announced next step counts only after the last user message.
+ */
+export function extractCoverageItems(ranges: readonly CoverageRange[]): CoverageCandidate[] {
+  let lastUser = -1;
+  let n = 0;
+  for (const r of ranges)
+    for (const m of r.messages) {
+      if (m.role === "user") lastUser = n;
+      n++;
+    }
+  const byKey = new Map<string, CoverageCandidate>();
+  const seenIds = new Map<CoverageCandidate, Set<string>>();
+  const closed = new Set<string>();
+  let at = 0;
+  for (const r of ranges) {
+    for (let i = 0; i < r.messages.length; i++, at++) {
+      const id = r.entryIds[i] ?? "";
+      const m = r.messages[i]!;
+      const found =
+        at > lastUser && m.role === "assistant" ? [...findingsOf(m), ...nextSteps(m)] : findingsOf(m);
+      for (const f of found) {
+        const key = f.key ?? coverageKey(f.kind, f.text);
+        if (f.closes) {
+          closed.add(key);
+          continue;
+        }
+        if (key.endsWith(":")) continue;
+        if (f.kind === "todo") closed.delete(key);
+        const item = byKey.get(key);
+        if (!item) {
+          const c: CoverageCandidate = { kind: f.kind, text: f.text, key, entryIds: [id] };
+          if (f.detail !== undefined) c.detail = f.detail;
+          byKey.set(key, c);
+          seenIds.set(c, new Set([id]));
+        } else {
+          const ids = seenIds.get(item)!;
+          if (!ids.has(id)) {
+            ids.add(id);
+            item.entryIds.push(id);
+          }
+          if (f.kind === "file" && (FILE_RANK[f.detail ?? ""] ?? 0) > (FILE_RANK[item.detail ?? ""] ?? 0))
+            item.detail = f.detail;
+        }
+      }
+    }
+  }
+  const items = [...byKey.values()].filter((i) => !(i.kind === "todo" && closed.has(i.key)));
+  return mergeMentionedPaths(items, seenIds);
+}

@@ -1,0 +1,280 @@
+/**
+ * Text rules of the coverage check: the normalisation both sides of a match go through, words
+ * and their crude stems, salient words, and the recognisers for paths, URLs, pasted lines and
+ * sentences that the extractor and the offline summary share.
+ */
+import { isStopWord } from "./coverage-lang.ts";
+
+/**
+ * Case-folded, backticks dropped, curly apostrophes straightened, whitespace runs collapsed.
+ * Maps every character on its own (final sigma folded to σ), so that a substring of a text stays
+ * a substring after normalisation: a summary that contains an item's text matches it.
+ */
+export function normalize(text: string): string {
+  const lower = text.toLowerCase();
+  if (!NEEDS_WORK.test(lower)) return lower;
+  return lower.replace(/ς/g, "σ").replace(/[`]/g, "").replace(/[’‘]/g, "'").replace(/\s+/g, " ");
+}
+
+/** Anything normalize() changes beyond case (most short texts have none of it: fast path). */
+const NEEDS_WORK = /[ς`’‘]|\s\s|[^\S ]/;
+
+const EDGE_PUNCT = /^[\s"'([{<.,;:!?*_~-]+|[\s"')\]}>.,;:!?*_~-]+$/g;
+
+/** normalize() with whitespace and punctuation trimmed at both ends. */
+export function normalizeKey(text: string): string {
+  return normalize(text).replace(EDGE_PUNCT, "");
+}
+
+const WORD = /[\p{L}\p{N}_]+/gu;
+const SUFFIXES = ["ing", "ions", "ion", "ed", "es", "en", "er", "s", "e"];
+
+/** A crude, language-blind stem: one common suffix off words of five or more letters. */
+export function stem(word: string): string {
+  if (word.length < 5) return word;
+  for (const s of SUFFIXES)
+    if (word.endsWith(s) && word.length - s.length >= 4) return word.slice(0, -s.length);
+  return word;
+}
+
+/** The stems of every word of a normalised text (identifiers also split at _ and camel humps). */
+export function wordStems(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(WORD)) {
+    const w = m[0].toLowerCase();
+    out.add(stem(w));
+    if (w.includes("_")) for (const p of w.split("_")) if (p) out.add(stem(p));
+  }
+  for (const m of text.matchAll(/[a-z]+(?=[A-Z])|[A-Z][a-z]+/g)) out.add(stem(m[0].toLowerCase()));
+  return out;
+}
+
+/** The distinctive words of a text: not stop words, three letters or more (or containing a digit). */
+export function salientWords(text: string): string[] {
+  const seen = new Set<string>();
+  for (const m of normalize(text).matchAll(WORD)) {
+    const w = m[0];
+    if (isStopWord(w)) continue;
+    if (w.length < 3 && !/\d/.test(w)) continue;
+    seen.add(stem(w));
+  }
+  return [...seen];
+}
+
+/** True when at least `share` of the salient words are among `stems` (all of them when there are two or fewer). */
+export function salientMatch(words: readonly string[], stems: ReadonlySet<string>, share: number): boolean {
+  if (words.length === 0) return false;
+  let hit = 0;
+  for (const w of words) if (stems.has(w)) hit++;
+  return words.length <= 2 ? hit === words.length : hit / words.length >= share;
+}
+
+/** The text blocks of a message content (string or blocks), joined with newlines. */
+export function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  let out = "";
+  for (const b of content) {
+    if (b && typeof b === "object" && b.type === "text" && typeof b.text === "string")
+      out = out === "" ? b.text : `${out}\n${b.text}`;
+  }
+  return out;
+}
+
+/** Cuts a text to `max` characters at a word boundary when one is near, with an ellipsis. */
+export function clip(text: string, max: number): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  if (t.length <= max) return t;
+  const cut = t.slice(0, max);
+  const space = cut.lastIndexOf(" ");
+  return `${space > max * 0.6 ? cut.slice(0, space) : cut}…`;
+}
+
+export const URL_RE = /\bhttps?:\/\/[^\s<>"'`)\]}]+/g;
+
+const CODE_EXT =
+  "ts|tsx|mts|cts|js|jsx|mjs|cjs|json|jsonl|md|mdx|txt|py|rs|go|java|kt|rb|php|c|h|cc|cpp|hpp|cs|swift|" +
+  "css|scss|less|html|vue|svelte|yml|yaml|toml|ini|cfg|conf|sh|bash|zsh|sql|xml|svg|png|jpg|lock|log|env|csv";
+const EXT = new RegExp(`\\.(?:${CODE_EXT})$`, "i");
+/** Characters of a path token: letters, digits, _ . @ ~ / - */
+function isPathChar(c: number): boolean {
+  return (
+    (c >= 97 && c <= 122) ||
+    (c >= 65 && c <= 90) ||
+    (c >= 48 && c <= 57) ||
+    c === 95 ||
+    c === 46 ||
+    c === 64 ||
+    c === 126 ||
+    c === 47 ||
+    c === 45
+  );
+}
+
+/** The maximal runs of path characters that contain a slash or a dot (linear: expands around each one). */
+function pathTokens(text: string): string[] {
+  const out: string[] = [];
+  const re = /[/.]/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    let start = m.index;
+    while (start > 0 && isPathChar(text.charCodeAt(start - 1))) start--;
+    let end = m.index + 1;
+    while (end < text.length && isPathChar(text.charCodeAt(end))) end++;
+    re.lastIndex = end;
+    if (end - start >= 3) out.push(text.slice(start, end));
+  }
+  return out;
+}
+
+const NOT_FILES = new Set([
+  "node.js",
+  "next.js",
+  "vue.js",
+  "react.js",
+  "three.js",
+  "d3.js",
+  "express.js",
+  "nuxt.js",
+]);
+
+/**
+ * The file paths mentioned in a text (URLs excluded): tokens with a known file extension, or with
+ * at least two slashes, or starting with /, ~/, ./ or ../; a leading @ (a mention) is dropped.
+ */
+export function pathsInText(text: string): string[] {
+  if (!text.includes("/") && !text.includes(".")) return [];
+  const plain = text.includes("://") ? text.replace(URL_RE, " ") : text;
+  const out: string[] = [];
+  for (const token of pathTokens(plain)) {
+    if (!token.includes("/") && token.indexOf(".") <= 0) continue;
+    let p = token.replace(/[.,;:-]+$/, "");
+    if (p.startsWith("@")) p = p.slice(1);
+    if (p.length > 300) continue;
+    if (p.length < 3 || !/[a-z]/i.test(p)) continue;
+    const slashes = p.split("/").length - 1;
+    const ext = EXT.test(p);
+    const rooted = /^(?:\/|~\/|\.\.?\/)/.test(p);
+    if (!(ext || slashes >= 2 || (rooted && slashes >= 1 && p.length > 2))) continue;
+    if (ext && /^[./]*\.\w+$/.test(basename(p))) continue;
+    if (!ext && /^\/[^/]+$/.test(p)) continue;
+    if (!ext && /^\/+$|^\.+\/*$/.test(p)) continue;
+    if (NOT_FILES.has(p.toLowerCase())) continue;
+    if (/^\d/.test(p) && !ext) continue;
+    out.push(p);
+  }
+  return out;
+}
+
+/** The last segment of a path (directories keep their name without the trailing slash). */
+export function basename(path: string): string {
+  const p = path.replace(/\/+$/, "");
+  return p.slice(p.lastIndexOf("/") + 1);
+}
+
+/**
+ * A line someone pasted rather than wrote: code fences' content (handled by the caller), stack
+ * frames, shell prompts, JSON, indented or very long lines, and lines with few letters.
+ */
+export function isPastedLine(line: string): boolean {
+  const t = line.trim();
+  if (t === "") return false;
+  if (/^\s{2,}\S/.test(line) || /^\t/.test(line)) return true;
+  if (/^at\s+\S+.*(?:\(|:\d+)/.test(t)) return true;
+  if (/^(?:[➜❯$#%>]\s|~\/|\S+@\S+:|\S+\s+git:\()/.test(t)) return true;
+  if (/^[{[]/.test(t) && /[:"\]}]/.test(t)) return true;
+  if (/^\^+$/.test(t) || /^\S+:\d+(?::\d+)?$/.test(t) || /^node:/.test(t)) return true;
+  if (t.length > 400) return true;
+  const letters = t.replace(/[^\p{L}\s]/gu, "").length;
+  return t.length > 20 && letters / t.length < 0.55;
+}
+
+/** A line that reports an error (in a paste or a tool result). */
+export const ERROR_LINE =
+  /(?:^|\s)(?:[A-Z]\w*(?:Error|Exception)|error(?: TS\d+)?|ERR!|fatal|FAIL(?:ED)?|panic|Traceback|ENOENT|EACCES|EADDRINUSE)\b[:\s]/i;
+
+/** Runtime chatter that is never the error (a debugger attaching, Node's inspector hints). */
+const NOISE_LINE =
+  /^(?:Debugger (?:attached|listening)|Waiting for the debugger|For help, see: https:\/\/nodejs\.org)/;
+
+/**
+ * The line that best names the error in a failed tool's output: the first line that reports an
+ * error, else the first line that is not noise or a bare location; undefined for no output.
+ */
+export function errorLineOf(text: string): string | undefined {
+  const lines = text
+    .split("\n", 80)
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && !NOISE_LINE.test(l));
+  const hit = lines.find((l) => ERROR_LINE.test(` ${l}`)) ?? lines.find((l) => !/^\S+:\d+$/.test(l));
+  if (!hit || hit === "(no output)") return undefined;
+  return clip(hit, 200);
+}
+
+/**
+ * The lines of a text split into written prose and pasted material, by paragraph: code fences,
+ * paragraphs that are mostly pasted lines (a lead-in line ending with ":" stays prose), and a
+ * one-line paragraph that follows a pasted one and precedes another or the end ("Node.js v23").
+ */
+export function splitProse(text: string): { prose: string[]; pasted: string[] } {
+  const paragraphs: { lines: string[]; code: boolean }[] = [];
+  let current: string[] = [];
+  let fence = false;
+  const flush = (code: boolean) => {
+    if (current.length > 0) paragraphs.push({ lines: current, code });
+    current = [];
+  };
+  for (const line of text.split("\n")) {
+    if (/^\s*(?:```|~~~)/.test(line)) {
+      flush(fence);
+      fence = !fence;
+    } else if (!fence && line.trim() === "") flush(false);
+    else current.push(line);
+  }
+  flush(fence);
+  const kinds = paragraphs.map((p) => {
+    if (p.code) return "pasted";
+    const pasted = p.lines.filter((l) => isPastedLine(l) || ERROR_LINE.test(` ${l.trim()}`)).length;
+    const allIndented = p.lines.length > 1 && p.lines.every((l) => /^\s/.test(l));
+    return pasted * 2 >= p.lines.length || allIndented ? "pasted" : "prose";
+  });
+  const prose: string[] = [];
+  const pasted: string[] = [];
+  paragraphs.forEach((p, i) => {
+    let kind = kinds[i];
+    const after = kinds[i + 1];
+    const line = p.lines[0]!.trim();
+    const terse = p.lines.length === 1 && !/[.!?:]$/.test(line) && line.split(/\s+/).length < 6;
+    if (kind === "prose" && terse && kinds[i - 1] === "pasted" && (after ?? "pasted") === "pasted")
+      kind = "pasted";
+    if (kind === "prose") {
+      prose.push(...p.lines);
+      return;
+    }
+    const lead = p.lines[0]!;
+    if (!p.code && /:\s*$/.test(lead) && !isPastedLine(lead) && p.lines.length > 1) {
+      prose.push(lead);
+      pasted.push(...p.lines.slice(1));
+    } else pasted.push(...p.lines);
+  });
+  return { prose, pasted };
+}
+
+/** Sentences of prose lines: split after . ! ? and at line ends, keeping the terminator. */
+export function sentences(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const line of lines) {
+    for (const s of line.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{Ll}"'`(])/u)) {
+      const t = s.trim().replace(/^[-*+]\s+|^\d+[.)]\s+/, "");
+      if (t !== "") out.push(t);
+    }
+  }
+  return out;
+}
+
+/** A code span that survives backticks inside the text. */
+export function codeSpan(text: string): string {
+  const runs = text.match(/`+/g) ?? [];
+  const fence = "`".repeat(Math.max(0, ...runs.map((r) => r.length)) + 1);
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
+}

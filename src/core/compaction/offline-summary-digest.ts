@@ -1,0 +1,138 @@
+/**
+ * What the offline summary reads from a range of messages: the person's real requests (not
+ * slash commands, pastes or acknowledgements), the outcome of each tool call (done or failed,
+ * and whether a later call on the same target fixed a failure), the assistant's stated
+ * decisions and its last stated plan, and whether the range ends with the work still open.
+ */
+import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage } from "../session/types.ts";
+import { salientCommands, toolCallCommand } from "./coverage-commands.ts";
+import { isAcknowledgement, isDecision } from "./coverage-lang.ts";
+import { clip, codeSpan, contentText, errorLineOf, sentences, splitProse } from "./coverage-text.ts";
+
+const REQUEST_CHARS = 400;
+const DECISION_CHARS = 240;
+const PLAN_CHARS = 240;
+
+export interface ToolOutcome {
+  /** A read-only shell command (grep, ls, git status ...): its failures are not blockers. */
+  exploration?: true;
+  /** "edit `path`", "bash `npm run check`": what was attempted. */
+  target: string;
+  tool: string;
+  ok: boolean;
+  /** For a failure: a later call on the same target succeeded. */
+  resolved: boolean;
+  /** The first error line of a failure. */
+  error?: string;
+}
+
+export interface Digest {
+  requests: string[];
+  /** The first thing the person said in the range, request or not (clipped). */
+  firstWords?: string;
+  /** The person pasted material along with a request (log, JSON, stack trace). */
+  pastes: number;
+  outcomes: ToolOutcome[];
+  decisions: string[];
+  /** The list items or last sentences of the last assistant text. */
+  lastPlan: string[];
+  /** The last real request has no final assistant answer after it (or tool calls follow it). */
+  open: boolean;
+}
+
+/** The prose of a user message that makes a request, or undefined (slash command, paste only, acknowledgement). */
+export function realRequest(text: string): { request?: string; pasted: boolean } {
+  const t = text.trim();
+  if (t === "" || /^\/[\w:-]+(?:\s|$)/.test(t)) return { pasted: false };
+  const { prose, pasted } = splitProse(t);
+  const said = prose.join("\n").trim();
+  if (said === "" || isAcknowledgement(said)) return { pasted: pasted.length > 0 };
+  return { request: clip(said, REQUEST_CHARS), pasted: pasted.length > 0 };
+}
+
+function targetOf(call: ToolCall): { target: string; exploration: boolean } {
+  const args = (call.arguments ?? {}) as Record<string, unknown>;
+  const command = toolCallCommand(call.name, args);
+  if (command) {
+    const salient = salientCommands(command);
+    const shown = salient[0] ?? clip(command.split("\n", 1)[0] ?? "", 80);
+    return { target: `${call.name} ${codeSpan(shown)}`, exploration: salient.length === 0 };
+  }
+  const path = typeof args.path === "string" ? args.path : undefined;
+  return { target: path ? `${call.name} ${codeSpan(path)}` : call.name, exploration: false };
+}
+
+function planOf(text: string): string[] {
+  const items = text
+    .split("\n")
+    .filter((l) => !/^\s*[-*+]\s+\[[xX]\]/.test(l))
+    .map((l) => /^\s*(?:[-*+]|\d+[.)])\s+(?:\[ \]\s+)?(.+)/.exec(l)?.[1])
+    .filter((l): l is string => l !== undefined);
+  if (items.length > 0) return items.slice(-6).map((l) => clip(l, PLAN_CHARS));
+  const s = sentences(splitProse(text).prose);
+  return s.slice(-2).map((l) => clip(l, PLAN_CHARS));
+}
+
+/** Reads a range of messages (in order). */
+export function digestMessages(messages: readonly AgentMessage[]): Digest {
+  const d: Digest = { requests: [], pastes: 0, outcomes: [], decisions: [], lastPlan: [], open: false };
+  const calls = new Map<string, ToolCall>();
+  const lastByTarget = new Map<string, ToolOutcome[]>();
+  let lastAssistantText = "";
+  for (const m of messages) {
+    if (m.role === "user") {
+      const said = contentText(m.content);
+      d.firstWords ??= clip(said, REQUEST_CHARS);
+      const r = realRequest(said);
+      if (r.pasted) d.pastes++;
+      if (r.request !== undefined) {
+        d.requests.push(r.request);
+        d.open = true;
+      }
+    } else if (m.role === "assistant") {
+      const a = m as AssistantMessage;
+      const content = Array.isArray(a.content) ? a.content : [];
+      for (const b of content) if (b?.type === "toolCall" && typeof b.id === "string") calls.set(b.id, b);
+      const text = contentText(content).trim();
+      if (text) {
+        lastAssistantText = text;
+        for (const s of sentences(splitProse(text).prose))
+          if (isDecision(s) && !/[?:]$/.test(s) && !s.startsWith("#"))
+            d.decisions.push(clip(s, DECISION_CHARS));
+      }
+      const hasCalls = content.some((b) => b?.type === "toolCall");
+      if (!hasCalls && a.stopReason === "stop" && text) d.open = false;
+      if (a.stopReason === "error" && a.errorMessage)
+        d.outcomes.push({
+          target: "model reply",
+          tool: "assistant",
+          ok: false,
+          resolved: false,
+          error: clip(a.errorMessage, 200),
+        });
+    } else if (m.role === "toolResult") {
+      const r = m as ToolResultMessage;
+      const call = calls.get(r.toolCallId);
+      const t = call ? targetOf(call) : { target: String(r.toolName), exploration: false };
+      const target = t.target;
+      const outcome: ToolOutcome = {
+        target,
+        tool: String(r.toolName),
+        ok: r.isError !== true,
+        resolved: false,
+      };
+      if (t.exploration) outcome.exploration = true;
+      if (!outcome.ok) {
+        const line = errorLineOf(contentText(r.content));
+        if (line) outcome.error = line;
+      } else for (const earlier of lastByTarget.get(target) ?? []) earlier.resolved = true;
+      const list = lastByTarget.get(target) ?? [];
+      list.push(outcome);
+      lastByTarget.set(target, list);
+      d.outcomes.push(outcome);
+    }
+  }
+  d.lastPlan = lastAssistantText ? planOf(lastAssistantText) : [];
+  d.decisions = [...new Set(d.decisions)].slice(-6);
+  return d;
+}
