@@ -239,8 +239,9 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
       }
     }
 
-    const streamModel: ModelStreamFn = (r) =>
-      stream({
+    const streamModel: ModelStreamFn = async (r) => {
+      const level = reasoning && r.thinkingLevel !== "off" ? r.thinkingLevel : undefined;
+      const reply = await stream({
         baseUrl: req.endpoint.baseUrl,
         apiKey: req.endpoint.apiKey,
         provider: req.endpoint.provider,
@@ -249,10 +250,13 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
         messages: r.messages,
         tools: r.tools,
         ...(req.endpoint.maxTokens !== undefined ? { maxTokens: req.endpoint.maxTokens } : {}),
-        ...(reasoning && r.thinkingLevel !== "off" ? { reasoningEffort: r.thinkingLevel } : {}),
+        ...(level ? { reasoningEffort: level } : {}),
         signal: r.signal,
         onEvent: r.onEvent,
       });
+      // pi 1.6 records the thinking level asked for on each reply ("off" when none was).
+      return { ...reply, thinkingLevel: level ?? "off" };
+    };
 
     return runAgent(
       {

@@ -95,6 +95,8 @@ describe("agent session controller", () => {
     const system = (entries[1] as MessageEntry).message as SystemMessage;
     expect(system.sections).toEqual({ prompt: "Custom system prompt." });
     expect(system.toolsAdded?.map((t) => t.name)).toEqual(["read", "write", "edit", "ls", "find", "grep"]);
+    // Each reply records the thinking level asked for, as pi 1.6 does ("off": none was).
+    expect((entries[3] as MessageEntry).message).toMatchObject({ role: "assistant", thinkingLevel: "off" });
     expect(s.ws.files().get("b.txt")).toBe("beta");
     expect(s.touched()).toBe(1);
     const state = c.getState();
