@@ -123,7 +123,7 @@ function effectiveModel(path: readonly SessionEntry[], settings: ProviderSetting
 }
 
 export type DraftResult =
-  | { ok: true; summary: string; details: FileListDetails; offline: boolean; model?: string }
+  | { ok: true; summary: string; details: FileListDetails; offline: boolean; model?: string; usage?: Usage }
   | { ok: false; error: string; aborted: boolean };
 
 export interface DraftOptions {
@@ -173,5 +173,5 @@ export async function draftBranchSummary(
     ...(options.onDelta ? { onDelta: options.onDelta } : {}),
   });
   if (!r.ok) return r;
-  return { ok: true, summary: r.summary, details: r.details, offline: false, model: modelId };
+  return { ok: true, summary: r.summary, details: r.details, offline: false, model: modelId, usage: r.usage };
 }

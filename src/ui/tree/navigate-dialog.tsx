@@ -7,7 +7,7 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { BRANCH_SUMMARY_PREAMBLE } from "../../core/compaction/prompts.ts";
 import type { TreeData } from "../../core/session/session-tree.ts";
-import type { FileListDetails } from "../../core/session/types.ts";
+import type { FileListDetails, Usage } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
 import { loadProviderSettings, modelLimits } from "../../services/agent-settings.ts";
 import { entryExcerpt, planNavigation } from "../../services/branch-navigation.ts";
@@ -122,6 +122,8 @@ function NavigateBody({
 
   const [summary, setSummary] = useState("");
   const [details, setDetails] = useState<FileListDetails | undefined>(undefined);
+  /** The summarizer's usage, stored on the entry (pi 1.6); none for an offline draft or an edit by hand. */
+  const [usage, setUsage] = useState<Usage | undefined>(undefined);
   const [phase, setPhase] = useState<Phase>("idle");
   const [error, setError] = useState("");
   const [focus, setFocus] = useState("");
@@ -179,6 +181,7 @@ function NavigateBody({
     }
     setSummary(r.summary);
     setDetails(r.details);
+    setUsage(r.usage);
     setOffline(r.offline);
     setPhase("ready");
   };
@@ -208,7 +211,7 @@ function NavigateBody({
     const r = await confirmBranchSummary(
       db,
       sessionId,
-      { newLeafId: plan.newLeafId, summary, ...(details ? { details } : {}) },
+      { newLeafId: plan.newLeafId, summary, ...(details ? { details } : {}), ...(usage ? { usage } : {}) },
       { taken: d.index.byId, expectedLeafId: d.leafId },
     );
     if (!r.ok) {
