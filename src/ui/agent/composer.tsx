@@ -7,13 +7,17 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { THINKING_LEVELS } from "../../core/agent/settings.ts";
 import { useAgentUiStore } from "../../store/agent-ui-store.ts";
-import { openCompactionPreview, parseCompactCommand } from "../../store/compaction-store.ts";
+import {
+  openCompactionPreview,
+  parseCompactCommand,
+  useSessionCompaction,
+} from "../../store/compaction-store.ts";
 import { useTreeStore } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import type { SessionSlotProps } from "../shell/slots.ts";
 import { sessionPath } from "../tree/tree-model.ts";
-import { LiveRun } from "./live-run.tsx";
+import { CompactionNotice, LiveRun } from "./live-run.tsx";
 import { SystemPromptDialog } from "./system-prompt-dialog.tsx";
 import { useProviderSettings, useSessionAgent } from "./use-agent.ts";
 import { WorkspacePanel } from "./workspace-panel.tsx";
@@ -30,6 +34,9 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
   const [hidden, setHidden] = useState(false);
   const [promptOpen, setPromptOpen] = useState(false);
   const [modelDraft, setModelDraft] = useState<string | null>(null);
+  /** The prompt of the run in progress (shown while it waits for a compaction review). */
+  const [sentPrompt, setSentPrompt] = useState<string | null>(null);
+  const waiting = useSessionCompaction(sessionId, (s) => s.queued);
   const inputRef = useRef<HTMLTextAreaElement>(null);
 
   // "Edit and resend" / navigating to a user message hands its text to this composer.
@@ -59,18 +66,19 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
     const compact = parseCompactCommand(prompt); // `/compact [focus]` opens the compaction preview
     if (compact) {
       setText("");
-      openCompactionPreview(compact);
+      openCompactionPreview(sessionId, compact);
       return;
     }
     if (!loaded || prompt === "" || running || blocked) return;
     setText("");
     setHidden(false);
-    const out = await controller.send(loaded, prompt);
+    setSentPrompt(prompt);
+    const out = await controller.send(loaded, prompt).finally(() => setSentPrompt(null));
     const saved = controller.getState().log.length > 0;
     if (!saved) setText((t) => (t === "" ? prompt : t)); // nothing was saved: keep the prompt
     if (!out.ok && out.reason === "setup") toast({ kind: "error", message: out.message });
     inputRef.current?.focus();
-  }, [text, loaded, running, blocked, controller, toast]);
+  }, [text, loaded, running, blocked, controller, toast, sessionId]);
 
   // Esc stops a run from anywhere on the page (unless a dialog has the focus).
   useEffect(() => {
@@ -99,7 +107,15 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
 
   return (
     <div className="agent-composer" data-testid="agent-composer">
-      {!hidden && <LiveRun state={state} onClose={() => setHidden(true)} />}
+      <CompactionNotice sessionId={sessionId} />
+      {!hidden && (
+        <LiveRun
+          state={state}
+          sessionId={sessionId}
+          waiting={waiting > 0 ? { count: waiting, prompt: sentPrompt } : null}
+          onClose={() => setHidden(true)}
+        />
+      )}
       {blocked && (
         <div className="agent-status warn" role="status" data-testid="running-elsewhere">
           This session is running in another tab. New entries appear here as they are saved; you can send once

@@ -6,10 +6,10 @@
 import { useMemo, useState } from "react";
 import { formatEntryTime } from "../format.ts";
 import { Markdown } from "../timeline/markdown.tsx";
-import { runUndo } from "./compaction-preview.tsx";
-import { fullTokens } from "./format-tokens.ts";
+import { fullTokens, plural } from "./format-tokens.ts";
 import { compactionHistory } from "./history-model.ts";
 import { SummaryDiff } from "./summary-diff.tsx";
+import { runUndo } from "./undo-redo.ts";
 import type { CompactionModel } from "./use-compaction-model.ts";
 
 export function CompactionHistory({ model }: { model: CompactionModel }) {
@@ -31,7 +31,7 @@ export function CompactionHistory({ model }: { model: CompactionModel }) {
                 onClick={() => setOpen(isOpen ? null : it.entry.id)}
               >
                 #{n + 1} · {formatEntryTime(it.entry.timestamp)} · {fullTokens(it.entry.tokensBefore)} tokens
-                before · replaced {it.replaced} entries
+                before · replaced {plural(it.replaced, "entry", "entries")}
               </button>
               {isOpen && (
                 <div className="cp-history-body">
