@@ -1,6 +1,6 @@
 /**
  * Toasts: results and errors of actions, with an optional action (Undo, also after a reload).
- * Shown at the top, under the top bar, so they never cover the composer or its Send button;
+ * Shown over the session list (wide) or under the top bar (narrow): never over the composer or Send;
  * information goes by itself (paused while hovered or focused), errors stay until dismissed, a
  * session's toasts show only while it is open.
  */

@@ -54,7 +54,8 @@ export function summarizerCall(
     contextWindow: limits.contextWindow,
     input,
     output,
-    tooBig: input + Math.min(output, limits.maxOutput) > limits.contextWindow,
+    // Only for a known model: without one there is nothing to send to (the offline summary is the way).
+    tooBig: modelId !== "" && input + Math.min(output, limits.maxOutput) > limits.contextWindow,
     usd: prices ? (input * prices.input + output * prices.output) / 1e6 : undefined,
   };
 }
@@ -241,273 +242,291 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
           ✕
         </button>
       </header>
-      {s.reason && (
-        <p className="cp-banner" role="status">
-          {s.reason}
-        </p>
-      )}
-      {!ok && (
-        <p className="cp-note" data-testid="nothing-to-compact">
-          Nothing to compact: {model.plan.reason ?? "the session is empty."}
-        </p>
-      )}
-      {ok && plan && after && (
-        <div className="cp-figures" data-testid="preview-figures">
-          <p className="cp-numbers" data-testid="preview-numbers">
-            <b data-testid="tokens-before">{fullTokens(plan.tokensBefore)}</b> → ≈{" "}
-            <b data-testid="tokens-after">{fullTokens(after.total)}</b> tokens{" "}
-            {change > 0 ? (
-              <span className="cp-grows" data-testid="context-grows">
-                (+{fullTokens(change)}: the context grows)
-              </span>
-            ) : (
-              <>(−{percent(-change, plan.tokensBefore)} %)</>
-            )}
-          </p>
-          <p className="cp-after-parts" data-testid="after-parts">
-            after = system prompt and tools {fullTokens(after.systemPrompt + after.tools)} + summary{" "}
-            <b data-testid="after-summary">
-              {after.summarySource === "budget"
-                ? `≤ ${fullTokens(after.summary)} (its budget)`
-                : fullTokens(after.summary)}
-            </b>{" "}
-            + kept {fullTokens(after.kept)}
-            {byHand ? " (moved by hand)" : ""}
-          </p>
-          <ul className="cp-facts">
-            <li>
-              Summarizes <b data-testid="summarize-count">{plural(plan.summarizeCount, "message")}</b> (≈{" "}
-              {kTokens(plan.summarizedTokens)} tokens)
-            </li>
-            <li>
-              Keeps {fullTokens(plan.keptTokens)}
-              {byHand ? " (moved by hand)" : ""} from{" "}
-              <q title={firstKeptText?.excerpt}>
-                {firstKeptText?.label}: {firstKeptText?.excerpt.slice(0, 50)}
-              </q>
-            </li>
-            <li data-testid="split-turn">
-              {plan.isSplitTurn && plan.turnPrefixCount > 0
-                ? `Splits a turn: its first ${plural(plan.turnPrefixCount, "message")} summarized separately`
-                : "Does not split a turn"}
-            </li>
-          </ul>
-          <details className="cp-files">
-            <summary>
-              Files read ({fullTokens(plan.fileOps.readFiles.length)}) and modified (
-              {fullTokens(plan.fileOps.modifiedFiles.length)})
-            </summary>
-            <div className="cp-file-lists">
-              <ul aria-label="Files read">
-                {plan.fileOps.readFiles.map((f) => (
-                  <li key={f} title={f}>
-                    {middleEllipsis(f)}
-                  </li>
-                ))}
-              </ul>
-              <ul aria-label="Files modified">
-                {plan.fileOps.modifiedFiles.map((f) => (
-                  <li key={f} title={f}>
-                    ✎ {middleEllipsis(f)}
-                  </li>
-                ))}
-              </ul>
-            </div>
-          </details>
-        </div>
-      )}
-      <div className="cp-controls">
-        <label htmlFor={ids.keep}>Keep recent tokens</label>
-        <div className="cp-keep">
-          <input
-            type="range"
-            min={0}
-            max={maxKeep}
-            step={500}
-            value={model.keepRecentTokens}
-            onChange={(e) => store().setKeepRecent(sessionId, Number(e.target.value))}
-            aria-label="Keep recent tokens (slider)"
-          />
-          <input
-            id={ids.keep}
-            type="number"
-            min={0}
-            step={500}
-            value={model.keepRecentTokens}
-            data-testid="keep-recent"
-            onChange={(e) => {
-              const v = Number(e.target.value);
-              if (Number.isFinite(v) && v >= 0) store().setKeepRecent(sessionId, v);
-            }}
-          />
-        </div>
-        <label htmlFor={ids.focus}>Focus</label>
-        <textarea
-          ref={focusRef}
-          id={ids.focus}
-          rows={1}
-          value={s.focus}
-          placeholder="e.g. keep the decisions about the parser"
-          data-testid="focus"
-          onChange={(e) => patch({ focus: e.target.value })}
-        />
-        <label htmlFor={ids.model}>Summarizer</label>
-        <div className="cp-summarizer">
-          <input
-            id={ids.model}
-            value={s.summarizerModel ?? model.summarizerModel}
-            onChange={(e) => patch({ summarizerModel: e.target.value })}
-            data-testid="summarizer-model"
-            list={ids.models}
-          />
-          <datalist id={ids.models}>
-            {models.map((m) => (
-              <option key={m} value={m} />
-            ))}
-          </datalist>
-          {call && (
-            <span className="cp-cost" data-testid="summarizer-info">
-              {call.provider} · window {kTokens(call.contextWindow)} · ≈ {fullTokens(call.input)} in + ≤{" "}
-              {fullTokens(call.output)} out
-              {call.usd !== undefined ? ` · ≈ ${usd(call.usd)}` : " · price unknown"}
-            </span>
-          )}
-        </div>
-      </div>
-      {call?.tooBig && (
-        <div className="cp-warn" role="alert" data-testid="summarizer-too-big">
-          <p>
-            The summarizer's input (≈ {fullTokens(call.input)} tokens) is larger than {call.modelId || "its"}{" "}
-            window ({fullTokens(call.contextWindow)}). Generate would fail. Ways out:
-          </p>
-          <ul>
-            <li>
-              <button
-                type="button"
-                className="link"
-                onClick={() => document.getElementById(ids.model)?.focus()}
-              >
-                choose a model with a larger window
-              </button>
-            </li>
-            <li>
-              <button
-                type="button"
-                className="link"
-                onClick={() =>
-                  store().setKeepRecent(sessionId, Math.ceil((plan?.keptTokens ?? 0) + call.input))
-                }
-              >
-                move the cut back (keep more, summarize less)
-              </button>
-            </li>
-            <li>
-              <button type="button" className="link" onClick={useOffline}>
-                use the offline summary
-              </button>
-            </li>
-          </ul>
-        </div>
-      )}
-      {s.error && (
-        <div className="cp-error" role="alert" data-testid="preview-error">
-          <p>{s.status === "failed" ? `The summary failed: ${s.error}` : s.error}</p>
-          {s.status === "failed" && (
-            <>
-              <button type="button" className="btn small" onClick={() => void generate()}>
-                Retry
-              </button>
-              <button type="button" className="btn small" onClick={useOffline}>
-                Use offline summary
-              </button>
-            </>
-          )}
-        </div>
-      )}
-      {s.status === "aborted" && <p className="cp-note">Stopped. Nothing was written.</p>}
-      {(s.status === "generating" || s.status === "ready") && (
-        <div className="cp-draft">
-          <div className="cp-draft-head">
-            <label htmlFor={ids.draft}>
-              Summary{" "}
-              {s.draftSource === "offline" ? (
-                <span className="cp-tag offline">offline summary (no model)</span>
-              ) : null}
-            </label>
-            <label className="cp-toggle">
-              <input type="checkbox" checked={rendered} onChange={(e) => setRendered(e.target.checked)} />{" "}
-              rendered
-            </label>
-            {plan?.previousSummary && (
-              <label className="cp-toggle">
-                <input type="checkbox" checked={compare} onChange={(e) => setCompare(e.target.checked)} />{" "}
-                compare with previous
-              </label>
-            )}
-          </div>
-          {stale && (
+      <div className="cp-review-cols">
+        <div className="cp-review-side">
+          {s.reason && (
             <p className="cp-banner" role="status">
-              The cut moved since this summary was made: regenerate (or use the offline summary) to confirm.
+              {s.reason}
             </p>
           )}
-          {compare && plan?.previousSummary ? (
-            <SummaryDiff before={plan.previousSummary} after={s.draft} />
-          ) : rendered ? (
-            <div className="cp-rendered">
-              <Markdown text={s.draft} />
-            </div>
-          ) : (
-            <textarea
-              ref={editorRef}
-              id={ids.draft}
-              className="cp-editor"
-              data-testid="summary-editor"
-              value={s.draft}
-              readOnly={s.status === "generating"}
-              onChange={(e) => patch({ draft: e.target.value })}
-              rows={20}
-            />
+          {!ok && (
+            <p className="cp-note" data-testid="nothing-to-compact">
+              Nothing to compact: {model.plan.reason ?? "the session is empty."}
+            </p>
           )}
+          {ok && plan && after && (
+            <div className="cp-figures" data-testid="preview-figures">
+              <p className="cp-numbers" data-testid="preview-numbers">
+                <b data-testid="tokens-before">{fullTokens(plan.tokensBefore)}</b> → ≈{" "}
+                <b data-testid="tokens-after">{fullTokens(after.total)}</b> tokens{" "}
+                {change > 0 ? (
+                  <span className="cp-grows" data-testid="context-grows">
+                    (+{fullTokens(change)}: the context grows)
+                  </span>
+                ) : (
+                  <>(−{percent(-change, plan.tokensBefore)} %)</>
+                )}
+              </p>
+              <p className="cp-after-parts" data-testid="after-parts">
+                after ={" "}
+                {after.systemPrompt + after.tools > 0
+                  ? `system prompt and tools ${fullTokens(after.systemPrompt + after.tools)} + `
+                  : ""}
+                summary{" "}
+                <b data-testid="after-summary">
+                  {after.summarySource === "budget"
+                    ? `≤ ${fullTokens(after.summary)} (its budget)`
+                    : fullTokens(after.summary)}
+                </b>{" "}
+                + kept {fullTokens(after.kept)}
+                {byHand ? " (moved by hand)" : ""}
+              </p>
+              <ul className="cp-facts">
+                <li>
+                  Summarizes <b data-testid="summarize-count">{plural(plan.summarizeCount, "message")}</b> (≈{" "}
+                  {kTokens(plan.summarizedTokens)} tokens)
+                </li>
+                <li>
+                  Keeps {fullTokens(plan.keptTokens)}
+                  {byHand ? " (moved by hand)" : ""} from{" "}
+                  <q title={firstKeptText?.excerpt}>
+                    {firstKeptText?.label}: {firstKeptText?.excerpt.slice(0, 50)}
+                  </q>
+                </li>
+                <li data-testid="split-turn">
+                  {plan.isSplitTurn && plan.turnPrefixCount > 0
+                    ? `Splits a turn: its first ${plural(plan.turnPrefixCount, "message")} summarized separately`
+                    : "Does not split a turn"}
+                </li>
+              </ul>
+              <details className="cp-files">
+                <summary>
+                  Files read ({fullTokens(plan.fileOps.readFiles.length)}) and modified (
+                  {fullTokens(plan.fileOps.modifiedFiles.length)})
+                </summary>
+                <div className="cp-file-lists">
+                  <ul aria-label="Files read">
+                    {plan.fileOps.readFiles.map((f) => (
+                      <li key={f} title={f}>
+                        {middleEllipsis(f)}
+                      </li>
+                    ))}
+                  </ul>
+                  <ul aria-label="Files modified">
+                    {plan.fileOps.modifiedFiles.map((f) => (
+                      <li key={f} title={f}>
+                        ✎ {middleEllipsis(f)}
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              </details>
+            </div>
+          )}
+          <div className="cp-controls">
+            <label htmlFor={ids.keep}>Keep recent tokens</label>
+            <div className="cp-keep">
+              <input
+                type="range"
+                min={0}
+                max={maxKeep}
+                step={500}
+                value={model.keepRecentTokens}
+                onChange={(e) => store().setKeepRecent(sessionId, Number(e.target.value))}
+                aria-label="Keep recent tokens (slider)"
+              />
+              <input
+                id={ids.keep}
+                type="number"
+                min={0}
+                step={500}
+                value={model.keepRecentTokens}
+                data-testid="keep-recent"
+                onChange={(e) => {
+                  const v = Number(e.target.value);
+                  if (Number.isFinite(v) && v >= 0) store().setKeepRecent(sessionId, v);
+                }}
+              />
+            </div>
+            <label htmlFor={ids.focus}>Focus</label>
+            <textarea
+              ref={focusRef}
+              id={ids.focus}
+              rows={1}
+              value={s.focus}
+              placeholder="e.g. keep the decisions about the parser"
+              data-testid="focus"
+              onChange={(e) => patch({ focus: e.target.value })}
+            />
+            <label htmlFor={ids.model}>Summarizer</label>
+            <div className="cp-summarizer">
+              <input
+                id={ids.model}
+                value={s.summarizerModel ?? model.summarizerModel}
+                onChange={(e) => patch({ summarizerModel: e.target.value })}
+                data-testid="summarizer-model"
+                list={ids.models}
+              />
+              <datalist id={ids.models}>
+                {models.map((m) => (
+                  <option key={m} value={m} />
+                ))}
+              </datalist>
+              {call && (
+                <span className="cp-cost" data-testid="summarizer-info">
+                  {call.provider} · window {kTokens(call.contextWindow)} · ≈ {fullTokens(call.input)} in + ≤{" "}
+                  {fullTokens(call.output)} out
+                  {call.usd !== undefined ? ` · ≈ ${usd(call.usd)}` : " · price unknown"}
+                </span>
+              )}
+            </div>
+          </div>
+          {call?.tooBig && (
+            <div className="cp-warn" role="alert" data-testid="summarizer-too-big">
+              <p>
+                The summarizer's input (≈ {fullTokens(call.input)} tokens) is larger than{" "}
+                {call.modelId || "its"} window ({fullTokens(call.contextWindow)}). Generate would fail. Ways
+                out:
+              </p>
+              <ul>
+                <li>
+                  <button
+                    type="button"
+                    className="link"
+                    onClick={() => document.getElementById(ids.model)?.focus()}
+                  >
+                    choose a model with a larger window
+                  </button>
+                </li>
+                <li>
+                  <button
+                    type="button"
+                    className="link"
+                    onClick={() =>
+                      store().setKeepRecent(sessionId, Math.ceil((plan?.keptTokens ?? 0) + call.input))
+                    }
+                  >
+                    move the cut back (keep more, summarize less)
+                  </button>
+                </li>
+                <li>
+                  <button type="button" className="link" onClick={useOffline}>
+                    use the offline summary
+                  </button>
+                </li>
+              </ul>
+            </div>
+          )}
+          {s.error && (
+            <div className="cp-error" role="alert" data-testid="preview-error">
+              <p>{s.status === "failed" ? `The summary failed: ${s.error}` : s.error}</p>
+              {s.status === "failed" && (
+                <>
+                  <button type="button" className="btn small" onClick={() => void generate()}>
+                    Retry
+                  </button>
+                  <button type="button" className="btn small" onClick={useOffline}>
+                    Use offline summary
+                  </button>
+                </>
+              )}
+            </div>
+          )}
+          {s.status === "aborted" && <p className="cp-note">Stopped. Nothing was written.</p>}
         </div>
-      )}
-      <div className="cp-actions">
-        {s.status === "generating" ? (
-          <button type="button" className="btn" onClick={stop} data-testid="stop">
-            Stop
-          </button>
-        ) : (
-          <>
+        <div className="cp-review-main">
+          {(s.status === "generating" || s.status === "ready") && (
+            <div className="cp-draft">
+              <div className="cp-draft-head">
+                <label htmlFor={ids.draft}>
+                  Summary{" "}
+                  {s.draftSource === "offline" ? (
+                    <span className="cp-tag offline">offline summary (no model)</span>
+                  ) : null}
+                </label>
+                <label className="cp-toggle">
+                  <input type="checkbox" checked={rendered} onChange={(e) => setRendered(e.target.checked)} />{" "}
+                  rendered
+                </label>
+                {plan?.previousSummary && (
+                  <label className="cp-toggle">
+                    <input type="checkbox" checked={compare} onChange={(e) => setCompare(e.target.checked)} />{" "}
+                    compare with previous
+                  </label>
+                )}
+              </div>
+              {stale && (
+                <p className="cp-banner" role="status">
+                  The cut moved since this summary was made: regenerate (or use the offline summary) to
+                  confirm.
+                </p>
+              )}
+              {compare && plan?.previousSummary ? (
+                <SummaryDiff before={plan.previousSummary} after={s.draft} />
+              ) : rendered ? (
+                <div className="cp-rendered">
+                  <Markdown text={s.draft} />
+                </div>
+              ) : (
+                <textarea
+                  ref={editorRef}
+                  id={ids.draft}
+                  className="cp-editor"
+                  data-testid="summary-editor"
+                  value={s.draft}
+                  readOnly={s.status === "generating"}
+                  onChange={(e) => patch({ draft: e.target.value })}
+                  rows={20}
+                />
+              )}
+            </div>
+          )}
+          <div className="cp-actions">
+            {s.status === "generating" ? (
+              <button type="button" className="btn" onClick={stop} data-testid="stop">
+                Stop
+              </button>
+            ) : (
+              <>
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={!ok}
+                  onClick={() => void generate()}
+                  data-testid="generate"
+                >
+                  {s.status === "ready" ? "Regenerate" : "Generate summary"}
+                </button>
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={!ok}
+                  onClick={useOffline}
+                  data-testid="offline"
+                >
+                  Offline summary
+                </button>
+              </>
+            )}
+            {s.status === "ready" && (
+              <button type="button" className="btn" onClick={() => store().resetDraft(sessionId)}>
+                Discard
+              </button>
+            )}
+            <button type="button" className="btn" onClick={close} data-testid="cancel">
+              Cancel
+            </button>
             <button
               type="button"
-              className="btn"
-              disabled={!ok}
-              onClick={() => void generate()}
-              data-testid="generate"
+              className="btn primary"
+              disabled={s.status !== "ready" || stale || busy || s.draft.trim() === ""}
+              onClick={() => void confirm()}
+              data-testid="confirm"
             >
-              {s.status === "ready" ? "Regenerate" : "Generate summary"}
+              Confirm
             </button>
-            <button type="button" className="btn" disabled={!ok} onClick={useOffline} data-testid="offline">
-              Offline summary
-            </button>
-          </>
-        )}
-        {s.status === "ready" && (
-          <button type="button" className="btn" onClick={() => store().resetDraft(sessionId)}>
-            Discard
-          </button>
-        )}
-        <button type="button" className="btn" onClick={close} data-testid="cancel">
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="btn primary"
-          disabled={s.status !== "ready" || stale || busy || s.draft.trim() === ""}
-          onClick={() => void confirm()}
-          data-testid="confirm"
-        >
-          Confirm
-        </button>
+          </div>
+        </div>
       </div>
     </section>
   );

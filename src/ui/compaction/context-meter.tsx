@@ -92,8 +92,8 @@ export function ContextMeter({ sessionId }: SessionSlotProps) {
       ? "Over the context window"
       : n.over === "past-threshold"
         ? n.remindOnly
-          ? "Past the trigger · remind only"
-          : "Past the compaction trigger"
+          ? "Past the threshold · remind only"
+          : "Past the compaction threshold"
         : null;
   const sourceTitle =
     model.context.source === "reported"
@@ -101,7 +101,7 @@ export function ContextMeter({ sessionId }: SessionSlotProps) {
       : "Estimated: no usable provider usage since the last compaction";
   const values = segmentValues(n);
   const since = model.lastCompaction >= 0 ? "Since the last compaction" : "Messages";
-  const valueText = `${fullTokens(n.total)} of ${fullTokens(n.window)} tokens (${percent(n.total, n.window)} %), trigger at ${fullTokens(n.threshold)}${state ? `; ${state.toLowerCase()}` : ""}`;
+  const valueText = `${fullTokens(n.total)} of ${fullTokens(n.window)} tokens (${percent(n.total, n.window)} %), threshold ${fullTokens(n.threshold)}${state ? `; ${state.toLowerCase()}` : ""}`;
   return (
     <span className={`cp-meter-wrap ${n.over}`}>
       <meter
@@ -134,7 +134,7 @@ export function ContextMeter({ sessionId }: SessionSlotProps) {
         onClick={() => setRightOpen(true)}
       >
         <span className="cp-meter-text" data-testid="context-meter-text">
-          {kTokens(n.total)} / {kTokens(n.window)} · {percent(n.total, n.window)} % · trigger{" "}
+          {kTokens(n.total)} / {kTokens(n.window)} · {percent(n.total, n.window)} % · threshold{" "}
           {kTokens(n.threshold)}
         </span>
         <span className={`cp-tag ${model.context.source}`} title={sourceTitle}>
