@@ -10,7 +10,8 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { type Browser, expect, type Page, test } from "@playwright/test";
-import { settingsDialog } from "./agent-helpers.ts";
+import { settingsDialog, setUpProvider } from "./agent-helpers.ts";
+import { getChatRequests, scriptReplies, uniqueKey } from "./mock/client.ts";
 import { AppPage } from "./pages/app-page.ts";
 
 test.setTimeout(240_000);
@@ -184,8 +185,9 @@ test("switching sessions carries nothing over; the draft is back after switching
     await expect(page.getByTestId("summary-editor")).toHaveCount(0);
     await page.getByTestId("cancel").click();
   }
-  // Back to A: everything where it was.
-  await app.open(FIRST_USER);
+  // Back to A: everything where it was (the open review covers the main timeline).
+  await app.showSidebar();
+  await app.item(FIRST_USER).locator(".session-open").click();
   await expect(page.getByTestId("compaction-preview")).toBeVisible();
   await expect(page.getByTestId("focus")).toHaveValue("FOCUS-OF-A");
   await expect(page.getByTestId("keep-recent")).toHaveValue("31000");
@@ -193,7 +195,8 @@ test("switching sessions carries nothing over; the draft is back after switching
   // A reload keeps it too (saved in IndexedDB, not in the session file).
   await page.waitForTimeout(400);
   await page.reload();
-  await app.open(FIRST_USER);
+  await app.showSidebar();
+  await app.item(FIRST_USER).locator(".session-open").click();
   await page.getByTestId("context-meter").click();
   await expect(page.getByTestId("compaction-preview")).toBeVisible();
   await expect(editor).toHaveValue("DRAFT-OF-A\n\nedited");
@@ -262,8 +265,11 @@ test("trigger as a share of the window for this session only; remind only says s
   const dlg = settingsDialog(page);
   const when = dlg.getByTestId("compaction-when");
   await when.getByTestId("scope-session").check();
-  await when.locator("input[type=radio][value=remind]").check();
-  await when.locator("input[type=radio][value=percent]").check();
+  for (const value of ["remind", "percent"]) {
+    const radio = when.locator(`input[type=radio][value=${value}]`);
+    await radio.click();
+    await expect(radio).toBeChecked();
+  }
   await when.getByTestId("trigger-percent").fill("10");
   await when.getByTestId("trigger-percent").blur();
   await dlg.getByRole("button", { name: "Done" }).click();
@@ -308,6 +314,45 @@ test("notifications: information goes by itself; errors stay and never cover the
   await app.importByPicker(bad);
   await page.waitForTimeout(1500);
   await expect(app.toast(/Not a pi session/)).toHaveCount(1);
+});
+
+test("the summarizer shown is the one used, with a warning when its input does not fit; Stop after Regenerate keeps the draft", async ({
+  page,
+}) => {
+  const key = uniqueKey("review-model");
+  await page.goto("/");
+  await setUpProvider(page, key);
+  await importFile(page, FIXTURE, "1,002");
+  await openReview(page);
+  // The session's model is another provider's (anthropic): the summary goes to the provider's model.
+  await expect(page.getByTestId("summarizer-model")).toHaveValue("mock-model");
+  await expect(page.getByTestId("summarizer-info")).toContainText(
+    /Custom .* window 128k .* in \+ ≤ [\d,]+ out/,
+  );
+  // ≈ 120k tokens to summarize do not fit mock-model's 128k window with its output: said before Generate.
+  const warn = page.getByTestId("summarizer-too-big");
+  await expect(warn).toContainText("larger than mock-model window");
+  await expect(warn.getByRole("button", { name: /larger window/ })).toBeVisible();
+  await expect(warn.getByRole("button", { name: /move the cut/ })).toBeVisible();
+  await expect(warn.getByRole("button", { name: /offline summary/ })).toBeVisible();
+  await scriptReplies(key, [
+    { text: "## Goal\nFIRST-DRAFT" },
+    { text: "## Prefix\nFIRST-PREFIX" },
+    { text: ["## Goal\n", "SECOND", " still", " going", " on", " and", " on"], delayMs: 700 },
+    { text: "## Prefix\nSECOND-PREFIX", delayMs: 700 },
+  ]);
+  await page.getByTestId("generate").click();
+  const editor = page.getByTestId("summary-editor");
+  await expect(editor).toHaveValue(/FIRST-DRAFT/, { timeout: 30_000 });
+  const first = await editor.inputValue();
+  const chats = await getChatRequests(key);
+  expect(chats.length).toBeGreaterThan(0);
+  expect(chats.every((c) => (c.body as { model?: string }).model === "mock-model")).toBe(true);
+  await page.getByTestId("generate").click(); // Regenerate
+  await expect(page.getByTestId("stop")).toBeVisible();
+  await page.getByTestId("stop").click();
+  await expect(editor).toHaveValue(first);
+  await expect(page.getByTestId("preview-status")).toContainText("Draft ready");
 });
 
 for (const scheme of ["light", "dark"] as const) {

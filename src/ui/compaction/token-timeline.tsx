@@ -280,6 +280,9 @@ function TimelineRows({ model }: { model: CompactionModel }) {
     return Math.max(0, Math.min(n - 1, shifted));
   };
   const onPointerDown = (e: React.PointerEvent<HTMLDivElement>) => {
+    // No text selection while dragging (the handle is a slider, not a button); it keeps the focus.
+    e.preventDefault();
+    e.currentTarget.focus({ preventScroll: true });
     e.currentTarget.setPointerCapture(e.pointerId);
     setDragIndex(chosen);
   };
