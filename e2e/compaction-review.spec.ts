@@ -222,6 +222,13 @@ test("cut handle is a slider; the meter is named Context; shortcut, focus in and
   const first = page.locator(".cp-row.band-kept").first();
   const row = (await first.boundingBox())!;
   expect(box.y + box.height).toBeLessThanOrEqual(row.y + 1);
+  // Small entries are readable: the "sizes" scale draws each bar on a log scale of the largest.
+  const sizes = page.getByTestId("token-timeline-panel").getByLabel("sizes");
+  await sizes.check();
+  await expect(page.locator(".cp-tl-axis")).toContainText("log scale");
+  const small = page.locator(".cp-row[data-tokens='39'] .cp-bar").first();
+  expect(await small.evaluate((el) => el.getBoundingClientRect().width)).toBeGreaterThan(15);
+  await sizes.uncheck();
   // The shortcut opens the review with the focus in it; Cancel gives the focus back.
   await handle.focus();
   await page.keyboard.press("Alt+Shift+C");

@@ -365,6 +365,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
                 value={s.summarizerModel ?? model.summarizerModel}
                 onChange={(e) => patch({ summarizerModel: e.target.value })}
                 data-testid="summarizer-model"
+                placeholder="none set up (Settings ⚙): offline summary only"
                 list={ids.models}
               />
               <datalist id={ids.models}>
@@ -372,7 +373,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
                   <option key={m} value={m} />
                 ))}
               </datalist>
-              {call && (
+              {call && call.modelId !== "" && (
                 <span className="cp-cost" data-testid="summarizer-info">
                   {call.provider} · window {kTokens(call.contextWindow)} · ≈ {fullTokens(call.input)} in + ≤{" "}
                   {fullTokens(call.output)} out

@@ -316,6 +316,16 @@ function TimelineRows({ model }: { model: CompactionModel }) {
   const pointSet = useMemo(() => new Set(points.map((c) => c.index)), [points]);
   const items = virtualizer.getVirtualItems();
   const frac = (x: number) => Math.min(1, Math.max(0, x / axis));
+  // "Sizes": each entry's bar on a log scale of the largest entry, so that small entries read too.
+  const [sizes, setSizes] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the planner's estimates change with its version.
+  const largest = useMemo(() => {
+    if (!sizes) return 1;
+    let max = 1;
+    for (let i = 0; i < n; i++) max = Math.max(max, planner.entryTokens(i));
+    return max;
+  }, [sizes, planner, n, model.version]);
+  const sizeFrac = (t: number) => Math.log1p(t) / Math.log1p(largest);
   const summaryEntry = openSummary ? path.find((e) => e.id === openSummary) : undefined;
 
   return (
@@ -329,9 +339,18 @@ function TimelineRows({ model }: { model: CompactionModel }) {
         />
       )}
       <p className="cp-tl-axis">
-        Bars: each entry's tokens on the context axis 0 → {kTokens(axis)}
-        <span className="cp-axis-key threshold" aria-hidden="true" /> threshold {kTokens(model.threshold)}
-        <span className="cp-axis-key window" aria-hidden="true" /> window {kTokens(model.contextWindow)}
+        {sizes ? (
+          <>Bars: each entry's size on a log scale (largest {fullTokens(largest)} tokens)</>
+        ) : (
+          <>
+            Bars: each entry's tokens on the context axis 0 → {kTokens(axis)}
+            <span className="cp-axis-key threshold" aria-hidden="true" /> threshold {kTokens(model.threshold)}
+            <span className="cp-axis-key window" aria-hidden="true" /> window {kTokens(model.contextWindow)}
+          </>
+        )}
+        <label className="cp-toggle cp-sizes">
+          <input type="checkbox" checked={sizes} onChange={(e) => setSizes(e.target.checked)} /> sizes
+        </label>
       </p>
       <div className="cp-tl-main">
         <div ref={scrollRef} className="cp-tl-scroll" data-testid="token-timeline">
@@ -340,14 +359,18 @@ function TimelineRows({ model }: { model: CompactionModel }) {
             className="cp-tl-inner"
             style={{ height: virtualizer.getTotalSize() + (cutIndex >= 0 ? CUT_GAP : 0) }}
           >
-            <span
-              className="cp-vline threshold"
-              style={{ "--f": frac(model.threshold) } as React.CSSProperties}
-            />
-            <span
-              className="cp-vline window"
-              style={{ "--f": frac(model.contextWindow) } as React.CSSProperties}
-            />
+            {!sizes && (
+              <>
+                <span
+                  className="cp-vline threshold"
+                  style={{ "--f": frac(model.threshold) } as React.CSSProperties}
+                />
+                <span
+                  className="cp-vline window"
+                  style={{ "--f": frac(model.contextWindow) } as React.CSSProperties}
+                />
+              </>
+            )}
             <ul className="cp-tl-list" aria-label="Entries of the current path with their tokens">
               {items.map((item) => {
                 const i = item.index;
@@ -357,8 +380,8 @@ function TimelineRows({ model }: { model: CompactionModel }) {
                 const tokens = planner.entryTokens(i);
                 const inContext = account.inContext[i] === 1;
                 const shift = cutIndex >= 0 && i >= cutIndex ? CUT_GAP : 0;
-                const left = i >= ws ? frac(run(i - 1) - base) : 0;
-                const width = frac(tokens);
+                const left = sizes ? 0 : i >= ws ? frac(run(i - 1) - base) : 0;
+                const width = sizes ? sizeFrac(tokens) : frac(tokens);
                 return (
                   <li
                     key={item.key}
