@@ -73,6 +73,11 @@ test("a pi 1.6 session with context edits: edited and omitted entries are marked
   await replaced.first().locator(".row-head").click();
   await expect(replaced.first().getByTestId("edit-note")).toContainText("replaces its content for the model");
   await expect(app.timelineRows.filter({ hasText: "Context edit" }).first()).toBeVisible();
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: `/tmp/shots-pi16/context-edits-${scheme}.png` });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
 
   const pi = view("B-context-edit");
   expect(await modelViewCount(app)).toContain(`${pi.messages.length} messages are sent to the model`);
