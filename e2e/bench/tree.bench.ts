@@ -11,6 +11,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { builtApp, launchChromium, serveStatic } from "./lib/browser.ts";
+import type { TraceEvent } from "./lib/profile.ts";
 
 const TS = "2026-03-01T10:00:00.000Z";
 
@@ -102,16 +103,6 @@ export function generateTreeSession(entries: number, branches: number): { text: 
   // single child, it sits inside a collapsed run of the tree view). Keep the real tips.
   const parents = new Set(lines.slice(1).map((l) => (JSON.parse(l) as { parentId: string | null }).parentId));
   return { text: `${lines.join("\n")}\n`, tips: tips.filter((t) => !parents.has(t)) };
-}
-
-interface TraceEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tid: number;
-  pid: number;
-  args?: { name?: string };
 }
 
 /** Self time per event name on the renderer's main thread (nested complete events). */

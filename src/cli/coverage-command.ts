@@ -14,7 +14,7 @@ import {
   planCompaction,
 } from "../core/compaction/index.ts";
 import type { ParsedSession } from "../core/session/parse.ts";
-import { buildTreeIndex, currentPath, getPath } from "../core/session/tree.ts";
+import { currentPath, pathTo } from "../core/session/tree.ts";
 import type { SessionEntry } from "../core/session/types.ts";
 import {
   type CliCommand,
@@ -48,7 +48,7 @@ export function sessionPath(
   else {
     const at = lines.indexOf(leafLine);
     if (at < 0) return { ok: false, error: `no entry on line ${leafLine}` };
-    path = getPath(buildTreeIndex(entries).byId, entries[at]!.id);
+    path = pathTo(entries, entries[at]!.id);
   }
   const leaf = path.at(-1);
   const at = leaf ? entries.indexOf(leaf) : -1;

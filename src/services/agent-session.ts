@@ -1,6 +1,7 @@
 import { settingsChanges } from "../core/agent/settings.ts";
 import type { AgentTool, ToolSpec } from "../core/agent/types.ts";
 import { buildSessionContext } from "../core/session/context.ts";
+import { pathTo } from "../core/session/tree.ts";
 import type { AgentMessage, SessionEntry } from "../core/session/types.ts";
 import {
   appendAtLeaf,
@@ -41,7 +42,6 @@ import {
   type Endpoint,
   effectiveSettings,
   type HookContext,
-  pathOf,
   type SendOutcome,
   type SessionAgentState,
   type SessionController,
@@ -171,7 +171,7 @@ export function createAgentService(deps: AgentServiceDeps) {
               : "This session was replaced (re-imported) meanwhile. Nothing was written; reload it.",
         };
       const { row } = caught;
-      const path = pathOf(caught.loaded.entries, row.leafId);
+      const path = pathTo(caught.loaded.entries, row.leafId);
       if (row.leafId !== null && path.at(-1)?.id !== row.leafId)
         return {
           ok: false as const,

@@ -5,7 +5,6 @@
  */
 import type { AgentRunResult } from "../core/agent/loop.ts";
 import { buildSessionContext } from "../core/session/context.ts";
-import { getPath, resolveLeafId } from "../core/session/tree.ts";
 import type { AgentMessage, AssistantMessage, SessionEntry } from "../core/session/types.ts";
 import type { CutpointDb, ReplyCheckpointRow } from "../db/index.ts";
 import type { streamAssistant } from "../llm/stream-assistant.ts";
@@ -97,16 +96,6 @@ export interface SessionController {
     path: readonly SessionEntry[],
     settings: ProviderSettings,
   ): { modelId: string; thinkingLevel: string };
-}
-
-/**
- * The path to `leafId` (default: the leaf on load), with only the id index it needs (cheaper
- * than a full tree index: this runs on every append of a long session). First id wins.
- */
-export function pathOf(entries: readonly SessionEntry[], leafId?: string | null): SessionEntry[] {
-  const byId = new Map<string, SessionEntry>();
-  for (const e of entries) if (!byId.has(e.id)) byId.set(e.id, e);
-  return getPath(byId, leafId === undefined ? (resolveLeafId(entries) ?? null) : leafId);
 }
 
 /** Model and thinking level for the next prompt: the path's, else the defaults from settings. */

@@ -101,7 +101,8 @@ export function formatLongTasks(
     .join(", ")}`;
 }
 
-interface TraceEvent {
+/** One event of a Chromium trace (the fields the summaries read). */
+export interface TraceEvent {
   name: string;
   ph: string;
   ts: number;

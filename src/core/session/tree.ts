@@ -80,13 +80,22 @@ export function currentPath(
   entries: readonly SessionEntry[],
   index?: Pick<TreeIndex, "byId">,
 ): SessionEntry[] {
+  return pathTo(entries, resolveLeafId(entries) ?? null, index);
+}
+
+/** The path from a root to `leafId` (e.g. a stored leaf), with the same light id map as `currentPath`. */
+export function pathTo(
+  entries: readonly SessionEntry[],
+  leafId: string | null,
+  index?: Pick<TreeIndex, "byId">,
+): SessionEntry[] {
   let byId = index?.byId;
   if (!byId) {
     const ids = new Map<string, SessionEntry>();
     for (const e of entries) if (!ids.has(e.id)) ids.set(e.id, e);
     byId = ids;
   }
-  return getPath(byId, resolveLeafId(entries) ?? null);
+  return getPath(byId, leafId);
 }
 
 /** Labels over the whole file in file order: the last label entry per target wins; empty clears. */
