@@ -167,6 +167,9 @@ test("auto mode compacts without asking, shown with Undo", async ({ page }) => {
   await grow(page);
   const toast = page.getByTestId("toast").filter({ hasText: /compacted .* → .* tokens/ });
   await expect(toast).toBeVisible();
+  // Progress replaced by its result: one notice for the event.
+  await expect(page.getByTestId("toast").filter({ hasText: /compacting…/ })).toHaveCount(0);
+  await expect(page.getByTestId("toast").filter({ hasText: /compact/i })).toHaveCount(1);
   await expect(page.getByTestId("compaction-preview")).toHaveCount(0);
   let entries = parseJsonl((await exportOpen(page)).text);
   const compaction = entries.at(-1)!;
@@ -229,6 +232,9 @@ test("overflow: compact and retry once; a second overflow stops with advice", as
   await send(page, "third question");
   await waitIdle(page);
   await expect(page.getByText(/still too long after compacting once/).first()).toBeVisible();
+  // Said once, where it belongs: the session's banner by the composer, not a toast as well.
+  await expect(page.getByTestId("compaction-notice")).toContainText(/still too long after compacting once/);
+  await expect(page.getByTestId("toast").filter({ hasText: /still too long/ })).toHaveCount(0);
   chats = await getChatRequests(key);
   // The overflow, the two parts of the split turn's summary (asked one after the other), the retry.
   expect(chats).toHaveLength(8);

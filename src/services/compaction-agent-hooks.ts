@@ -80,7 +80,7 @@ export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
   ui = deps.ui;
 
   async function context(ctx: HookContext) {
-    const settings = await loadCompactionSettings(db);
+    const settings = await loadCompactionSettings(db, ctx.sessionId);
     const window = settings.contextWindow ?? ctx.limits.contextWindow;
     const endpoint = {
       baseUrl: ctx.endpoint.baseUrl,

@@ -6,9 +6,9 @@
 import type { SessionEntry } from "../core/session/types.ts";
 import type { CutpointDb } from "../db/schema.ts";
 import { providerPreset } from "../llm/providers.ts";
-import { getApiKey, loadProviderSettings, modelLimits } from "./agent-settings.ts";
+import { getApiKey, loadProviderSettings, modelLimits, type ProviderSettings } from "./agent-settings.ts";
 import type { SummarizerEndpoint } from "./compaction-runner.ts";
-import { loadCompactionSettings } from "./compaction-settings.ts";
+import { type CompactionUserSettings, loadCompactionSettings } from "./compaction-settings.ts";
 
 export type EndpointResult =
   | { ok: true; endpoint: SummarizerEndpoint; maxOutput: number }
@@ -31,6 +31,22 @@ export function modelOnPath(
   return undefined;
 }
 
+/**
+ * The model that writes the summary (the one request and cost estimate use): the review's choice,
+ * else the compaction setting, else the session's model when it is on the set-up provider, else
+ * the provider's model. "" when there is none.
+ */
+export function chooseSummarizerModel(
+  provider: Pick<ProviderSettings, "providerId" | "model">,
+  compaction: Pick<CompactionUserSettings, "summarizerModel">,
+  path: readonly SessionEntry[],
+  modelOverride?: string | null,
+): string {
+  const onPath = modelOnPath(path);
+  const sessionModel = onPath && onPath.provider === provider.providerId ? onPath.modelId : "";
+  return (modelOverride ?? "").trim() || compaction.summarizerModel || sessionModel || provider.model;
+}
+
 export async function resolveSummarizer(
   db: CutpointDb,
   path: readonly SessionEntry[],
@@ -46,9 +62,7 @@ export async function resolveSummarizer(
       ok: false,
       reason: `No API key for ${preset.label}: use the offline summary, or add a key in Settings (⚙).`,
     };
-  const onPath = modelOnPath(path);
-  const sessionModel = onPath && onPath.provider === provider.providerId ? onPath.modelId : "";
-  const model = (modelOverride ?? "").trim() || compaction.summarizerModel || sessionModel || provider.model;
+  const model = chooseSummarizerModel(provider, compaction, path, modelOverride);
   if (model === "")
     return { ok: false, reason: "No summarizer model: choose one, or use the offline summary." };
   return {

@@ -135,6 +135,22 @@ export async function undoCompaction(
 }
 
 /**
+ * Redo after Undo: moves the leaf back to the compaction entry, written the same way as Undo
+ * (a move to an entry; here the entry is the compaction itself), so both follow one format.
+ */
+export async function redoCompaction(
+  db: CutpointDb,
+  input: {
+    sessionId: string;
+    compaction: CompactionEntry;
+    takenIds?: { has(id: string): boolean };
+    now?: number;
+  },
+): ReturnType<typeof undoCompaction> {
+  return undoCompaction(db, { ...input, compaction: { ...input.compaction, parentId: input.compaction.id } });
+}
+
+/**
  * Hides a failed attempt from the model as pi 1.6 records it: one omission `context_edit` per
  * entry (the reply and its tool results), appended at the leaf the path ends with (refused when
  * the session moved on). The entries stay in the file; only the model stops seeing them.

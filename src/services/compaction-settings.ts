@@ -8,7 +8,7 @@
 import type { TriggerSetting } from "../core/compaction/decide.ts";
 import { DEFAULT_COMPACTION_SETTINGS } from "../core/compaction/tokens.ts";
 import type { CutpointDb } from "../db/schema.ts";
-import { getSetting, setSetting } from "../db/settings-repo.ts";
+import { deleteSetting, getSetting, setSetting } from "../db/settings-repo.ts";
 
 export const COMPACTION_SETTINGS_KEY = "compaction";
 
@@ -72,8 +72,47 @@ export function normalizeSettings(raw: unknown): CompactionUserSettings {
   };
 }
 
-export async function loadCompactionSettings(db: CutpointDb): Promise<CompactionUserSettings> {
-  return normalizeSettings(await getSetting(db, COMPACTION_SETTINGS_KEY));
+/** A session's own choice of when compaction fires (mode and trigger), over the settings for all sessions. */
+export type SessionCompactionOverride = Partial<Pick<CompactionUserSettings, "mode" | "trigger">>;
+
+export const sessionSettingsKey = (sessionId: string) => `compaction.session.${sessionId}`;
+
+/** Reads a session's override loose: only valid fields are kept. */
+export function readSessionOverride(raw: unknown): SessionCompactionOverride {
+  if (!raw || typeof raw !== "object") return {};
+  const r = raw as Record<string, unknown>;
+  const all = normalizeSettings(r);
+  const out: SessionCompactionOverride = {};
+  if (r.mode !== undefined && all.mode === r.mode) out.mode = all.mode;
+  if (r.trigger !== undefined) out.trigger = all.trigger;
+  return out;
+}
+
+/** The settings for all sessions with a session's own mode and trigger over them. */
+export function withSessionOverride(
+  settings: CompactionUserSettings,
+  override: SessionCompactionOverride,
+): CompactionUserSettings {
+  return { ...settings, ...override };
+}
+
+export async function loadCompactionSettings(
+  db: CutpointDb,
+  sessionId?: string,
+): Promise<CompactionUserSettings> {
+  const all = normalizeSettings(await getSetting(db, COMPACTION_SETTINGS_KEY));
+  if (sessionId === undefined) return all;
+  return withSessionOverride(all, readSessionOverride(await getSetting(db, sessionSettingsKey(sessionId))));
+}
+
+/** Sets (or with null clears) a session's own mode and trigger. */
+export async function saveSessionCompactionSettings(
+  db: CutpointDb,
+  sessionId: string,
+  override: SessionCompactionOverride | null,
+) {
+  if (override === null) return deleteSetting(db, sessionSettingsKey(sessionId));
+  return setSetting(db, sessionSettingsKey(sessionId), readSessionOverride(override));
 }
 
 export async function saveCompactionSettings(db: CutpointDb, settings: Partial<CompactionUserSettings>) {

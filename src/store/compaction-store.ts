@@ -1,8 +1,9 @@
 /**
- * Transient state of the compaction UI: the preview (open, cut, keep-recent, focus, summarizer
- * model, the draft summary and its status), the timeline's toggles, the ask-mode queue and the
- * last compaction (for Undo). Nothing here is persisted; entries are written only by
- * services/compaction-runner.ts on Confirm.
+ * Transient state of the compaction UI, by session id: the review (open, cut, keep-recent, focus,
+ * summarizer model, the draft summary and its status), the timeline's toggles, the prompts that
+ * wait for the review, the last compaction (for Undo / Redo) and the session's banner. Nothing of
+ * one session shows in another. The draft is also saved in Dexie by the UI (ui/compaction/
+ * draft-persistence.ts), so that it survives a reload; entries are written only on Confirm.
  */
 import { create } from "zustand";
 import { useUiStore } from "./ui-store.ts";
@@ -15,6 +16,8 @@ export interface DraftTarget {
   tokensBefore: number;
   readFiles: string[];
   modifiedFiles: string[];
+  /** The system checkpoint of the plan (the replayed prompt and tools), written with the compaction. */
+  systemMessage?: unknown;
 }
 
 export interface LastCompaction {
@@ -33,21 +36,27 @@ export interface OpenPreviewOptions {
   reason?: string;
 }
 
-export interface CompactionUiState {
-  previewOpen: boolean;
-  focus: string;
-  /** Keep-recent tokens chosen in the preview (null: the settings' value). */
-  keepRecentOverride: number | null;
-  /** A cut chosen by hand (null: the automatic cut). */
-  cutEntryId: string | null;
-  /** Summarizer model chosen in the preview (null: the settings' or the session's). */
-  summarizerModel: string | null;
-  status: PreviewStatus;
+/** A complete draft (kept when a Regenerate is stopped). */
+export interface DraftSnapshot {
   draft: string;
   draftSource: "model" | "offline" | null;
   draftTarget: DraftTarget | null;
+}
+
+export interface SessionCompaction extends DraftSnapshot {
+  previewOpen: boolean;
+  focus: string;
+  /** Keep-recent tokens chosen in the review (null: the settings' value). */
+  keepRecentOverride: number | null;
+  /** A cut chosen by hand (null: the automatic cut). */
+  cutEntryId: string | null;
+  /** Summarizer model chosen in the review (null: the settings' or the session's). */
+  summarizerModel: string | null;
+  status: PreviewStatus;
   error: string | null;
-  /** Bumped to ask the preview to start generating (auto-open in ask mode). */
+  /** The complete draft a running Regenerate replaces (restored on Stop). */
+  previous: DraftSnapshot | null;
+  /** Bumped to ask the review to start generating (auto-open in ask mode). */
   generateRequest: number;
   reason: string | null;
   /** Prompts waiting for the person to confirm or skip the compaction (ask mode). */
@@ -56,80 +65,108 @@ export interface CompactionUiState {
   modelView: boolean;
   historyOpen: boolean;
   last: LastCompaction | null;
-  /** A message about overflow recovery (second overflow: advice). */
+  /** The compaction entry an Undo went back from (Redo moves to it again). */
+  undone: { entryId: string } | null;
+  /** A message about overflow recovery (this session's only). */
   notice: string | null;
-
-  openCompactionPreview(options?: OpenPreviewOptions): void;
-  closePreview(): void;
-  setFocus(focus: string): void;
-  setKeepRecent(tokens: number | null): void;
-  setCut(entryId: string | null): void;
-  setSummarizerModel(model: string | null): void;
-  setDraft(text: string): void;
-  setStatus(status: PreviewStatus, patch?: Partial<CompactionUiState>): void;
-  setModelView(on: boolean): void;
-  setHistoryOpen(on: boolean): void;
-  setLast(last: LastCompaction | null): void;
-  setNotice(notice: string | null): void;
-  setQueued(n: number): void;
-  /** Clears the draft (Discard / Cancel). */
-  resetDraft(): void;
 }
 
-const EMPTY_DRAFT = {
-  status: "idle" as PreviewStatus,
+export const EMPTY_DRAFT: DraftSnapshot & { status: PreviewStatus; error: string | null } = {
+  status: "idle",
   draft: "",
   draftSource: null,
   draftTarget: null,
   error: null,
 };
 
-export const useCompactionStore = create<CompactionUiState>()((set) => ({
+export const INITIAL_SESSION_STATE: Readonly<SessionCompaction> = Object.freeze({
   previewOpen: false,
   focus: "",
   keepRecentOverride: null,
   cutEntryId: null,
   summarizerModel: null,
   ...EMPTY_DRAFT,
+  previous: null,
   generateRequest: 0,
   reason: null,
   queued: 0,
   modelView: false,
   historyOpen: false,
   last: null,
+  undone: null,
   notice: null,
+});
 
-  openCompactionPreview: (options = {}) =>
-    set((s) => {
-      const busy = s.status === "generating" || s.status === "ready";
-      return {
-        previewOpen: true,
-        ...(options.focus !== undefined && options.focus.trim() !== ""
-          ? { focus: options.focus.trim() }
-          : {}),
-        ...(options.reason !== undefined ? { reason: options.reason } : {}),
-        ...(busy ? {} : { ...EMPTY_DRAFT }),
-        ...(options.generate && !busy ? { generateRequest: s.generateRequest + 1 } : {}),
-      };
-    }),
-  closePreview: () => set({ previewOpen: false, reason: null }),
-  setFocus: (focus) => set({ focus }),
-  setKeepRecent: (tokens) => set({ keepRecentOverride: tokens, cutEntryId: null }),
-  setCut: (entryId) => set({ cutEntryId: entryId }),
-  setSummarizerModel: (model) => set({ summarizerModel: model }),
-  setDraft: (text) => set({ draft: text }),
-  setStatus: (status, patch = {}) => set({ status, ...patch }),
-  setModelView: (on) => set({ modelView: on }),
-  setHistoryOpen: (on) => set({ historyOpen: on }),
-  setLast: (last) => set({ last }),
-  setNotice: (notice) => set({ notice }),
-  setQueued: (n) => set({ queued: n }),
-  resetDraft: () => set({ ...EMPTY_DRAFT }),
-}));
+export interface CompactionUiState {
+  bySession: Readonly<Record<string, SessionCompaction>>;
+  /** Sessions whose saved draft was read (or found absent) after the page loaded. */
+  hydrated: Readonly<Record<string, true>>;
 
-/** For the composer's `/compact [focus]`: opens the preview (and the side panel). */
-export function openCompactionPreview(options: OpenPreviewOptions = {}): void {
-  useCompactionStore.getState().openCompactionPreview(options);
+  openCompactionPreview(sessionId: string, options?: OpenPreviewOptions): void;
+  closePreview(sessionId: string): void;
+  patch(sessionId: string, patch: Partial<SessionCompaction>): void;
+  setKeepRecent(sessionId: string, tokens: number | null): void;
+  setStatus(sessionId: string, status: PreviewStatus, patch?: Partial<SessionCompaction>): void;
+  /** Clears the draft (Discard / Cancel). */
+  resetDraft(sessionId: string): void;
+  /** Restores a saved review (after a reload); never overwrites what this page already holds. */
+  hydrate(sessionId: string, saved: Partial<SessionCompaction> | undefined): void;
+}
+
+/** The compaction state of one session (the initial state when it has none). */
+export function sessionState(s: Pick<CompactionUiState, "bySession">, sessionId: string): SessionCompaction {
+  return s.bySession[sessionId] ?? INITIAL_SESSION_STATE;
+}
+
+export const useCompactionStore = create<CompactionUiState>()((set) => {
+  const update = (sessionId: string, f: (s: SessionCompaction) => Partial<SessionCompaction>) =>
+    set((st) => {
+      const cur = sessionState(st, sessionId);
+      return { bySession: { ...st.bySession, [sessionId]: { ...cur, ...f(cur) } } };
+    });
+  return {
+    bySession: {},
+    hydrated: {},
+    openCompactionPreview: (sessionId, options = {}) =>
+      update(sessionId, (s) => {
+        const busy = s.status === "generating" || s.status === "ready";
+        return {
+          previewOpen: true,
+          ...(options.focus !== undefined && options.focus.trim() !== ""
+            ? { focus: options.focus.trim() }
+            : {}),
+          ...(options.reason !== undefined ? { reason: options.reason } : {}),
+          ...(busy ? {} : { ...EMPTY_DRAFT }),
+          ...(options.generate && !busy ? { generateRequest: s.generateRequest + 1 } : {}),
+        };
+      }),
+    closePreview: (sessionId) => update(sessionId, () => ({ previewOpen: false, reason: null })),
+    patch: (sessionId, patch) => update(sessionId, () => patch),
+    setKeepRecent: (sessionId, tokens) =>
+      update(sessionId, () => ({ keepRecentOverride: tokens, cutEntryId: null })),
+    setStatus: (sessionId, status, patch = {}) => update(sessionId, () => ({ status, ...patch })),
+    resetDraft: (sessionId) => update(sessionId, () => ({ ...EMPTY_DRAFT, previous: null })),
+    hydrate: (sessionId, saved) =>
+      set((st) => {
+        if (st.hydrated[sessionId]) return {};
+        const hydrated = { ...st.hydrated, [sessionId]: true as const };
+        if (!saved || st.bySession[sessionId]) return { hydrated };
+        return {
+          hydrated,
+          bySession: { ...st.bySession, [sessionId]: { ...INITIAL_SESSION_STATE, ...saved } },
+        };
+      }),
+  };
+});
+
+/** Selects from one session's compaction state: `useSessionCompaction(id, (s) => s.draft)`. */
+export function useSessionCompaction<T>(sessionId: string, select: (s: SessionCompaction) => T): T {
+  return useCompactionStore((st) => select(sessionState(st, sessionId)));
+}
+
+/** For the composer's `/compact [focus]` and the shortcut: opens the review (and the side panel). */
+export function openCompactionPreview(sessionId: string, options: OpenPreviewOptions = {}): void {
+  useCompactionStore.getState().openCompactionPreview(sessionId, options);
   useUiStore.getState().setRightPanelOpen(true);
 }
 

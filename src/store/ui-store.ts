@@ -16,9 +16,16 @@ export interface Toast {
   kind: ToastKind;
   message: string;
   action?: ToastAction;
-  /** ms; 0 keeps it until dismissed. */
+  /** ms; 0 keeps it until dismissed (errors that need action, progress until its result). */
   timeout: number;
+  /** A toast with the same key replaces the earlier one (progress, then its result). */
+  key?: string;
+  /** Shown only while this session is open. */
+  sessionId?: string;
 }
+
+/** Default lifetimes: information goes by itself after a few seconds; errors stay until dismissed. */
+export const TOAST_TIMEOUTS: Record<ToastKind, number> = { info: 5000, success: 8000, error: 0 };
 
 export interface ImportJob {
   id: number;
@@ -49,6 +56,8 @@ export interface UiState {
   toggleExpanded(entryId: string): void;
   pushToast(toast: Omit<Toast, "id" | "timeout"> & { timeout?: number }): number;
   dismissToast(id: number): void;
+  /** Dismisses the toast with this key, if any. */
+  dismissToastKey(key: string): void;
   upsertImport(job: ImportJob): void;
   removeImport(id: number): void;
   setDbClosed(reason: string): void;
@@ -79,11 +88,20 @@ export const useUiStore = create<UiState>()((set) => ({
     }),
   pushToast: (toast) => {
     const id = ++toastSeq;
-    const timeout = toast.timeout ?? (toast.kind === "error" ? 0 : 6000);
-    set((s) => ({ toasts: [...s.toasts, { ...toast, id, timeout }] }));
+    const timeout = toast.timeout ?? TOAST_TIMEOUTS[toast.kind];
+    set((s) => {
+      // One toast per event: the same key, or the very same message and kind, replaces the earlier one.
+      const others = s.toasts.filter((t) =>
+        toast.key !== undefined
+          ? t.key !== toast.key
+          : !(t.kind === toast.kind && t.message === toast.message && t.sessionId === toast.sessionId),
+      );
+      return { toasts: [...others, { ...toast, id, timeout }] };
+    });
     return id;
   },
   dismissToast: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
+  dismissToastKey: (key) => set((s) => ({ toasts: s.toasts.filter((t) => t.key !== key) })),
   upsertImport: (job) =>
     set((s) => {
       const others = s.imports.filter((j) => j.id !== job.id);

@@ -8,7 +8,11 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { THINKING_LEVELS } from "../../core/agent/settings.ts";
 import { awaitsReply } from "../../services/interrupted-reply.ts";
 import { useAgentUiStore } from "../../store/agent-ui-store.ts";
-import { openCompactionPreview, parseCompactCommand } from "../../store/compaction-store.ts";
+import {
+  openCompactionPreview,
+  parseCompactCommand,
+  useSessionCompaction,
+} from "../../store/compaction-store.ts";
 import { useTreeStore } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
@@ -16,7 +20,7 @@ import { HiddenCharsNote } from "../common/safe-text.tsx";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import type { SessionSlotProps } from "../shell/slots.ts";
 import { sessionPath } from "../tree/tree-model.ts";
-import { LiveRun } from "./live-run.tsx";
+import { CompactionNotice, LiveRun } from "./live-run.tsx";
 import { SystemPromptDialog } from "./system-prompt-dialog.tsx";
 import { useProviderSettings, useSessionAgent } from "./use-agent.ts";
 import { WorkspacePanel } from "./workspace-panel.tsx";
@@ -33,6 +37,9 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
   const [hidden, setHidden] = useState(false);
   const [promptOpen, setPromptOpen] = useState(false);
   const [modelDraft, setModelDraft] = useState<string | null>(null);
+  /** The prompt of the run in progress (shown while it waits for a compaction review). */
+  const [sentPrompt, setSentPrompt] = useState<string | null>(null);
+  const waiting = useSessionCompaction(sessionId, (s) => s.queued);
   const inputRef = useRef<HTMLTextAreaElement>(null);
 
   // "Edit and resend" / navigating to a user message hands its text to this composer.
@@ -63,19 +70,20 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
     const compact = parseCompactCommand(prompt); // `/compact [focus]` opens the compaction preview
     if (compact) {
       setText("");
-      openCompactionPreview(compact);
+      openCompactionPreview(sessionId, compact);
       return;
     }
     if (!loaded || prompt === "" || running || blocked) return;
     setText("");
     setHidden(false);
-    const out = await controller.send(loaded, prompt);
+    setSentPrompt(prompt);
+    const out = await controller.send(loaded, prompt).finally(() => setSentPrompt(null));
     // The prompt was not saved (refused, or the run only got a lost reply first): keep it.
     const saved = out.ok && out.promptSent;
     if (!saved) setText((t) => (t === "" ? prompt : t));
     if (!out.ok && out.reason === "setup") toast({ kind: "error", message: out.message });
     inputRef.current?.focus();
-  }, [text, loaded, running, blocked, controller, toast]);
+  }, [text, loaded, running, blocked, controller, toast, sessionId]);
 
   // Esc stops a run from anywhere on the page (unless a dialog has the focus).
   useEffect(() => {
@@ -113,9 +121,16 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
 
   return (
     <div className="agent-composer" data-testid="agent-composer">
+      <CompactionNotice sessionId={sessionId} />
       {(!hidden || state.interrupted) && (
         <ErrorBoundary name="the current run">
-          <LiveRun state={state} onClose={() => setHidden(true)} onResolveInterrupted={resolveInterrupted} />
+          <LiveRun
+            state={state}
+            sessionId={sessionId}
+            waiting={waiting > 0 ? { count: waiting, prompt: sentPrompt } : null}
+            onClose={() => setHidden(true)}
+            onResolveInterrupted={resolveInterrupted}
+          />
         </ErrorBoundary>
       )}
       {blocked && (

@@ -1,13 +1,16 @@
 /**
  * The current (or last) run above the composer: the messages it completed (each already saved),
  * the reply streaming now, and what is going on in words: retry countdown, tool running, the
- * error of a failed run, a reply that could not be saved, and a reply cut off by a reload (keep or
- * drop it).
+ * error of a failed run, a reply that could not be saved, a reply cut off by a reload (keep or
+ * drop it), the prompt waiting for a compaction review (with its text and Skip and send); and the
+ * session's compaction banner.
  */
 import { useEffect, useRef, useState } from "react";
 import type { SessionAgentState } from "../../services/agent-session.ts";
 import { keepable } from "../../services/interrupted-reply.ts";
+import { useCompactionStore, useSessionCompaction } from "../../store/compaction-store.ts";
 import { SafeText } from "../common/safe-text.tsx";
+import { skipReview } from "../compaction/review-actions.ts";
 import { AssistantView, MessageView } from "./message-view.tsx";
 import { useCountdown } from "./use-agent.ts";
 
@@ -105,12 +108,54 @@ function Interrupted({
   );
 }
 
+/** A compaction problem of this session (overflow recovery): said once, here, until dismissed. */
+export function CompactionNotice({ sessionId }: { sessionId: string }) {
+  const notice = useSessionCompaction(sessionId, (s) => s.notice);
+  if (!notice) return null;
+  return (
+    <div className="agent-status error" role="alert" data-testid="compaction-notice">
+      {notice}{" "}
+      <button
+        type="button"
+        className="btn small"
+        onClick={() => useCompactionStore.getState().patch(sessionId, { notice: null })}
+      >
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
+/** The prompt that waits for the review, with its text, and Skip and send next to it. */
+function Waiting({ sessionId, count, prompt }: { sessionId: string; count: number; prompt: string | null }) {
+  return (
+    <div className="agent-status warn agent-waiting" role="status" data-testid="queued-note">
+      <span>
+        {count === 1 ? "Your message waits" : `${count} messages wait`} until you confirm or skip this
+        compaction.
+      </span>
+      {prompt && (
+        <q className="agent-waiting-text" data-testid="waiting-prompt">
+          {prompt}
+        </q>
+      )}
+      <button type="button" className="btn small" onClick={() => skipReview(sessionId)}>
+        Skip and send
+      </button>
+    </div>
+  );
+}
+
 export function LiveRun({
   state,
+  sessionId,
+  waiting,
   onClose,
   onResolveInterrupted,
 }: {
   state: SessionAgentState;
+  sessionId: string;
+  waiting: { count: number; prompt: string | null } | null;
   onClose: () => void;
   onResolveInterrupted: (action: "keep" | "drop") => Promise<string | null>;
 }) {
@@ -124,6 +169,7 @@ export function LiveRun({
     !state.problem &&
     !state.interrupted &&
     !state.running &&
+    !waiting &&
     state.runner.status.kind !== "error";
   // Follow the end while content grows (streaming, new messages, markdown), unless the person
   // scrolled up. One observer per shown panel; it writes scrollTop only when not at the end.
@@ -144,7 +190,15 @@ export function LiveRun({
   return (
     <section className="agent-run" aria-label="Current run" data-testid="agent-run">
       <div className="agent-run-head">
-        <span>{state.running ? "Running…" : state.interrupted ? "Interrupted run" : "Last run"}</span>
+        <span>
+          {waiting
+            ? "Waiting for the compaction review"
+            : state.running
+              ? "Running…"
+              : state.interrupted
+                ? "Interrupted run"
+                : "Last run"}
+        </span>
         {!state.running && !state.interrupted && (
           <button type="button" className="btn ghost small" onClick={onClose} aria-label="Hide the last run">
             Hide
@@ -160,6 +214,7 @@ export function LiveRun({
         }}
       >
         <div ref={innerRef} className="agent-run-inner">
+          {waiting && <Waiting sessionId={sessionId} count={waiting.count} prompt={waiting.prompt} />}
           {state.log.map((m, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: the log is append-only.
             <MessageView key={i} message={m} />

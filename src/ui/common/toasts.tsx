@@ -1,21 +1,42 @@
-/** Toasts: results and errors of actions, with an optional action (Undo, also after a reload). */
-import { useEffect } from "react";
+/**
+ * Toasts: results and errors of actions, with an optional action (Undo, also after a reload).
+ * Shown over the session list (wide) or under the top bar (narrow): never over the composer or Send;
+ * information goes by itself (paused while hovered or focused), errors stay until dismissed, a
+ * session's toasts show only while it is open.
+ */
+import { useEffect, useRef, useState } from "react";
 import { type Toast, useUiStore } from "../../store/ui-store.ts";
 import { SafeText } from "./safe-text.tsx";
 import { useUndoAfterReload } from "./undo-delete.ts";
+import "./toasts.css";
 
 function ToastItem({ toast }: { toast: Toast }) {
   const dismiss = useUiStore((s) => s.dismissToast);
+  const [paused, setPaused] = useState(false);
+  const left = useRef(toast.timeout);
   useEffect(() => {
-    if (!toast.timeout) return;
-    const t = window.setTimeout(() => dismiss(toast.id), toast.timeout);
-    return () => window.clearTimeout(t);
-  }, [toast, dismiss]);
+    left.current = toast.timeout;
+  }, [toast.timeout]);
+  useEffect(() => {
+    if (!toast.timeout || paused) return;
+    const started = Date.now();
+    const t = window.setTimeout(() => dismiss(toast.id), Math.max(0, left.current));
+    return () => {
+      window.clearTimeout(t);
+      left.current -= Date.now() - started;
+    };
+  }, [toast.id, toast.timeout, paused, dismiss]);
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: hovering or focusing a toast only pauses its timer.
     <div
       className={`toast ${toast.kind}`}
       role={toast.kind === "error" ? "alert" : "status"}
       data-testid="toast"
+      data-kind={toast.kind}
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onBlur={() => setPaused(false)}
     >
       <span className="toast-msg">
         <SafeText text={toast.message} />
@@ -41,12 +62,15 @@ function ToastItem({ toast }: { toast: Toast }) {
 
 export function Toasts() {
   const toasts = useUiStore((s) => s.toasts);
+  const selected = useUiStore((s) => s.selectedSessionId);
   useUndoAfterReload();
   return (
-    <div className="toasts">
-      {toasts.map((t) => (
-        <ToastItem key={t.id} toast={t} />
-      ))}
+    <div className="toasts toasts-top" data-testid="toasts">
+      {toasts
+        .filter((t) => t.sessionId === undefined || t.sessionId === selected)
+        .map((t) => (
+          <ToastItem key={t.id} toast={t} />
+        ))}
     </div>
   );
 }

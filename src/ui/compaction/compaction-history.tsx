@@ -9,10 +9,10 @@ import { markInvisible } from "../common/invisible.ts";
 import { formatEntryTime } from "../format.ts";
 import { Markdown } from "../timeline/lazy-markdown.tsx";
 import { RawToggle } from "../timeline/raw-toggle.tsx";
-import { runUndo } from "./compaction-preview.tsx";
-import { fullTokens } from "./format-tokens.ts";
+import { fullTokens, plural } from "./format-tokens.ts";
 import { compactionHistory } from "./history-model.ts";
 import { SummaryDiff } from "./summary-diff.tsx";
+import { runUndo } from "./undo-redo.ts";
 import type { CompactionModel } from "./use-compaction-model.ts";
 
 export function CompactionHistory({ model }: { model: CompactionModel }) {
@@ -34,7 +34,7 @@ export function CompactionHistory({ model }: { model: CompactionModel }) {
                 onClick={() => setOpen(isOpen ? null : it.entry.id)}
               >
                 #{n + 1} · {formatEntryTime(it.entry.timestamp)} · {fullTokens(it.entry.tokensBefore)} tokens
-                before · replaced {it.replaced} entries
+                before · replaced {plural(it.replaced, "entry", "entries")}
               </button>
               {isOpen && (
                 <div className="cp-history-body">

@@ -1,58 +1,112 @@
 /**
- * The compaction preview (docked above the timeline): the plan in numbers, the controls that
- * move it (keep-recent, focus, summarizer model with the call's estimated cost), Generate /
- * Stop / Regenerate / offline summary, the editable draft (with a rendered view and a diff
- * against the previous summary), Discard / Cancel and Confirm. Nothing is written before Confirm.
+ * The compaction review of one session: the plan in numbers ("after" measured like "before", the
+ * summary's part apart), the controls that move it (keep-recent, focus, the summarizer that will
+ * be used, with its provider, window and price, and a warning when its input does not fit), Generate
+ * / Stop / Regenerate / offline summary, the editable draft (growing with the room; rendered view;
+ * diff against the previous summary), Discard / Cancel and Confirm. Focus comes back where the
+ * person was. Nothing is written before Confirm.
  */
-import { useEffect, useId, useMemo, useState } from "react";
-import type { CompactionEntry, SessionEntry } from "../../core/session/types.ts";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { tokensAfter } from "../../core/compaction/breakdown.ts";
+import type { SystemMessage } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
 import { listModels } from "../../llm/connection.ts";
-import { modelInfo } from "../../llm/providers.ts";
+import { modelInfo, providerPreset } from "../../llm/providers.ts";
+import { modelLimits } from "../../services/agent-settings.ts";
 import { releaseQueuedPrompts } from "../../services/compaction-agent-hooks.ts";
 import { resolveSummarizer } from "../../services/compaction-endpoint.ts";
-import { confirmCompaction, undoCompaction } from "../../services/compaction-runner.ts";
-import { useCompactionStore } from "../../store/compaction-store.ts";
+import { confirmCompaction } from "../../services/compaction-runner.ts";
+import { useCompactionStore, useSessionCompaction } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { markInvisible } from "../common/invisible.ts";
 import { HiddenCharsNote, SafeText } from "../common/safe-text.tsx";
 import { describeEntry } from "../timeline/entry-kind.ts";
 import { Markdown } from "../timeline/lazy-markdown.tsx";
-import { fullTokens, kTokens, percent, usd } from "./format-tokens.ts";
+import { fullTokens, kTokens, middleEllipsis, percent, plural, usd } from "./format-tokens.ts";
+import { skipReview } from "./review-actions.ts";
 import { SummaryDiff } from "./summary-diff.tsx";
+import { runUndo } from "./undo-redo.ts";
 import type { CompactionModel } from "./use-compaction-model.ts";
 import { useSummaryGeneration } from "./use-summary-generation.ts";
 
-/** Runs Undo of a compaction and reports it (shared by the toast, the history and auto mode). */
-export async function runUndo(
-  sessionId: string,
-  compaction: CompactionEntry,
-  path?: readonly SessionEntry[],
-): Promise<void> {
-  const r = await undoCompaction(db, { sessionId, compaction, ...(path ? { path } : {}) });
-  const ui = useUiStore.getState();
-  if (!r.ok) {
-    ui.pushToast({ kind: "error", message: `Undo failed: ${r.error.message}` });
-    return;
-  }
-  useCompactionStore.getState().setStatus("undone");
-  ui.pushToast({ kind: "info", message: "Compaction undone: the leaf is back before it (history kept)." });
+export { runUndo } from "./undo-redo.ts";
+
+/** The last generate request served, by session (a remount must not generate again). */
+const handledRequests = new Map<string, number>();
+
+/** What the summary call costs and whether it fits the summarizer's window (pure; from the plan's numbers). */
+export function summarizerCall(
+  model: CompactionModel,
+  plan: NonNullable<CompactionModel["plan"]["plan"]>,
+  focus: string,
+) {
+  const modelId = model.summarizerModel;
+  const limits = modelLimits(model.provider, modelId);
+  const info = modelInfo(modelId);
+  const prompts = 600 + Math.ceil(focus.length / 4);
+  const input =
+    plan.summarizedTokens +
+    Math.ceil((plan.previousSummary?.length ?? 0) / 4) +
+    prompts * (plan.isSplitTurn ? 2 : 1);
+  const output = Math.min(plan.summaryBudgetTokens, limits.maxOutput * (plan.isSplitTurn ? 2 : 1));
+  const prices = info.prices;
+  return {
+    modelId,
+    provider: providerPreset(model.provider.providerId).label,
+    contextWindow: limits.contextWindow,
+    input,
+    output,
+    // Only for a known model: without one there is nothing to send to (the offline summary is the way).
+    tooBig: modelId !== "" && input + Math.min(output, limits.maxOutput) > limits.contextWindow,
+    usd: prices ? (input * prices.input + output * prices.output) / 1e6 : undefined,
+  };
 }
 
-/** The last generate request served (a remount must not generate again). */
-let handledRequest = 0;
-
 export function CompactionPreview({ model }: { model: CompactionModel }) {
-  const s = useCompactionStore();
+  const sessionId = model.sessionId;
+  const s = useSessionCompaction(sessionId, (x) => x);
+  const store = useCompactionStore.getState;
+  const patch = (p: Parameters<ReturnType<typeof store>["patch"]>[1]) => store().patch(sessionId, p);
   const plan = model.plan.plan;
   const ok = model.plan.ok && plan !== undefined;
-  const { generate, stop, useOffline } = useSummaryGeneration(ok ? plan : undefined, model.path);
+  const { generate, stop, useOffline } = useSummaryGeneration(sessionId, ok ? plan : undefined, model.path);
   const [rendered, setRendered] = useState(false);
   const [compare, setCompare] = useState(false);
   const [busy, setBusy] = useState(false);
-  const ids = { keep: useId(), focus: useId(), model: useId(), draft: useId(), models: useId() };
+  const ids = {
+    keep: useId(),
+    focus: useId(),
+    model: useId(),
+    draft: useId(),
+    models: useId(),
+    head: useId(),
+  };
   const [models, setModels] = useState<string[]>([]);
+  const rootRef = useRef<HTMLElement>(null);
+  const focusRef = useRef<HTMLTextAreaElement>(null);
+  const editorRef = useRef<HTMLTextAreaElement>(null);
   const pathRef = model.path;
+
+  // Where the person was when the review opened: focus goes back there after Confirm or Cancel.
+  const returnTo = useRef<Element | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per opening.
+  useEffect(() => {
+    returnTo.current = document.activeElement;
+    // Opened by the person (/compact, the shortcut, Compact…): focus goes into the review. An
+    // automatic opening (ask mode, with a reason) leaves the focus where it is.
+    if (s.reason === null) focusRef.current?.focus();
+  }, []);
+  const giveFocusBack = () => {
+    const el = returnTo.current as HTMLElement | null;
+    requestAnimationFrame(() => {
+      if (el?.isConnected && el !== document.body) el.focus();
+      else
+        document
+          .querySelector<HTMLElement>('[data-testid="compact-open"], [data-testid="context-meter"]')
+          ?.focus();
+    });
+  };
+
   // The endpoint's model list for the summarizer field (free text works too).
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per session.
   useEffect(() => {
@@ -65,44 +119,37 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
     return () => {
       live = false;
     };
-  }, [model.sessionId]);
+  }, [sessionId]);
 
-  // Auto-open in ask mode: start generating once.
+  // Auto-open in ask mode: start generating once per request, as soon as the plan is ready.
   const request = s.generateRequest;
-  // Runs once per request, as soon as the plan is ready (the entries may still be loading).
   useEffect(() => {
-    if (request > handledRequest && ok) {
-      handledRequest = request;
+    if (request > (handledRequests.get(sessionId) ?? 0) && ok) {
+      handledRequests.set(sessionId, request);
       void generate();
     }
-  }, [request, ok, generate]);
+  }, [request, ok, generate, sessionId]);
 
-  // Cost of the summary call from the plan's numbers (serializing a 100 MB path here would stall).
-  const cost = useMemo(() => {
-    if (!plan || !ok) return undefined;
-    const modelId = s.summarizerModel ?? (model.settings.summarizerModel || model.modelId);
-    const info = modelInfo(modelId);
-    const prompts = 600 + Math.ceil(s.focus.length / 4);
-    const input =
-      plan.summarizedTokens +
-      Math.ceil((plan.previousSummary?.length ?? 0) / 4) +
-      prompts * (plan.isSplitTurn ? 2 : 1);
-    const output = Math.min(plan.summaryBudgetTokens, info.maxOutput * (plan.isSplitTurn ? 2 : 1));
-    const prices = info.prices;
-    return {
-      modelId,
-      input,
-      output,
-      usd: prices ? (input * prices.input + output * prices.output) / 1e6 : undefined,
-    };
-  }, [plan, ok, s.summarizerModel, s.focus, model.settings.summarizerModel, model.modelId]);
+  // Cost and fit of the summary call from the plan's numbers (serializing a 100 MB path here would stall).
+  const call = useMemo(
+    () => (plan && ok ? summarizerCall(model, plan, s.focus) : undefined),
+    [plan, ok, model, s.focus],
+  );
+
+  // "After" measured the same way as "before": the budget until a summary exists, then its size.
+  const hasDraft = (s.status === "ready" || s.status === "generating") && s.draft.trim() !== "";
+  const after = useMemo(
+    () =>
+      plan && ok
+        ? tokensAfter(plan, model.account, hasDraft ? s.draft : undefined, model.planner.estimator)
+        : undefined,
+    [plan, ok, model.account, model.planner, hasDraft, s.draft],
+  );
 
   const close = () => {
     stop();
-    s.resetDraft();
-    s.setCut(null);
-    s.closePreview();
-    releaseQueuedPrompts(model.sessionId, undefined);
+    skipReview(sessionId);
+    giveFocusBack();
   };
 
   const stale =
@@ -111,59 +158,80 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
     if (!plan || !s.draftTarget || stale) return;
     setBusy(true);
     const leaf = model.path[model.path.length - 1]?.id ?? null;
+    const target = s.draftTarget;
     const r = await confirmCompaction(db, {
-      sessionId: model.sessionId,
+      sessionId,
       parentId: leaf,
       expectedLeafId: leaf,
       fields: {
         summary: s.draft,
-        firstKeptEntryId: s.draftTarget.firstKeptEntryId,
-        tokensBefore: s.draftTarget.tokensBefore,
-        details: { readFiles: s.draftTarget.readFiles, modifiedFiles: s.draftTarget.modifiedFiles },
+        firstKeptEntryId: target.firstKeptEntryId,
+        tokensBefore: target.tokensBefore,
+        details: { readFiles: target.readFiles, modifiedFiles: target.modifiedFiles },
+        ...(target.systemMessage ? { systemMessage: target.systemMessage as SystemMessage } : {}),
       },
       takenIds: new Set(model.path.map((e) => e.id)),
     });
     setBusy(false);
     const ui = useUiStore.getState();
     if (!r.ok) {
-      ui.pushToast({ kind: "error", message: `Nothing was written: ${r.error.message}` });
+      patch({ error: `Nothing was written: ${r.error.message}` });
       return;
     }
     const entry = r.value.entry;
-    const after = Math.ceil(entry.summary.length / 4) + plan.keptTokens;
-    s.setLast({
-      sessionId: model.sessionId,
-      entryId: entry.id,
-      tokensBefore: plan.tokensBefore,
-      tokensAfter: after,
-      auto: false,
+    const measured = tokensAfter(plan, model.account, entry.summary, model.planner.estimator).total;
+    store().setStatus(sessionId, "confirmed", {
+      draft: "",
+      draftTarget: null,
+      draftSource: null,
+      previous: null,
+      error: null,
+      cutEntryId: null,
+      keepRecentOverride: null,
+      focus: "",
+      undone: null,
+      last: {
+        sessionId,
+        entryId: entry.id,
+        tokensBefore: plan.tokensBefore,
+        tokensAfter: measured,
+        auto: false,
+      },
     });
-    s.setStatus("confirmed", { draft: "", draftTarget: null, draftSource: null });
-    s.setCut(null);
-    s.setKeepRecent(null);
-    s.closePreview();
-    releaseQueuedPrompts(model.sessionId, [...model.path, entry]);
+    store().closePreview(sessionId);
+    releaseQueuedPrompts(sessionId, [...model.path, entry]);
+    giveFocusBack();
     ui.pushToast({
       kind: "success",
-      message: `Compacted ${kTokens(plan.tokensBefore)} → ${kTokens(after)} tokens`,
-      action: { label: "Undo", run: () => void runUndo(model.sessionId, entry, model.path) },
-      timeout: 15000,
+      key: `compaction:${sessionId}`,
+      sessionId,
+      message: `Compacted ${kTokens(plan.tokensBefore)} → ${kTokens(measured)} tokens`,
+      action: { label: "Undo", run: () => void runUndo(sessionId, entry, model.path) },
+      timeout: 10000,
     });
   };
 
   const firstKept = plan ? model.path[plan.firstKeptIndex] : undefined;
   const firstKeptText = firstKept ? describeEntry(firstKept) : undefined;
-  const after = plan
-    ? s.draft
-      ? Math.ceil(s.draft.length / 4) + plan.keptTokens
-      : plan.tokensAfterEstimate
-    : 0;
   const maxKeep = Math.max(model.keepRecentTokens, Math.ceil(model.context.tokens), 1000);
+  const byHand = s.cutEntryId !== null;
+  const change = after && plan ? after.total - plan.tokensBefore : 0;
 
   return (
-    <section className="cp-preview" aria-label="Compaction preview" data-testid="compaction-preview">
+    <section
+      ref={rootRef}
+      className="cp-preview"
+      aria-labelledby={ids.head}
+      data-testid="compaction-preview"
+      onKeyDown={(e) => {
+        if (e.key === "Escape" && s.status !== "generating") {
+          e.stopPropagation();
+          close();
+        }
+      }}
+    >
       <header className="cp-preview-head">
-        <h2>Compaction preview</h2>
+        <h2 id={ids.head}>Compaction review</h2>
         <span className={`cp-status st-${s.status}`} data-testid="preview-status">
           {statusText(s.status, s.draftSource)}
         </span>
@@ -171,235 +239,297 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
           type="button"
           className="btn small ghost"
           onClick={close}
-          aria-label="Cancel and close the preview"
+          aria-label="Cancel and close the review"
         >
           ✕
         </button>
       </header>
-      {s.reason && (
-        <p className="cp-banner" role="status">
-          <SafeText text={s.reason} />
-        </p>
-      )}
-      {s.queued > 0 && (
-        <p className="cp-banner queued" role="status" data-testid="queued-note">
-          {s.queued === 1 ? "Your message waits" : `${s.queued} messages wait`} until you confirm or skip this
-          compaction.
-          <button type="button" className="btn small" onClick={close}>
-            Skip and send
-          </button>
-        </p>
-      )}
-      {!ok && (
-        <p className="cp-note" data-testid="nothing-to-compact">
-          Nothing to compact: <SafeText text={model.plan.reason ?? "the session is empty."} />
-        </p>
-      )}
-      {ok && plan && (
-        <>
-          <p className="cp-numbers" data-testid="preview-numbers">
-            <b>{fullTokens(plan.tokensBefore)}</b> → ≈ <b>{fullTokens(after)}</b> tokens (−
-            {percent(Math.max(0, plan.tokensBefore - after), plan.tokensBefore)} %)
-          </p>
-          <ul className="cp-facts">
-            <li>
-              Summarizes <b data-testid="summarize-count">{plan.summarizeCount}</b> messages (≈{" "}
-              {kTokens(plan.summarizedTokens)} tokens)
-            </li>
-            <li>
-              Keeps from{" "}
-              <q title={markInvisible(firstKeptText?.excerpt ?? "")}>
-                <SafeText text={`${firstKeptText?.label}: ${firstKeptText?.excerpt.slice(0, 50)}`} />
-              </q>
-            </li>
-            <li data-testid="split-turn">
-              Split turn:{" "}
-              {plan.isSplitTurn ? (
-                <>
-                  yes, prefix of <b>{plan.turnPrefixCount}</b> messages summarized separately
-                </>
-              ) : (
-                "no"
-              )}
-            </li>
-          </ul>
-          <details className="cp-files">
-            <summary>
-              Files read ({plan.fileOps.readFiles.length}) and modified ({plan.fileOps.modifiedFiles.length})
-            </summary>
-            <div className="cp-file-lists">
-              <ul aria-label="Files read">
-                {plan.fileOps.readFiles.map((f) => (
-                  <li key={f}>
-                    <SafeText text={f} />
-                  </li>
-                ))}
-              </ul>
-              <ul aria-label="Files modified">
-                {plan.fileOps.modifiedFiles.map((f) => (
-                  <li key={f}>
-                    ✎ <SafeText text={f} />
-                  </li>
-                ))}
-              </ul>
-            </div>
-          </details>
-        </>
-      )}
-      <div className="cp-controls">
-        <label htmlFor={ids.keep}>Keep recent tokens</label>
-        <div className="cp-keep">
-          <input
-            type="range"
-            min={0}
-            max={maxKeep}
-            step={500}
-            value={model.keepRecentTokens}
-            onChange={(e) => s.setKeepRecent(Number(e.target.value))}
-            aria-label="Keep recent tokens (slider)"
-          />
-          <input
-            id={ids.keep}
-            type="number"
-            min={0}
-            step={500}
-            value={model.keepRecentTokens}
-            data-testid="keep-recent"
-            onChange={(e) => {
-              const v = Number(e.target.value);
-              if (Number.isFinite(v) && v >= 0) s.setKeepRecent(v);
-            }}
-          />
-        </div>
-        <label htmlFor={ids.focus}>Focus instructions</label>
-        <textarea
-          id={ids.focus}
-          rows={2}
-          value={s.focus}
-          placeholder="e.g. keep the decisions about the parser"
-          data-testid="focus"
-          onChange={(e) => s.setFocus(e.target.value)}
-        />
-        <label htmlFor={ids.model}>Summarizer model</label>
-        <div>
-          <input
-            id={ids.model}
-            value={s.summarizerModel ?? (model.settings.summarizerModel || model.modelId)}
-            onChange={(e) => s.setSummarizerModel(e.target.value)}
-            data-testid="summarizer-model"
-            list={ids.models}
-          />
-          <HiddenCharsNote value={s.summarizerModel ?? (model.settings.summarizerModel || model.modelId)} />
-          <datalist id={ids.models}>
-            {models.map((m) => (
-              <option key={m} value={m} />
-            ))}
-          </datalist>
-          {cost && (
-            <span className="cp-cost">
-              ≈ {fullTokens(cost.input)} in + ≤ {fullTokens(cost.output)} out
-              {cost.usd !== undefined ? ` · ≈ ${usd(cost.usd)}` : " · price unknown"}
-            </span>
-          )}
-        </div>
-      </div>
-      {s.status === "failed" && (
-        <div className="cp-error" role="alert" data-testid="preview-error">
-          <p>
-            The summary failed: <SafeText text={s.error ?? ""} />
-          </p>
-          <button type="button" className="btn small" onClick={() => void generate()}>
-            Retry
-          </button>
-          <button type="button" className="btn small" onClick={useOffline}>
-            Use offline summary
-          </button>
-        </div>
-      )}
-      {s.status === "aborted" && <p className="cp-note">Stopped. Nothing was written.</p>}
-      {(s.status === "generating" || s.status === "ready") && (
-        <div className="cp-draft">
-          <div className="cp-draft-head">
-            <label htmlFor={ids.draft}>
-              Summary{" "}
-              {s.draftSource === "offline" ? (
-                <span className="cp-tag offline">offline summary (no model)</span>
-              ) : null}
-            </label>
-            <label className="cp-toggle">
-              <input type="checkbox" checked={rendered} onChange={(e) => setRendered(e.target.checked)} />{" "}
-              rendered
-            </label>
-            {plan?.previousSummary && (
-              <label className="cp-toggle">
-                <input type="checkbox" checked={compare} onChange={(e) => setCompare(e.target.checked)} />{" "}
-                compare with previous
-              </label>
-            )}
-          </div>
-          {stale && (
+      <div className="cp-review-cols">
+        <div className="cp-review-side">
+          {s.reason && (
             <p className="cp-banner" role="status">
-              The cut moved since this summary was made: regenerate (or use the offline summary) to confirm.
+              <SafeText text={s.reason} />
             </p>
           )}
-          {compare && plan?.previousSummary ? (
-            <SummaryDiff before={plan.previousSummary} after={s.draft} />
-          ) : rendered ? (
-            <div className="cp-rendered">
-              <Markdown text={s.draft} />
-            </div>
-          ) : (
-            <textarea
-              id={ids.draft}
-              className="cp-editor"
-              data-testid="summary-editor"
-              value={s.draft}
-              readOnly={s.status === "generating"}
-              onChange={(e) => s.setDraft(e.target.value)}
-              rows={10}
-            />
+          {!ok && (
+            <p className="cp-note" data-testid="nothing-to-compact">
+              Nothing to compact: {model.plan.reason ?? "the session is empty."}
+            </p>
           )}
-          {!rendered && !compare && <HiddenCharsNote value={s.draft} />}
+          {ok && plan && after && (
+            <div className="cp-figures" data-testid="preview-figures">
+              <p className="cp-numbers" data-testid="preview-numbers">
+                <b data-testid="tokens-before">{fullTokens(plan.tokensBefore)}</b> → ≈{" "}
+                <b data-testid="tokens-after">{fullTokens(after.total)}</b> tokens{" "}
+                {change > 0 ? (
+                  <span className="cp-grows" data-testid="context-grows">
+                    (+{fullTokens(change)}: the context grows)
+                  </span>
+                ) : (
+                  <>(−{percent(-change, plan.tokensBefore)} %)</>
+                )}
+              </p>
+              <p className="cp-after-parts" data-testid="after-parts">
+                after ={" "}
+                {after.systemPrompt + after.tools > 0
+                  ? `system prompt and tools ${fullTokens(after.systemPrompt + after.tools)} + `
+                  : ""}
+                summary{" "}
+                <b data-testid="after-summary">
+                  {after.summarySource === "budget"
+                    ? `≤ ${fullTokens(after.summary)} (its budget)`
+                    : fullTokens(after.summary)}
+                </b>{" "}
+                + kept {fullTokens(after.kept)}
+                {byHand ? " (moved by hand)" : ""}
+              </p>
+              <ul className="cp-facts">
+                <li>
+                  Summarizes <b data-testid="summarize-count">{plural(plan.summarizeCount, "message")}</b> (≈{" "}
+                  {kTokens(plan.summarizedTokens)} tokens)
+                </li>
+                <li>
+                  Keeps {fullTokens(plan.keptTokens)}
+                  {byHand ? " (moved by hand)" : ""} from{" "}
+                  <q title={firstKeptText?.excerpt}>
+                    {firstKeptText?.label}: {firstKeptText?.excerpt.slice(0, 50)}
+                  </q>
+                </li>
+                <li data-testid="split-turn">
+                  {plan.isSplitTurn && plan.turnPrefixCount > 0
+                    ? `Splits a turn: its first ${plural(plan.turnPrefixCount, "message")} summarized separately`
+                    : "Does not split a turn"}
+                </li>
+              </ul>
+              <details className="cp-files">
+                <summary>
+                  Files read ({fullTokens(plan.fileOps.readFiles.length)}) and modified (
+                  {fullTokens(plan.fileOps.modifiedFiles.length)})
+                </summary>
+                <div className="cp-file-lists">
+                  <ul aria-label="Files read">
+                    {plan.fileOps.readFiles.map((f) => (
+                      <li key={f} title={f}>
+                        {middleEllipsis(f)}
+                      </li>
+                    ))}
+                  </ul>
+                  <ul aria-label="Files modified">
+                    {plan.fileOps.modifiedFiles.map((f) => (
+                      <li key={f} title={f}>
+                        ✎ {middleEllipsis(f)}
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              </details>
+            </div>
+          )}
+          <div className="cp-controls">
+            <label htmlFor={ids.keep}>Keep recent tokens</label>
+            <div className="cp-keep">
+              <input
+                type="range"
+                min={0}
+                max={maxKeep}
+                step={500}
+                value={model.keepRecentTokens}
+                onChange={(e) => store().setKeepRecent(sessionId, Number(e.target.value))}
+                aria-label="Keep recent tokens (slider)"
+              />
+              <input
+                id={ids.keep}
+                type="number"
+                min={0}
+                step={500}
+                value={model.keepRecentTokens}
+                data-testid="keep-recent"
+                onChange={(e) => {
+                  const v = Number(e.target.value);
+                  if (Number.isFinite(v) && v >= 0) store().setKeepRecent(sessionId, v);
+                }}
+              />
+            </div>
+            <label htmlFor={ids.focus}>Focus</label>
+            <textarea
+              ref={focusRef}
+              id={ids.focus}
+              rows={1}
+              value={s.focus}
+              placeholder="e.g. keep the decisions about the parser"
+              data-testid="focus"
+              onChange={(e) => patch({ focus: e.target.value })}
+            />
+            <label htmlFor={ids.model}>Summarizer</label>
+            <div className="cp-summarizer">
+              <input
+                id={ids.model}
+                value={s.summarizerModel ?? model.summarizerModel}
+                onChange={(e) => patch({ summarizerModel: e.target.value })}
+                data-testid="summarizer-model"
+                placeholder="none set up (Settings ⚙): offline summary only"
+                list={ids.models}
+              />
+              <datalist id={ids.models}>
+                {models.map((m) => (
+                  <option key={m} value={m} />
+                ))}
+              </datalist>
+              {call && call.modelId !== "" && (
+                <span className="cp-cost" data-testid="summarizer-info">
+                  {call.provider} · window {kTokens(call.contextWindow)} · ≈ {fullTokens(call.input)} in + ≤{" "}
+                  {fullTokens(call.output)} out
+                  {call.usd !== undefined ? ` · ≈ ${usd(call.usd)}` : " · price unknown"}
+                </span>
+              )}
+            </div>
+          </div>
+          {call?.tooBig && (
+            <div className="cp-warn" role="alert" data-testid="summarizer-too-big">
+              <p>
+                The summarizer's input (≈ {fullTokens(call.input)} tokens) is larger than{" "}
+                {call.modelId || "its"} window ({fullTokens(call.contextWindow)}). Generate would fail. Ways
+                out:
+              </p>
+              <ul>
+                <li>
+                  <button
+                    type="button"
+                    className="link"
+                    onClick={() => document.getElementById(ids.model)?.focus()}
+                  >
+                    choose a model with a larger window
+                  </button>
+                </li>
+                <li>
+                  <button
+                    type="button"
+                    className="link"
+                    onClick={() =>
+                      store().setKeepRecent(sessionId, Math.ceil((plan?.keptTokens ?? 0) + call.input))
+                    }
+                  >
+                    move the cut back (keep more, summarize less)
+                  </button>
+                </li>
+                <li>
+                  <button type="button" className="link" onClick={useOffline}>
+                    use the offline summary
+                  </button>
+                </li>
+              </ul>
+            </div>
+          )}
+          {s.error && (
+            <div className="cp-error" role="alert" data-testid="preview-error">
+              <p>{s.status === "failed" ? `The summary failed: ${s.error}` : s.error}</p>
+              {s.status === "failed" && (
+                <>
+                  <button type="button" className="btn small" onClick={() => void generate()}>
+                    Retry
+                  </button>
+                  <button type="button" className="btn small" onClick={useOffline}>
+                    Use offline summary
+                  </button>
+                </>
+              )}
+            </div>
+          )}
+          {s.status === "aborted" && <p className="cp-note">Stopped. Nothing was written.</p>}
         </div>
-      )}
-      <div className="cp-actions">
-        {s.status === "generating" ? (
-          <button type="button" className="btn" onClick={stop} data-testid="stop">
-            Stop
-          </button>
-        ) : (
-          <>
+        <div className="cp-review-main">
+          {(s.status === "generating" || s.status === "ready") && (
+            <div className="cp-draft">
+              <div className="cp-draft-head">
+                <label htmlFor={ids.draft}>
+                  Summary{" "}
+                  {s.draftSource === "offline" ? (
+                    <span className="cp-tag offline">offline summary (no model)</span>
+                  ) : null}
+                </label>
+                <label className="cp-toggle">
+                  <input type="checkbox" checked={rendered} onChange={(e) => setRendered(e.target.checked)} />{" "}
+                  rendered
+                </label>
+                {plan?.previousSummary && (
+                  <label className="cp-toggle">
+                    <input type="checkbox" checked={compare} onChange={(e) => setCompare(e.target.checked)} />{" "}
+                    compare with previous
+                  </label>
+                )}
+              </div>
+              {stale && (
+                <p className="cp-banner" role="status">
+                  The cut moved since this summary was made: regenerate (or use the offline summary) to
+                  confirm.
+                </p>
+              )}
+              {compare && plan?.previousSummary ? (
+                <SummaryDiff before={plan.previousSummary} after={s.draft} />
+              ) : rendered ? (
+                <div className="cp-rendered">
+                  <Markdown text={s.draft} />
+                </div>
+              ) : (
+                <textarea
+                  ref={editorRef}
+                  id={ids.draft}
+                  className="cp-editor"
+                  data-testid="summary-editor"
+                  value={s.draft}
+                  readOnly={s.status === "generating"}
+                  onChange={(e) => patch({ draft: e.target.value })}
+                  rows={20}
+                />
+              )}
+            </div>
+          )}
+          <div className="cp-actions">
+            {s.status === "generating" ? (
+              <button type="button" className="btn" onClick={stop} data-testid="stop">
+                Stop
+              </button>
+            ) : (
+              <>
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={!ok}
+                  onClick={() => void generate()}
+                  data-testid="generate"
+                >
+                  {s.status === "ready" ? "Regenerate" : "Generate summary"}
+                </button>
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={!ok}
+                  onClick={useOffline}
+                  data-testid="offline"
+                >
+                  Offline summary
+                </button>
+              </>
+            )}
+            {s.status === "ready" && (
+              <button type="button" className="btn" onClick={() => store().resetDraft(sessionId)}>
+                Discard
+              </button>
+            )}
+            <button type="button" className="btn" onClick={close} data-testid="cancel">
+              Cancel
+            </button>
             <button
               type="button"
-              className="btn"
-              disabled={!ok}
-              onClick={() => void generate()}
-              data-testid="generate"
+              className="btn primary"
+              disabled={s.status !== "ready" || stale || busy || s.draft.trim() === ""}
+              onClick={() => void confirm()}
+              data-testid="confirm"
             >
-              {s.status === "ready" ? "Regenerate" : "Generate summary"}
+              Confirm
             </button>
-            <button type="button" className="btn" disabled={!ok} onClick={useOffline} data-testid="offline">
-              Offline summary
-            </button>
-          </>
-        )}
-        {s.status === "ready" && (
-          <button type="button" className="btn" onClick={() => s.resetDraft()}>
-            Discard
-          </button>
-        )}
-        <button type="button" className="btn" onClick={close} data-testid="cancel">
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="btn primary"
-          disabled={s.status !== "ready" || stale || busy || s.draft.trim() === ""}
-          onClick={() => void confirm()}
-          data-testid="confirm"
-        >
-          Confirm
-        </button>
+          </div>
+        </div>
       </div>
     </section>
   );

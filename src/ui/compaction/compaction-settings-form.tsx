@@ -1,16 +1,155 @@
-/** Compaction settings inside the Settings dialog: when (ask / auto / off), branch summaries on leaving a branch (ask / never), window, reserve, keep-recent, estimator, summarizer. */
+/**
+ * Compaction settings inside the Settings dialog: when it fires (ask / auto / remind only / off,
+ * and the trigger as window − reserve or a share of the window), for all sessions or for the open
+ * session only; branch summaries on leaving a branch (ask / never), window, reserve, keep-recent,
+ * estimator, summarizer.
+ */
 import { useLiveQuery } from "dexie-react-hooks";
-import { useId } from "react";
+import { useId, useState } from "react";
+import type { TriggerSetting } from "../../core/compaction/decide.ts";
 import { db } from "../../db/instance.ts";
 import {
   COMPACTION_SETTINGS_KEY,
+  type CompactionMode,
   type CompactionUserSettings,
   normalizeSettings,
+  readSessionOverride,
   saveCompactionSettings,
+  saveSessionCompactionSettings,
+  sessionSettingsKey,
+  withSessionOverride,
 } from "../../services/compaction-settings.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import type { SessionSlotProps } from "../shell/slots.ts";
 
-export function CompactionSettingsForm() {
+const MODES: readonly (readonly [CompactionMode, string])[] = [
+  ["ask", "Ask: open the review with a summary generating (default)"],
+  ["auto", "Auto: compact and continue (Undo in the notice)"],
+  ["remind", "Remind me only: the meter says so past the trigger; nothing opens by itself"],
+  ["off", "Off: never compact by itself"],
+];
+
+/** Mode and trigger, for all sessions or for one session (its own choice over the others'). */
+function WhenItFires({ sessionId }: { sessionId: string }) {
+  const id = useId();
+  const rawAll = useLiveQuery(() => db.settings.get(COMPACTION_SETTINGS_KEY), [], undefined);
+  const rawOwn = useLiveQuery(
+    () => (sessionId ? db.settings.get(sessionSettingsKey(sessionId)) : undefined),
+    [sessionId],
+    undefined,
+  );
+  const all = normalizeSettings(rawAll?.value);
+  const own = readSessionOverride(rawOwn?.value);
+  const hasOwn = Object.keys(own).length > 0;
+  const [scope, setScope] = useState<"all" | "session">(hasOwn && sessionId ? "session" : "all");
+  const shown = scope === "session" ? withSessionOverride(all, own) : all;
+  const [percentDraft, setPercentDraft] = useState<string | null>(null);
+  const toast = (message: string) => useUiStore.getState().pushToast({ kind: "error", message });
+  const save = async (patch: Pick<Partial<CompactionUserSettings>, "mode" | "trigger">) => {
+    const r =
+      scope === "session"
+        ? await saveSessionCompactionSettings(db, sessionId, {
+            mode: shown.mode,
+            trigger: shown.trigger,
+            ...patch,
+          })
+        : await saveCompactionSettings(db, patch);
+    if (!r.ok) toast(r.error.message);
+  };
+  const setTrigger = (t: TriggerSetting) => void save({ trigger: t });
+  const percent = shown.trigger.kind === "percent" ? shown.trigger.percent : 75;
+  return (
+    <div className="cp-when" data-testid="compaction-when">
+      {sessionId && (
+        <div role="radiogroup" aria-label="Applies to" className="cp-scope">
+          <label className="cp-radio">
+            <input
+              type="radio"
+              name={`${id}-scope`}
+              checked={scope === "all"}
+              onChange={() => setScope("all")}
+            />
+            For all sessions
+          </label>
+          <label className="cp-radio">
+            <input
+              type="radio"
+              name={`${id}-scope`}
+              checked={scope === "session"}
+              onChange={() => setScope("session")}
+              data-testid="scope-session"
+            />
+            For this session only{hasOwn ? " (set)" : ""}
+          </label>
+          {scope === "session" && hasOwn && (
+            <button
+              type="button"
+              className="link"
+              onClick={() => void saveSessionCompactionSettings(db, sessionId, null)}
+            >
+              Use the settings for all sessions here
+            </button>
+          )}
+        </div>
+      )}
+      <div role="radiogroup" aria-label="When the context passes the trigger">
+        {MODES.map(([mode, text]) => (
+          <label key={mode} className="cp-radio">
+            <input
+              type="radio"
+              name={`${id}-mode`}
+              value={mode}
+              checked={shown.mode === mode}
+              onChange={() => void save({ mode })}
+            />
+            {text}
+          </label>
+        ))}
+      </div>
+      <div role="radiogroup" aria-label="Where the trigger lies">
+        <label className="cp-radio">
+          <input
+            type="radio"
+            name={`${id}-trigger`}
+            value="reserve"
+            checked={shown.trigger.kind === "reserve"}
+            onChange={() => setTrigger({ kind: "reserve" })}
+          />
+          Trigger at window − reserve (as pi sets it)
+        </label>
+        <label className="cp-radio">
+          <input
+            type="radio"
+            name={`${id}-trigger`}
+            value="percent"
+            checked={shown.trigger.kind === "percent"}
+            onChange={() => setTrigger({ kind: "percent", percent })}
+          />
+          Trigger at a share of the window:
+          <input
+            type="number"
+            min={1}
+            max={100}
+            className="cp-percent"
+            aria-label="Share of the window (%)"
+            data-testid="trigger-percent"
+            value={percentDraft ?? String(percent)}
+            onChange={(e) => setPercentDraft(e.target.value)}
+            onBlur={() => {
+              const v = Number(percentDraft);
+              setPercentDraft(null);
+              if (percentDraft !== null && Number.isFinite(v) && v >= 1 && v <= 100)
+                setTrigger({ kind: "percent", percent: Math.round(v) });
+            }}
+          />
+          %
+        </label>
+      </div>
+    </div>
+  );
+}
+
+export function CompactionSettingsForm({ sessionId }: SessionSlotProps) {
   const raw = useLiveQuery(() => db.settings.get(COMPACTION_SETTINGS_KEY), [], undefined);
   const s = normalizeSettings(raw?.value);
   const id = useId();
@@ -22,26 +161,7 @@ export function CompactionSettingsForm() {
   return (
     <fieldset className="cp-settings" data-testid="compaction-settings">
       <legend>Compaction</legend>
-      <div role="radiogroup" aria-label="When the context passes the threshold">
-        {(
-          [
-            ["ask", "Ask: open the preview with a summary generating (default)"],
-            ["auto", "Auto: compact and continue (Undo in the toast)"],
-            ["off", "Off: never compact by itself"],
-          ] as const
-        ).map(([mode, text]) => (
-          <label key={mode} className="cp-radio">
-            <input
-              type="radio"
-              name={`${id}-mode`}
-              value={mode}
-              checked={s.mode === mode}
-              onChange={() => void save({ mode })}
-            />
-            {text}
-          </label>
-        ))}
-      </div>
+      <WhenItFires key={sessionId} sessionId={sessionId} />
       <div role="radiogroup" aria-label="When you move off a branch">
         {(
           [

@@ -1,53 +1,79 @@
 /**
- * The context meter in the session top bar: tokens in context / window as a bar with segments
- * (summary, kept by the last compaction, after it), the reserve zone hatched at the right end, a
- * tick at the threshold, the numbers in words, the source (reported / estimated) and the
- * estimator. Hover or focus shows the breakdown; click opens the token timeline.
+ * The context meter in the session top bar (role "meter", named "Context"): tokens in context /
+ * window as a bar with segments by category (system prompt and tools, summary, kept by the last
+ * compaction, since it; provider usage beyond the estimate as its own part), the reserve zone
+ * hatched, a tick at the trigger, the numbers in words, the source and the estimator; "remind
+ * only" past the trigger when that mode is chosen. Hover or focus shows the breakdown; the button
+ * opens the token timeline.
  */
-
-import { useId } from "react";
+import { useEffect, useId } from "react";
+import { breakdownOf, type ContextBreakdown } from "../../core/compaction/breakdown.ts";
+import { openCompactionPreview } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import type { SessionSlotProps } from "../shell/slots.ts";
+import { CompactButton, REVIEW_SHORTCUT } from "./compact-button.tsx";
 import { estimatorLabel, fullTokens, kTokens, percent } from "./format-tokens.ts";
+import { useReviewPersistence } from "./review-persistence.ts";
 import { type CompactionModel, useCompactionModel } from "./use-compaction-model.ts";
 
-export interface MeterNumbers {
-  total: number;
-  window: number;
-  threshold: number;
-  /** Segments by estimate, scaled so they add up to `total`. */
-  summary: number;
-  kept: number;
-  after: number;
-  over: "below" | "past-threshold" | "over-window";
+/** Alt+Shift+C anywhere (outside a dialog) opens the review of the open session. */
+function useReviewShortcut(sessionId: string): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!e.altKey || !e.shiftKey || e.ctrlKey || e.metaKey || e.code !== "KeyC") return;
+      if (document.querySelector("dialog[open]")) return;
+      e.preventDefault();
+      openCompactionPreview(sessionId);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [sessionId]);
 }
 
-/** The meter's numbers from the model (pure, tested). */
+export interface MeterNumbers extends ContextBreakdown {
+  window: number;
+  threshold: number;
+  over: "below" | "past-threshold" | "over-window";
+  remindOnly: boolean;
+}
+
+/** The meter's numbers from the model: real categories, never scaled to the total (pure). */
 export function meterNumbers(m: CompactionModel): MeterNumbers {
-  const total = m.context.tokens;
-  const { planner, lastCompaction, windowStart, path } = m;
-  const n = path.length;
-  const run = (i: number) => (i <= 0 ? 0 : planner.runningTokens(i - 1));
-  let summary = 0;
-  let kept = 0;
-  let after = run(n) - run(windowStart);
-  if (lastCompaction >= 0) {
-    summary = planner.entryTokens(lastCompaction);
-    kept = lastCompaction > windowStart ? run(lastCompaction) - run(windowStart) : 0;
-    after = run(n) - run(lastCompaction + 1);
-  }
-  const estimated = summary + kept + after;
-  const scale = estimated > 0 ? total / estimated : 0;
-  const over = total > m.contextWindow ? "over-window" : total > m.threshold ? "past-threshold" : "below";
+  const b = breakdownOf(m.account, m.context);
+  const over = b.total > m.contextWindow ? "over-window" : b.total > m.threshold ? "past-threshold" : "below";
   return {
-    total,
+    ...b,
     window: m.contextWindow,
     threshold: m.threshold,
-    summary: summary * scale,
-    kept: kept * scale,
-    after: after * scale,
     over,
+    remindOnly: m.settings.mode === "remind",
+  };
+}
+
+/** "trigger 80 % of the window" or "trigger = window − reserve". */
+export function triggerText(m: CompactionModel): string {
+  const t = m.settings.trigger;
+  return t.kind === "percent" ? `${t.percent} % of the window` : "window − reserve";
+}
+
+const SEGMENTS = [
+  ["system", "System prompt"],
+  ["tools", "Tools"],
+  ["summary", "Summary"],
+  ["kept", "Kept by the last compaction"],
+  ["since", "Since the last compaction"],
+  ["usage", "Provider usage beyond the estimate"],
+] as const;
+
+function segmentValues(n: MeterNumbers): Record<(typeof SEGMENTS)[number][0], number> {
+  return {
+    system: n.systemPrompt,
+    tools: n.tools,
+    summary: n.summary,
+    kept: n.kept,
+    since: n.since,
+    usage: Math.max(0, n.usageDifference),
   };
 }
 
@@ -55,6 +81,8 @@ export function ContextMeter({ sessionId }: SessionSlotProps) {
   const model = useCompactionModel(sessionId);
   const setRightOpen = useUiStore((s) => s.setRightPanelOpen);
   const tipId = useId();
+  useReviewPersistence(sessionId);
+  useReviewShortcut(sessionId);
   if (!model) return <span className="cp-meter-loading">Context…</span>;
   const n = meterNumbers(model);
   const w = Math.max(n.window, n.total, 1);
@@ -64,14 +92,40 @@ export function ContextMeter({ sessionId }: SessionSlotProps) {
     n.over === "over-window"
       ? "Over the context window"
       : n.over === "past-threshold"
-        ? "Past the compaction threshold"
+        ? n.remindOnly
+          ? "Past the threshold · remind only"
+          : "Past the compaction threshold"
         : null;
   const sourceTitle =
     model.context.source === "reported"
       ? "Reported: the provider's usage of the last reply plus an estimate of what followed"
       : "Estimated: no usable provider usage since the last compaction";
+  const values = segmentValues(n);
+  const since = model.lastCompaction >= 0 ? "Since the last compaction" : "Messages";
+  const valueText = `${fullTokens(n.total)} of ${fullTokens(n.window)} tokens (${percent(n.total, n.window)} %), threshold ${fullTokens(n.threshold)}${state ? `; ${state.toLowerCase()}` : ""}`;
   return (
-    <span className="cp-meter-wrap">
+    <span className={`cp-meter-wrap ${n.over}`}>
+      <meter
+        className="sr-only"
+        aria-label="Context"
+        min={0}
+        max={Math.max(1, n.window)}
+        high={n.threshold}
+        value={Math.min(n.total, n.window)}
+        aria-valuetext={valueText}
+        data-testid="context-meter-value"
+      >
+        {valueText}
+      </meter>
+      <span className="cp-meter-bar" aria-hidden="true" data-testid="context-meter-bar">
+        {SEGMENTS.map(([key]) =>
+          values[key] > 0 ? (
+            <span key={key} className={`seg ${key}`} data-seg={key} style={{ width: pct(values[key]) }} />
+          ) : null,
+        )}
+        <span className="reserve" style={{ left: pct(reserveStart), width: pct(w - reserveStart) }} />
+        <span className="tick" data-testid="meter-trigger" style={{ left: pct(n.threshold) }} />
+      </span>
       <button
         type="button"
         className={`cp-meter ${n.over}`}
@@ -80,13 +134,6 @@ export function ContextMeter({ sessionId }: SessionSlotProps) {
         title="Open the token timeline"
         onClick={() => setRightOpen(true)}
       >
-        <span className="cp-meter-bar" aria-hidden="true">
-          {n.summary > 0 && <span className="seg summary" style={{ width: pct(n.summary) }} />}
-          {n.kept > 0 && <span className="seg kept" style={{ width: pct(n.kept) }} />}
-          <span className="seg after" style={{ width: pct(n.after) }} />
-          <span className="reserve" style={{ left: pct(reserveStart), width: pct(w - reserveStart) }} />
-          <span className="tick" style={{ left: pct(n.threshold) }} />
-        </span>
         <span className="cp-meter-text" data-testid="context-meter-text">
           {kTokens(n.total)} / {kTokens(n.window)} · {percent(n.total, n.window)} % · threshold{" "}
           {kTokens(n.threshold)}
@@ -96,20 +143,31 @@ export function ContextMeter({ sessionId }: SessionSlotProps) {
         </span>
         <span className="cp-tag est">{estimatorLabel(model.estimatorId)}</span>
         {state && (
-          <span className="cp-meter-state" role="status">
+          <span className="cp-meter-state" data-testid="meter-state">
             {state}
           </span>
         )}
       </button>
-      <span className="cp-meter-tip" id={tipId} role="tooltip">
+      <span className="cp-meter-tip" id={tipId} role="tooltip" data-testid="meter-breakdown">
         <span>
-          In context: {fullTokens(n.total)} tokens ({model.context.source})
+          In context: <b data-testid="meter-total">{fullTokens(n.total)}</b> tokens ({model.context.source})
         </span>
-        {n.summary > 0 && <span>Summary: ≈ {fullTokens(n.summary)}</span>}
-        {n.kept > 0 && <span>Kept by the last compaction: ≈ {fullTokens(n.kept)}</span>}
-        <span>
-          {model.lastCompaction >= 0 ? "Since the last compaction" : "Messages"}: ≈ {fullTokens(n.after)}
-        </span>
+        {SEGMENTS.map(([key, label]) =>
+          key === "usage" ? null : (
+            <span key={key} data-part={key}>
+              <span className={`cp-tip-swatch seg-${key}`} aria-hidden="true" />
+              {key === "since" ? since : label}: ≈ {fullTokens(values[key])}
+            </span>
+          ),
+        )}
+        {n.source === "reported" && (
+          <span data-part="usage">
+            <span className="cp-tip-swatch seg-usage" aria-hidden="true" />
+            Provider usage {n.usageDifference >= 0 ? "above" : "below"} the estimate:{" "}
+            {n.usageDifference >= 0 ? "+" : "−"}
+            {fullTokens(Math.abs(n.usageDifference))}
+          </span>
+        )}
         <span>
           Window: {fullTokens(n.window)} (
           <SafeText
@@ -118,11 +176,18 @@ export function ContextMeter({ sessionId }: SessionSlotProps) {
           )
         </span>
         <span>
-          Reserve: {fullTokens(model.reserveTokens)} · threshold {fullTokens(n.threshold)}
+          Trigger: {fullTokens(n.threshold)} ({triggerText(model)}
+          {model.sessionOverride ? ", this session" : ""}) · reserve {fullTokens(model.reserveTokens)}
         </span>
+        {n.remindOnly && <span>Remind only: nothing opens by itself past the trigger.</span>}
         <span>Estimator: {estimatorLabel(model.estimatorId)}</span>
-        <span>Click: open the token timeline</span>
+        <span>Click: open the token timeline · {REVIEW_SHORTCUT}: review a compaction</span>
       </span>
+      <CompactButton
+        sessionId={sessionId}
+        where="top"
+        reason={model.plan.ok ? null : (model.plan.reason ?? "Nothing to compact.")}
+      />
     </span>
   );
 }

@@ -1,4 +1,4 @@
-/** Token formatting for the compaction UI: "142k", "19,842", percentages. */
+/** Formatting for the compaction UI: "142k", "19,842", percentages, plurals, paths shortened in the middle. */
 
 export function kTokens(n: number): string {
   if (!Number.isFinite(n)) return "?";
@@ -31,4 +31,17 @@ export function usd(n: number): string {
   if (n < 0.01) return `$${n.toFixed(4)}`;
   if (n < 1) return `$${n.toFixed(3)}`;
   return `$${n.toFixed(2)}`;
+}
+
+/** "1 message", "1,204 messages" (thousands separators; the plural given or word + "s"). */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${fullTokens(n)} ${n === 1 ? word : many}`;
+}
+
+/** A path shortened in the middle ("src/…/deep/file.ts") to about `max` characters. */
+export function middleEllipsis(text: string, max = 48): string {
+  if (text.length <= max) return text;
+  const keep = max - 1;
+  const tail = Math.ceil(keep * 0.6);
+  return `${text.slice(0, keep - tail)}…${text.slice(text.length - tail)}`;
 }

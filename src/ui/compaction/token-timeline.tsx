@@ -10,7 +10,11 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { CutPointInfo } from "../../core/compaction/cut-points.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
-import { useCompactionStore } from "../../store/compaction-store.ts";
+import {
+  openCompactionPreview,
+  useCompactionStore,
+  useSessionCompaction,
+} from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
 import { markInvisible } from "../common/invisible.ts";
@@ -18,16 +22,19 @@ import { SafeText } from "../common/safe-text.tsx";
 import { useListVirtualizer } from "../common/use-list-virtualizer.ts";
 import type { SessionSlotProps } from "../shell/slots.ts";
 import { describeEntry } from "../timeline/entry-kind.ts";
+import { CompactButton } from "./compact-button.tsx";
 import { CompactionHistory } from "./compaction-history.tsx";
 import { CompactionPreview } from "./compaction-preview.tsx";
 import { type CutMove, moveCut, rankOf, snapCut } from "./cut-navigation.ts";
-import { fullTokens, kTokens } from "./format-tokens.ts";
+import { fullTokens, kTokens, plural } from "./format-tokens.ts";
 import { Minimap } from "./minimap.tsx";
 import { ModelView } from "./model-view.tsx";
 import { BAND_LABEL, BAND_SHORT, type Band, bandOf } from "./timeline-bands.ts";
 import { type CompactionModel, useCompactionModel } from "./use-compaction-model.ts";
 
 export const ROW_HEIGHT = 28;
+/** Room left open above the first kept row for the cut handle, so that it never covers a row's text. */
+export const CUT_GAP = 26;
 const rowHeight = () => ROW_HEIGHT;
 
 const KEY_MOVES: Record<string, CutMove> = {
@@ -52,73 +59,62 @@ function keptMessages(path: readonly SessionEntry[], from: number): number {
 
 export function TokenTimeline({ sessionId }: SessionSlotProps) {
   const model = useCompactionModel(sessionId);
-  const previewOpen = useCompactionStore((s) => s.previewOpen);
-  const modelView = useCompactionStore((s) => s.modelView);
-  const historyOpen = useCompactionStore((s) => s.historyOpen);
-  const setModelView = useCompactionStore((s) => s.setModelView);
-  const setHistoryOpen = useCompactionStore((s) => s.setHistoryOpen);
-  const openPreview = useCompactionStore((s) => s.openCompactionPreview);
+  const previewOpen = useSessionCompaction(sessionId, (s) => s.previewOpen);
+  const modelView = useSessionCompaction(sessionId, (s) => s.modelView);
+  const historyOpen = useSessionCompaction(sessionId, (s) => s.historyOpen);
+  const patch = useCompactionStore((s) => s.patch);
+  const setModelView = (on: boolean) => patch(sessionId, { modelView: on });
+  const setHistoryOpen = (on: boolean) => patch(sessionId, { historyOpen: on });
   const setRightOpen = useUiStore((s) => s.setRightPanelOpen);
-  const notice = useCompactionStore((s) => s.notice);
-  const setNotice = useCompactionStore((s) => s.setNotice);
   if (!model) return <div className="cp-panel cp-empty">Loading the session…</div>;
   const compactions = model.path.filter((e) => e.type === "compaction").length;
+  const cannot = model.plan.ok ? null : (model.plan.reason ?? "Nothing to compact.");
   return (
-    <div className="cp-panel" data-testid="token-timeline-panel">
-      {notice && (
-        <p className="cp-banner" role="alert" data-testid="compaction-notice">
-          <SafeText text={notice} />{" "}
-          <button type="button" className="btn small" onClick={() => setNotice(null)}>
-            Dismiss
-          </button>
-        </p>
-      )}
+    <div className={`cp-panel${previewOpen ? " reviewing" : ""}`} data-testid="token-timeline-panel">
       {previewOpen && (
         <ErrorBoundary name="the compaction preview">
           <CompactionPreview model={model} />
         </ErrorBoundary>
       )}
-      <div className="cp-tl-head">
-        <h2>Token timeline</h2>
-        <label className="cp-toggle">
-          <input type="checkbox" checked={modelView} onChange={(e) => setModelView(e.target.checked)} />
-          What the model sees
-        </label>
-        <button
-          type="button"
-          className="btn small"
-          aria-pressed={historyOpen}
-          onClick={() => setHistoryOpen(!historyOpen)}
-          disabled={compactions === 0}
-        >
-          History ({compactions})
-        </button>
-        {!previewOpen && (
-          <button type="button" className="btn small primary" onClick={() => openPreview()}>
-            Compact…
+      <div className="cp-tl-side">
+        <div className="cp-tl-head">
+          <h2>Token timeline</h2>
+          <label className="cp-toggle">
+            <input type="checkbox" checked={modelView} onChange={(e) => setModelView(e.target.checked)} />
+            What the model sees
+          </label>
+          <button
+            type="button"
+            className="btn small"
+            aria-pressed={historyOpen}
+            onClick={() => setHistoryOpen(!historyOpen)}
+            disabled={compactions === 0}
+          >
+            History ({compactions})
           </button>
+          {!previewOpen && <CompactButton sessionId={sessionId} reason={cannot} />}
+          <button
+            type="button"
+            className="btn small ghost cp-close"
+            aria-label="Close the side panel"
+            onClick={() => setRightOpen(false)}
+          >
+            ✕
+          </button>
+        </div>
+        {historyOpen && (
+          <ErrorBoundary name="the compaction history">
+            <CompactionHistory model={model} />
+          </ErrorBoundary>
         )}
-        <button
-          type="button"
-          className="btn small ghost cp-close"
-          aria-label="Close the side panel"
-          onClick={() => setRightOpen(false)}
+        <ErrorBoundary
+          key={modelView ? "model" : "tokens"}
+          name={modelView ? "what the model sees" : "the token timeline"}
         >
-          ✕
-        </button>
-      </div>
-      {historyOpen && (
-        <ErrorBoundary name="the compaction history">
-          <CompactionHistory model={model} />
+          {modelView ? <ModelView model={model} /> : <TimelineRows model={model} />}
         </ErrorBoundary>
-      )}
-      <ErrorBoundary
-        key={modelView ? "model" : "tokens"}
-        name={modelView ? "what the model sees" : "the token timeline"}
-      >
-        {modelView ? <ModelView model={model} /> : <TimelineRows model={model} />}
-      </ErrorBoundary>
-      <Legend split={model.plan.plan?.isSplitTurn === true} />
+        <Legend split={model.plan.plan?.isSplitTurn === true} />
+      </div>
     </div>
   );
 }
@@ -144,13 +140,15 @@ function Legend({ split }: { split: boolean }) {
 }
 
 function TimelineRows({ model }: { model: CompactionModel }) {
-  const { path, planner, plan } = model;
+  const { path, planner, plan, account } = model;
   const scrollRef = useRef<HTMLDivElement>(null);
   const innerRef = useRef<HTMLDivElement>(null);
-  const handleRef = useRef<HTMLButtonElement>(null);
-  const setCut = useCompactionStore((s) => s.setCut);
-  const cutEntryId = useCompactionStore((s) => s.cutEntryId);
-  const openPreview = useCompactionStore((s) => s.openCompactionPreview);
+  const handleRef = useRef<HTMLDivElement>(null);
+  const sessionId = model.sessionId;
+  const patch = useCompactionStore((s) => s.patch);
+  const setCut = useCallback((id: string | null) => patch(sessionId, { cutEntryId: id }), [patch, sessionId]);
+  const cutEntryId = useSessionCompaction(sessionId, (s) => s.cutEntryId);
+  const openPreview = () => openCompactionPreview(sessionId);
   const [dragIndex, setDragIndex] = useState<number | null>(null);
   const [openSummary, setOpenSummary] = useState<string | null>(null);
   const n = path.length;
@@ -219,7 +217,7 @@ function TimelineRows({ model }: { model: CompactionModel }) {
   }, []);
 
   // Keep the cut in view when it moves (slider, a new plan) or the preview opens.
-  const previewOpen = useCompactionStore((s) => s.previewOpen);
+  const previewOpen = useSessionCompaction(sessionId, (s) => s.previewOpen);
   const dragging = dragIndex !== null;
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-centre when the preview opens or closes.
   useEffect(() => {
@@ -253,13 +251,19 @@ function TimelineRows({ model }: { model: CompactionModel }) {
   const indexAt = (clientY: number) => {
     const rect = innerRef.current?.getBoundingClientRect();
     if (!rect) return 0;
-    return Math.max(0, Math.min(n - 1, Math.round((clientY - rect.top) / ROW_HEIGHT)));
+    const y = clientY - rect.top;
+    const at = Math.round(y / ROW_HEIGHT);
+    const shifted = at > cutIndex && cutIndex >= 0 ? Math.round((y - CUT_GAP) / ROW_HEIGHT) : at;
+    return Math.max(0, Math.min(n - 1, shifted));
   };
-  const onPointerDown = (e: React.PointerEvent<HTMLButtonElement>) => {
+  const onPointerDown = (e: React.PointerEvent<HTMLDivElement>) => {
+    // No text selection while dragging (the handle is a slider, not a button); it keeps the focus.
+    e.preventDefault();
+    e.currentTarget.focus({ preventScroll: true });
     e.currentTarget.setPointerCapture(e.pointerId);
     setDragIndex(chosen);
   };
-  const onPointerMove = (e: React.PointerEvent<HTMLButtonElement>) => {
+  const onPointerMove = (e: React.PointerEvent<HTMLDivElement>) => {
     if (dragIndex === null) return;
     const snapped = snapCut(points, indexAt(e.clientY));
     if (snapped && snapped.index !== dragIndex) {
@@ -277,9 +281,28 @@ function TimelineRows({ model }: { model: CompactionModel }) {
   const onPointerUp = () => setDragIndex(null);
 
   const keptCount = useMemo(() => (cutIndex >= 0 ? keptMessages(path, cutIndex) : 0), [path, cutIndex]);
+  const valueText = p
+    ? `cut before entry ${fullTokens(cutIndex + 1)}, keeps ${fullTokens(p.keptTokens)} tokens${cutEntryId ? ", moved by hand" : ""}`
+    : "no cut";
+  // Changes are announced once the cut rests (not on every step of a drag or a held key).
+  const [announced, setAnnounced] = useState("");
+  useEffect(() => {
+    const t = window.setTimeout(() => setAnnounced(valueText), 400);
+    return () => window.clearTimeout(t);
+  }, [valueText]);
   const pointSet = useMemo(() => new Set(points.map((c) => c.index)), [points]);
   const items = virtualizer.getVirtualItems();
   const frac = (x: number) => Math.min(1, Math.max(0, x / axis));
+  // "Sizes": each entry's bar on a log scale of the largest entry, so that small entries read too.
+  const [sizes, setSizes] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the planner's estimates change with its version.
+  const largest = useMemo(() => {
+    if (!sizes) return 1;
+    let max = 1;
+    for (let i = 0; i < n; i++) max = Math.max(max, planner.entryTokens(i));
+    return max;
+  }, [sizes, planner, n, model.version]);
+  const sizeFrac = (t: number) => Math.log1p(t) / Math.log1p(largest);
   const summaryEntry = openSummary ? path.find((e) => e.id === openSummary) : undefined;
 
   return (
@@ -293,21 +316,38 @@ function TimelineRows({ model }: { model: CompactionModel }) {
         />
       )}
       <p className="cp-tl-axis">
-        Bars: each entry's tokens on the context axis 0 → {kTokens(axis)}
-        <span className="cp-axis-key threshold" aria-hidden="true" /> threshold {kTokens(model.threshold)}
-        <span className="cp-axis-key window" aria-hidden="true" /> window {kTokens(model.contextWindow)}
+        {sizes ? (
+          <>Bars: each entry's size on a log scale (largest {fullTokens(largest)} tokens)</>
+        ) : (
+          <>
+            Bars: each entry's tokens on the context axis 0 → {kTokens(axis)}
+            <span className="cp-axis-key threshold" aria-hidden="true" /> threshold {kTokens(model.threshold)}
+            <span className="cp-axis-key window" aria-hidden="true" /> window {kTokens(model.contextWindow)}
+          </>
+        )}
+        <label className="cp-toggle cp-sizes">
+          <input type="checkbox" checked={sizes} onChange={(e) => setSizes(e.target.checked)} /> sizes
+        </label>
       </p>
       <div className="cp-tl-main">
         <div ref={scrollRef} className="cp-tl-scroll" data-testid="token-timeline">
-          <div ref={innerRef} className="cp-tl-inner" style={{ height: virtualizer.getTotalSize() }}>
-            <span
-              className="cp-vline threshold"
-              style={{ "--f": frac(model.threshold) } as React.CSSProperties}
-            />
-            <span
-              className="cp-vline window"
-              style={{ "--f": frac(model.contextWindow) } as React.CSSProperties}
-            />
+          <div
+            ref={innerRef}
+            className="cp-tl-inner"
+            style={{ height: virtualizer.getTotalSize() + (cutIndex >= 0 ? CUT_GAP : 0) }}
+          >
+            {!sizes && (
+              <>
+                <span
+                  className="cp-vline threshold"
+                  style={{ "--f": frac(model.threshold) } as React.CSSProperties}
+                />
+                <span
+                  className="cp-vline window"
+                  style={{ "--f": frac(model.contextWindow) } as React.CSSProperties}
+                />
+              </>
+            )}
             <ul className="cp-tl-list" aria-label="Entries of the current path with their tokens">
               {items.map((item) => {
                 const i = item.index;
@@ -315,15 +355,20 @@ function TimelineRows({ model }: { model: CompactionModel }) {
                 const d = describeEntry(entry);
                 const band = bandOf(i, entry, p, ws);
                 const tokens = planner.entryTokens(i);
-                const left = i >= ws ? frac(run(i - 1) - base) : 0;
-                const width = frac(tokens);
+                const inContext = account.inContext[i] === 1;
+                const shift = cutIndex >= 0 && i >= cutIndex ? CUT_GAP : 0;
+                const left = sizes ? 0 : i >= ws ? frac(run(i - 1) - base) : 0;
+                const width = sizes ? sizeFrac(tokens) : frac(tokens);
                 return (
                   <li
                     key={item.key}
-                    className={`cp-row band-${band}${pointSet.has(i) ? " notch" : ""}`}
+                    className={`cp-row band-${band}${pointSet.has(i) ? " notch" : ""}${inContext ? "" : " out"}`}
                     data-index={i}
                     data-band={band}
-                    style={{ transform: `translateY(${item.start}px)` }}
+                    data-entry-id={entry.id}
+                    data-in-context={inContext ? "true" : "false"}
+                    data-tokens={tokens}
+                    style={{ transform: `translateY(${item.start + shift}px)` }}
                   >
                     <span className={`cp-gutter band-${band}`} title={BAND_LABEL[band]}>
                       <span className="sr-only">{BAND_SHORT[band]}</span>
@@ -331,22 +376,24 @@ function TimelineRows({ model }: { model: CompactionModel }) {
                     <span className={`cp-icon k-${d.kind}`} aria-hidden="true">
                       {d.icon}
                     </span>
-                    <span className="cp-excerpt" title={markInvisible(`${d.label}: ${d.excerpt}`)}>
+                    <span className="cp-excerpt" title={`${d.label}: ${d.excerpt}`}>
                       {entry.type === "compaction" || entry.type === "branch_summary" ? (
                         <button type="button" className="link" onClick={() => setOpenSummary(entry.id)}>
-                          <SafeText text={d.label} />: view summary
+                          {d.label}: view summary
                         </button>
                       ) : (
                         <>
-                          <b>
-                            <SafeText text={d.label} />
-                          </b>{" "}
-                          <SafeText text={d.excerpt} />
+                          <b>{d.label}</b> {d.excerpt}
                         </>
                       )}
                     </span>
                     <span className="cp-bar-track" aria-hidden="true">
-                      <span className="cp-bar" style={{ left: `${left * 100}%`, width: `${width * 100}%` }} />
+                      {tokens > 0 && (
+                        <span
+                          className="cp-bar"
+                          style={{ left: `min(${left * 100}%, calc(100% - 3px))`, width: `${width * 100}%` }}
+                        />
+                      )}
                     </span>
                     <span
                       className="cp-total"
@@ -363,20 +410,29 @@ function TimelineRows({ model }: { model: CompactionModel }) {
                 className={`cp-cut${dragIndex !== null ? " dragging" : ""}`}
                 style={{ transform: `translateY(${cutIndex * ROW_HEIGHT}px)` }}
               >
-                <button
+                <div
                   ref={handleRef}
-                  type="button"
+                  role="slider"
+                  tabIndex={0}
                   className="cp-cut-handle"
                   data-testid="cut-handle"
-                  aria-label={`Cut line: keeps ${fullTokens(p.keptTokens)} tokens and ${keptCount} messages. Arrow keys move it between valid cut points, Page Up and Page Down by about 5,000 tokens, Enter opens the preview.`}
+                  aria-label="Cut"
+                  aria-orientation="vertical"
+                  aria-valuemin={1}
+                  aria-valuemax={Math.max(1, points.length)}
+                  aria-valuenow={rankOf(points, chosen) + 1}
+                  aria-valuetext={valueText}
+                  aria-describedby={`${sessionId}-cut-help`}
                   onKeyDown={onKeyDown}
                   onPointerDown={onPointerDown}
                   onPointerMove={onPointerMove}
                   onPointerUp={onPointerUp}
                   onPointerCancel={onPointerUp}
                 >
-                  ⠿ keeps {fullTokens(p.keptTokens)} tokens · {keptCount} messages
-                </button>
+                  <span aria-hidden="true">⠿</span> keeps {fullTokens(p.keptTokens)} tokens ·{" "}
+                  {plural(keptCount, "message")}
+                  {cutEntryId ? " (moved by hand)" : ""}
+                </div>
               </div>
             )}
           </div>
@@ -384,6 +440,13 @@ function TimelineRows({ model }: { model: CompactionModel }) {
         <Minimap model={model} onJump={(i) => virtualizer.scrollToIndex(i, { align: "center" })} />
       </div>
       {!p && <p className="cp-note">{plan.reason ?? "Nothing to compact."}</p>}
+      <span className="sr-only" id={`${sessionId}-cut-help`}>
+        Arrow keys move the cut between valid cut points, Page Up and Page Down by about 5,000 tokens, Enter
+        opens the review.
+      </span>
+      <span className="sr-only" aria-live="polite" data-testid="cut-announce">
+        {announced}
+      </span>
     </div>
   );
 }

@@ -6,6 +6,7 @@
  */
 import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useMemo, useState } from "react";
+import { accountContext, type ContextAccount } from "../../core/compaction/breakdown.ts";
 import { triggerThreshold } from "../../core/compaction/decide.ts";
 import type { CompactionPlan, PlanFailureCode } from "../../core/compaction/plan.ts";
 import { createPlanner, type Planner } from "../../core/compaction/planner.ts";
@@ -18,12 +19,16 @@ import {
   PROVIDER_SETTINGS_KEY,
   type ProviderSettings,
 } from "../../services/agent-settings.ts";
+import { chooseSummarizerModel, modelOnPath } from "../../services/compaction-endpoint.ts";
 import {
   COMPACTION_SETTINGS_KEY,
   type CompactionUserSettings,
   normalizeSettings,
+  readSessionOverride,
+  sessionSettingsKey,
+  withSessionOverride,
 } from "../../services/compaction-settings.ts";
-import { useCompactionStore } from "../../store/compaction-store.ts";
+import { useSessionCompaction } from "../../store/compaction-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import { sessionPath } from "../tree/tree-model.ts";
 
@@ -40,7 +45,10 @@ export interface CompactionModel {
   planner: Planner;
   /** Bumped whenever the planner's index changes (path or estimator). */
   version: number;
+  /** The settings for all sessions with this session's own mode and trigger over them. */
   settings: CompactionUserSettings;
+  /** True when this session has its own mode or trigger. */
+  sessionOverride: boolean;
   provider: ProviderSettings;
   /** The session's model (last model on the path, else the default). */
   modelId: string;
@@ -50,6 +58,10 @@ export interface CompactionModel {
   keepRecentTokens: number;
   threshold: number;
   context: { tokens: number; source: "reported" | "estimated" };
+  /** The context by category and the rows in it (pi 1.6's projection): one source for every view. */
+  account: ContextAccount;
+  /** The model that writes the summary (what the request and the cost use), "" when none. */
+  summarizerModel: string;
   estimatorId: string;
   plan: PlanState;
   /** Path index of the latest compaction, -1 when none. */
@@ -58,20 +70,8 @@ export interface CompactionModel {
   windowStart: number;
 }
 
-/** The latest model on the path: a model_change entry or an assistant message's model. */
-export function pathModel(path: readonly SessionEntry[]): { provider: string; modelId: string } | undefined {
-  for (let i = path.length - 1; i >= 0; i--) {
-    const e = path[i]! as Record<string, unknown>;
-    if (e.type === "model_change" && typeof e.modelId === "string")
-      return { provider: String(e.provider ?? ""), modelId: e.modelId };
-    if (e.type === "message") {
-      const m = e.message as Record<string, unknown> | undefined;
-      if (m?.role === "assistant" && typeof m.model === "string")
-        return { provider: String(m.provider ?? ""), modelId: m.model };
-    }
-  }
-  return undefined;
-}
+/** The latest model on the path (one rule, services/compaction-endpoint.ts). */
+export const pathModel = modelOnPath;
 
 /** One planner per session, shared by the meter, timeline and preview (slots render apart). */
 const planners = new Map<string, { planner: Planner; estimator: Estimator }>();
@@ -112,10 +112,20 @@ function useBuildModel(sessionId: string): CompactionModel | undefined {
   const { loaded } = useCurrentSession();
   const rawSettings = useLiveQuery(() => db.settings.get(COMPACTION_SETTINGS_KEY), [], undefined);
   const rawProvider = useLiveQuery(() => db.settings.get(PROVIDER_SETTINGS_KEY), [], undefined);
-  const settings = useMemo(() => normalizeSettings(rawSettings?.value), [rawSettings]);
+  const rawOverride = useLiveQuery(
+    () => db.settings.get(sessionSettingsKey(sessionId)),
+    [sessionId],
+    undefined,
+  );
+  const override = useMemo(() => readSessionOverride(rawOverride?.value), [rawOverride]);
+  const settings = useMemo(
+    () => withSessionOverride(normalizeSettings(rawSettings?.value), override),
+    [rawSettings, override],
+  );
   const provider = useMemo(() => normalizeProviderSettings(rawProvider?.value), [rawProvider]);
-  const keepOverride = useCompactionStore((s) => s.keepRecentOverride);
-  const cutEntryId = useCompactionStore((s) => s.cutEntryId);
+  const keepOverride = useSessionCompaction(sessionId, (s) => s.keepRecentOverride);
+  const cutEntryId = useSessionCompaction(sessionId, (s) => s.cutEntryId);
+  const chosenSummarizer = useSessionCompaction(sessionId, (s) => s.summarizerModel);
   const path = useMemo(
     () => (loaded && loaded.id === sessionId ? sharedPath(loaded) : undefined),
     [loaded, sessionId],
@@ -133,7 +143,7 @@ function useBuildModel(sessionId: string): CompactionModel | undefined {
       planners.set(sessionId, p);
     }
     p.planner.setPath(path);
-    return { planner: p.planner, path, version: ++version };
+    return { planner: p.planner, path, version: ++version, account: accountContext(path, estimator) };
   }, [path, estimator, sessionId]);
 
   return useMemo(() => {
@@ -150,18 +160,14 @@ function useBuildModel(sessionId: string): CompactionModel | undefined {
     const plan: PlanState = r.ok
       ? { ok: true, plan: r.plan }
       : { ok: false, plan: r.plan, code: r.code, reason: r.reason };
-    let lastCompaction = -1;
-    for (let i = p.length - 1; i >= 0; i--)
-      if (p[i]!.type === "compaction") {
-        lastCompaction = i;
-        break;
-      }
+    const { account } = indexed;
     return {
       sessionId,
       path: p,
       planner,
       version: indexed.version,
       settings,
+      sessionOverride: Object.keys(override).length > 0,
       provider,
       modelId,
       contextWindow,
@@ -170,12 +176,15 @@ function useBuildModel(sessionId: string): CompactionModel | undefined {
       keepRecentTokens,
       threshold: triggerThreshold(contextWindow, reserveTokens, settings.trigger),
       context: planner.contextTokens(),
+      account,
+      summarizerModel: chooseSummarizerModel(provider, settings, p, chosenSummarizer),
       estimatorId: planner.estimator.id,
       plan,
-      lastCompaction,
-      windowStart: plan.plan?.windowStart ?? 0,
+      lastCompaction: account.lastCompaction,
+      // From the context itself: right also when nothing can be planned (the last entry is a compaction).
+      windowStart: account.windowStart,
     } satisfies CompactionModel;
-  }, [indexed, settings, provider, modelId, keepOverride, cutEntryId, sessionId]);
+  }, [indexed, settings, override, provider, modelId, keepOverride, cutEntryId, chosenSummarizer, sessionId]);
 }
 
 /** The compaction model of the open session (shared planner and path per session). */

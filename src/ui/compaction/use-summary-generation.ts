@@ -1,33 +1,40 @@
 /**
- * Generating the draft summary of the preview: with the summarizer endpoint (streamed into the
- * store's draft; Stop aborts) or offline. Writes nothing: only Confirm does.
+ * Generating the draft summary of a session's review: with the summarizer endpoint (streamed into
+ * the session's draft; Stop aborts) or offline. A Regenerate that is stopped or fails gives the
+ * previous complete draft back. Writes nothing: only Confirm does.
  */
 import { useCallback, useEffect, useRef } from "react";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
+import type { CompactionFields } from "../../core/compaction/summarize.ts";
+import type { SessionEntry } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
 import { resolveSummarizer } from "../../services/compaction-endpoint.ts";
 import { generateSummary, offlineSummary } from "../../services/compaction-runner.ts";
-import { type DraftTarget, useCompactionStore } from "../../store/compaction-store.ts";
+import { type DraftTarget, sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 
-const targetOf = (
-  plan: CompactionPlan,
-  fields: { details: { readFiles: string[]; modifiedFiles: string[] } },
-) =>
-  ({
+const targetOf = (plan: CompactionPlan, fields: CompactionFields): DraftTarget => {
+  const t: DraftTarget = {
     firstKeptEntryId: plan.firstKeptEntryId,
     tokensBefore: plan.tokensBefore,
     readFiles: fields.details.readFiles,
     modifiedFiles: fields.details.modifiedFiles,
-  }) satisfies DraftTarget;
+  };
+  if (fields.systemMessage) t.systemMessage = fields.systemMessage;
+  return t;
+};
 
-export function useSummaryGeneration(plan: CompactionPlan | undefined, path: readonly unknown[]) {
+export function useSummaryGeneration(
+  sessionId: string,
+  plan: CompactionPlan | undefined,
+  path: readonly SessionEntry[],
+) {
   const controller = useRef<AbortController | null>(null);
   const planRef = useRef(plan);
   planRef.current = plan;
   const pathRef = useRef(path);
   pathRef.current = path;
 
-  // Leaving the preview aborts a running generation (nothing is written).
+  // Leaving the review aborts a running generation (nothing is written).
   useEffect(() => () => controller.current?.abort(), []);
 
   const stop = useCallback(() => controller.current?.abort(), []);
@@ -37,18 +44,19 @@ export function useSummaryGeneration(plan: CompactionPlan | undefined, path: rea
     if (!p) return;
     controller.current?.abort();
     const r = offlineSummary(p);
-    const set = useCompactionStore.getState().setStatus;
+    const store = useCompactionStore.getState();
     if (!r.ok) {
-      set("failed", { error: r.error });
+      store.setStatus(sessionId, "failed", { error: r.error });
       return;
     }
-    set("ready", {
+    store.setStatus(sessionId, "ready", {
       draft: r.fields.summary,
       draftSource: "offline",
       draftTarget: targetOf(p, r.fields),
       error: null,
+      previous: null,
     });
-  }, []);
+  }, [sessionId]);
 
   const generate = useCallback(async () => {
     const p = planRef.current;
@@ -57,15 +65,32 @@ export function useSummaryGeneration(plan: CompactionPlan | undefined, path: rea
     const ctrl = new AbortController();
     controller.current = ctrl;
     const store = useCompactionStore.getState();
-    store.setStatus("generating", { draft: "", draftSource: "model", draftTarget: null, error: null });
-    const resolved = await resolveSummarizer(
-      db,
-      pathRef.current as never,
-      useCompactionStore.getState().summarizerModel,
-    );
+    const cur = sessionState(store, sessionId);
+    // The complete draft a Regenerate replaces: given back if it is stopped or fails.
+    const previous =
+      cur.status === "ready" && cur.draft.trim() !== ""
+        ? { draft: cur.draft, draftSource: cur.draftSource, draftTarget: cur.draftTarget }
+        : cur.status === "generating"
+          ? cur.previous
+          : null;
+    store.setStatus(sessionId, "generating", {
+      draft: "",
+      draftSource: "model",
+      draftTarget: null,
+      error: null,
+      previous,
+    });
+    const get = () => sessionState(useCompactionStore.getState(), sessionId);
+    const resolved = await resolveSummarizer(db, pathRef.current, get().summarizerModel);
     if (ctrl.signal.aborted) return;
+    const back = (status: "failed" | "aborted", error: string | null) => {
+      const prev = get().previous;
+      if (prev)
+        useCompactionStore.getState().setStatus(sessionId, "ready", { ...prev, previous: null, error });
+      else useCompactionStore.getState().setStatus(sessionId, status, { error });
+    };
     if (!resolved.ok) {
-      useCompactionStore.getState().setStatus("failed", { error: resolved.reason });
+      useCompactionStore.getState().setStatus(sessionId, "failed", { error: resolved.reason });
       return;
     }
     let history = "";
@@ -73,26 +98,29 @@ export function useSummaryGeneration(plan: CompactionPlan | undefined, path: rea
     const r = await generateSummary(p, {
       endpoint: resolved.endpoint,
       signal: ctrl.signal,
-      focus: useCompactionStore.getState().focus,
+      focus: get().focus,
       onDelta: (delta, part) => {
         if (part === "history") history += delta;
         else prefix += delta;
-        useCompactionStore.getState().setDraft(prefix ? `${history}\n\n---\n\n${prefix}` : history);
+        useCompactionStore
+          .getState()
+          .patch(sessionId, { draft: prefix ? `${history}\n\n---\n\n${prefix}` : history });
       },
     });
     if (controller.current === ctrl) controller.current = null;
-    const s = useCompactionStore.getState();
     if (!r.ok) {
-      if (r.aborted || ctrl.signal.aborted) s.setStatus("aborted", { error: null });
-      else s.setStatus("failed", { error: r.error });
+      if (r.aborted || ctrl.signal.aborted) back("aborted", null);
+      else if (get().previous) back("failed", `Regenerate failed (${r.error}); the previous draft is back.`);
+      else useCompactionStore.getState().setStatus(sessionId, "failed", { error: r.error });
       return;
     }
-    s.setStatus("ready", {
+    useCompactionStore.getState().setStatus(sessionId, "ready", {
       draft: r.fields.summary,
       draftSource: "model",
       draftTarget: targetOf(p, r.fields),
+      previous: null,
     });
-  }, []);
+  }, [sessionId]);
 
   return { generate, stop, useOffline };
 }

@@ -1,0 +1,394 @@
+/**
+ * The compaction review's numbers against the CLI, on the real pi fixture: after Confirm, the
+ * meter's value, the token timeline's in-context rows and the summary's tokens equal what
+ * `cli context --json` says of the exported file; the same after importing a file that ends with a
+ * compaction. Per-session state (nothing carries over to another session; the draft survives a
+ * reload), Redo after Undo, the trigger per session with remind only, notifications that behave,
+ * keyboard and screen-reader semantics, and screenshots of the review with a draft.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { type Browser, expect, type Page, test } from "@playwright/test";
+import { settingsDialog, setUpProvider } from "./agent-helpers.ts";
+import { getChatRequests, scriptReplies, uniqueKey } from "./mock/client.ts";
+import { AppPage } from "./pages/app-page.ts";
+
+test.setTimeout(240_000);
+
+const ROOT = resolve(import.meta.dirname, "..");
+const FIXTURE = resolve(ROOT, "../shared/fixtures/pi/before-compaction.jsonl");
+const FIRST_USER = /alright, read @packages\/coding-agent/;
+const SMALL = resolve(ROOT, "../shared/fixtures/pi16/A-system-usage.jsonl");
+const SMALL_USER = /Read a\.ts please/;
+const SHOTS = process.env.CUTPOINT_SHOTS ?? "/tmp/shots-review";
+
+interface CliContext {
+  contextTokens: number;
+  source: string;
+  messages: { role: string; entryId: string; tokens: number }[];
+}
+
+/** The CLI's view of a session file (`npm run cli -- context <file> --json`). */
+function cliContext(file: string): CliContext {
+  const out = execFileSync(
+    resolve(ROOT, "node_modules/.bin/tsx"),
+    ["src/cli/main.ts", "context", file, "--json"],
+    {
+      cwd: ROOT,
+      encoding: "utf8",
+    },
+  );
+  return JSON.parse(out) as CliContext;
+}
+
+async function importFile(page: Page, file: string, count: string, firstUser = FIRST_USER): Promise<AppPage> {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.importByPicker(file);
+  await expect.poll(() => app.entryCountOf(firstUser), { timeout: 90_000 }).toBe(count);
+  await expect(page.getByTestId("context-meter")).toBeVisible({ timeout: 30_000 });
+  return app;
+}
+
+async function exportTo(app: AppPage, file: string): Promise<string> {
+  const download = await app.exportOpen();
+  const text = readFileSync(await download.path(), "utf8");
+  writeFileSync(file, text);
+  return text;
+}
+
+/** Every row of the virtualized token timeline: entry id -> { in context, tokens }. */
+async function allTimelineRows(page: Page): Promise<Map<string, { inContext: boolean; tokens: number }>> {
+  const rows = new Map<string, { inContext: boolean; tokens: number }>();
+  const scroller = page.getByTestId("token-timeline");
+  const height = await scroller.evaluate((el) => el.scrollHeight);
+  for (let y = 0; y <= height; y += 400) {
+    const batch = await scroller.evaluate((el, top) => {
+      el.scrollTop = top;
+      return new Promise<[string, string, string][]>((done) =>
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() =>
+            done(
+              [...el.querySelectorAll<HTMLElement>(".cp-row")].map((r) => [
+                r.dataset.entryId ?? "",
+                r.dataset.inContext ?? "",
+                r.dataset.tokens ?? "0",
+              ]),
+            ),
+          ),
+        ),
+      );
+    }, y);
+    for (const [id, inContext, tokens] of batch)
+      rows.set(id, { inContext: inContext === "true", tokens: Number(tokens) });
+  }
+  return rows;
+}
+
+/** The meter's total (read from its breakdown) and the summary part. */
+async function meterFigures(page: Page): Promise<{ total: number; summary: number }> {
+  const num = async (sel: string) =>
+    Number(((await page.locator(sel).first().textContent()) ?? "").replace(/[^0-9]/g, ""));
+  return {
+    total: await num('[data-testid="meter-total"]'),
+    summary: await num('[data-testid="meter-breakdown"] [data-part="summary"]'),
+  };
+}
+
+/** Asserts the meter, the timeline rows and the summary against the CLI's context of `file`. */
+async function expectAgreesWithCli(page: Page, file: string): Promise<void> {
+  const cli = cliContext(file);
+  const summary = cli.messages.find((m) => m.role === "compactionSummary")!;
+  expect(summary).toBeDefined();
+  await expect
+    .poll(async () => (await meterFigures(page)).total, { timeout: 15_000 })
+    .toBe(cli.contextTokens);
+  expect((await meterFigures(page)).summary).toBe(summary.tokens);
+  await page.getByTestId("context-meter").click();
+  await expect(page.getByTestId("token-timeline")).toBeVisible();
+  const rows = await allTimelineRows(page);
+  const inCli = new Set(cli.messages.map((m) => m.entryId));
+  const inApp = new Set([...rows].filter(([, r]) => r.inContext).map(([id]) => id));
+  expect(rows.size).toBeGreaterThan(inApp.size);
+  expect([...inApp].sort()).toEqual([...inCli].sort());
+  // The compaction's row carries the summary's tokens (the fixture has no system checkpoint).
+  expect(rows.get(summary.entryId)?.tokens).toBe(summary.tokens);
+  // The axis runs over the context, not the whole path.
+  const axis = (await page.locator(".cp-tl-axis").textContent()) ?? "";
+  expect(axis).not.toMatch(/0 → 3\d\dk/);
+}
+
+async function openReview(page: Page): Promise<void> {
+  await page.getByTestId("context-meter").click();
+  await page.getByTestId("compact-open").click();
+  await expect(page.getByTestId("compaction-preview")).toBeVisible();
+}
+
+async function confirmOffline(page: Page): Promise<void> {
+  await openReview(page);
+  await page.getByTestId("offline").click();
+  await expect(page.getByTestId("summary-editor")).toHaveValue(/generated offline/);
+  await page.getByTestId("confirm").click();
+  await expect(page.getByTestId("compaction-preview")).toHaveCount(0);
+}
+
+test("after Confirm and in an imported file that ends with a compaction, the numbers are the CLI's", async ({
+  page,
+  browser,
+}, info) => {
+  const app = await importFile(page, FIXTURE, "1,002");
+  // Before: "after" is measured like "before", with the summary's budget shown apart.
+  await openReview(page);
+  await expect(page.getByTestId("after-summary")).toContainText(/≤ [\d,]+ \(its budget\)/);
+  await page.getByTestId("offline").click();
+  await expect(page.getByTestId("after-summary")).not.toContainText("budget");
+  await page.getByTestId("cancel").click();
+  await confirmOffline(page);
+  await expect.poll(() => app.entryCountOf(FIRST_USER), { timeout: 30_000 }).toBe("1,003");
+  const file = info.outputPath("compacted.jsonl");
+  const text = await exportTo(app, file);
+  expect(JSON.parse(text.trimEnd().split("\n").at(-1)!).type).toBe("compaction");
+  await expectAgreesWithCli(page, file);
+
+  // The exported file (it ends with a compaction), imported in a fresh profile: the same numbers.
+  const fresh = await (browser as Browser).newContext({ viewport: { width: 1280, height: 800 } });
+  const other = await fresh.newPage();
+  await importFile(other, file, "1,003");
+  await expectAgreesWithCli(other, file);
+  await fresh.close();
+});
+
+test("switching sessions carries nothing over; the draft is back after switching and after a reload", async ({
+  page,
+}) => {
+  const app = await importFile(page, FIXTURE, "1,002");
+  await openReview(page);
+  await page.getByTestId("focus").fill("FOCUS-OF-A");
+  await page.getByTestId("keep-recent").fill("31000");
+  await page.getByTestId("offline").click();
+  const editor = page.getByTestId("summary-editor");
+  await editor.fill("DRAFT-OF-A\n\nedited");
+  // Another session (a small pi 1.6 file with a system prompt), imported and opened.
+  await app.importByPicker(SMALL);
+  await expect.poll(() => app.entryCountOf(SMALL_USER), { timeout: 60_000 }).not.toBe("");
+  await app.open(SMALL_USER);
+  await expect(app.title).toContainText(/Read a\.ts/);
+  await expect(page.getByTestId("compaction-preview")).toHaveCount(0);
+  await expect(page.getByTestId("compaction-notice")).toHaveCount(0);
+  await page.getByTestId("context-meter").click();
+  const compact = page.getByTestId("compact-open");
+  if (await compact.isEnabled()) {
+    await compact.click();
+    await expect(page.getByTestId("focus")).toHaveValue("");
+    await expect(page.getByTestId("keep-recent")).not.toHaveValue("31000");
+    await expect(page.getByTestId("summary-editor")).toHaveCount(0);
+    await page.getByTestId("cancel").click();
+  }
+  // Back to A: everything where it was (the open review covers the main timeline).
+  await app.showSidebar();
+  await app.item(FIRST_USER).locator(".session-open").click();
+  await expect(page.getByTestId("compaction-preview")).toBeVisible();
+  await expect(page.getByTestId("focus")).toHaveValue("FOCUS-OF-A");
+  await expect(page.getByTestId("keep-recent")).toHaveValue("31000");
+  await expect(editor).toHaveValue("DRAFT-OF-A\n\nedited");
+  // A reload keeps it too (saved in IndexedDB, not in the session file).
+  await page.waitForTimeout(400);
+  await page.reload();
+  await app.showSidebar();
+  await app.item(FIRST_USER).locator(".session-open").click();
+  await page.getByTestId("context-meter").click();
+  await expect(page.getByTestId("compaction-preview")).toBeVisible();
+  await expect(editor).toHaveValue("DRAFT-OF-A\n\nedited");
+  await expect(page.getByTestId("focus")).toHaveValue("FOCUS-OF-A");
+  const text = await exportTo(app, test.info().outputPath("a.jsonl"));
+  expect(text).not.toContain("DRAFT-OF-A");
+});
+
+test("cut handle is a slider; the meter is named Context; shortcut, focus in and back; Redo after Undo", async ({
+  page,
+}) => {
+  const app = await importFile(page, FIXTURE, "1,002");
+  await expect(page.getByRole("meter", { name: "Context" })).toBeAttached();
+  await page.getByTestId("context-meter").click();
+  const handle = page.getByRole("slider", { name: "Cut" });
+  await expect(handle).toHaveAttribute("aria-valuetext", /cut before entry [\d,]+, keeps [\d,]+ tokens/);
+  await handle.focus();
+  await page.keyboard.press("ArrowUp");
+  await expect(handle).toHaveAttribute("aria-valuetext", /moved by hand/);
+  await expect(page.getByTestId("cut-announce")).toHaveText(/cut before entry .* moved by hand/);
+  // The cut never covers a row's text: the handle sits between rows.
+  const box = (await handle.boundingBox())!;
+  const first = page.locator(".cp-row.band-kept").first();
+  const row = (await first.boundingBox())!;
+  expect(box.y + box.height).toBeLessThanOrEqual(row.y + 1);
+  // Small entries are readable: the "sizes" scale draws each bar on a log scale of the largest.
+  const sizes = page.getByTestId("token-timeline-panel").getByLabel("sizes");
+  await sizes.check();
+  await expect(page.locator(".cp-tl-axis")).toContainText("log scale");
+  const small = page.locator(".cp-row[data-tokens='39'] .cp-bar").first();
+  expect(await small.evaluate((el) => el.getBoundingClientRect().width)).toBeGreaterThan(15);
+  await sizes.uncheck();
+  // The shortcut opens the review with the focus in it; Cancel gives the focus back.
+  await handle.focus();
+  await page.keyboard.press("Alt+Shift+C");
+  await expect(page.getByTestId("focus")).toBeFocused();
+  await expect(page.getByTestId("after-parts")).toContainText("(moved by hand)");
+  await page.getByTestId("cancel").click();
+  await expect(page.getByTestId("compaction-preview")).toHaveCount(0);
+  await expect(page.getByRole("slider", { name: "Cut" })).toBeFocused();
+  // `/compact focus` puts the focus in the review with that focus text.
+  const input = page.getByRole("textbox", { name: "Message" });
+  await input.fill("/compact the parser");
+  await input.press("Enter");
+  await expect(page.getByTestId("focus")).toBeFocused();
+  await expect(page.getByTestId("focus")).toHaveValue("the parser");
+  await page.getByTestId("offline").click();
+  await page.getByTestId("confirm").click();
+  await expect(input).toBeFocused();
+  await expect.poll(() => app.entryCountOf(FIRST_USER), { timeout: 30_000 }).toBe("1,003");
+  // Undo, then Redo: the path ends with the compaction again.
+  await app
+    .toast(/Compacted/)
+    .getByRole("button", { name: "Undo" })
+    .click();
+  await expect(app.toast(/Compaction undone/)).toBeVisible();
+  await expect(page.getByTestId("compact-open")).toBeEnabled();
+  await app
+    .toast(/Compaction undone/)
+    .getByRole("button", { name: "Redo" })
+    .click();
+  await expect(app.toast(/Compaction redone/)).toBeVisible();
+  await expect(page.getByTestId("compact-disabled-reason")).toContainText("Already compacted");
+  // One toast per event: the compaction's notices replaced each other.
+  await expect(app.toasts.filter({ hasText: /Compact(ed|ion)/ })).toHaveCount(1);
+});
+
+test("trigger as a share of the window for this session only; remind only says so on the meter", async ({
+  page,
+}) => {
+  await importFile(page, FIXTURE, "1,002");
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dlg = settingsDialog(page);
+  const when = dlg.getByTestId("compaction-when");
+  await when.getByTestId("scope-session").check();
+  for (const value of ["remind", "percent"]) {
+    const radio = when.locator(`input[type=radio][value=${value}]`);
+    await radio.click();
+    await expect(radio).toBeChecked();
+  }
+  await when.getByTestId("trigger-percent").fill("10");
+  await when.getByTestId("trigger-percent").blur();
+  await dlg.getByRole("button", { name: "Done" }).click();
+  // 10 % of the 200k window: the session is past it, and the meter says remind only.
+  await expect(page.getByTestId("meter-state")).toHaveText("Past the threshold · remind only");
+  await expect(page.getByTestId("meter-breakdown")).toContainText("10 % of the window, this session");
+  await expect(page.getByTestId("compaction-preview")).toHaveCount(0);
+  // The settings for all sessions did not change.
+  await page.getByRole("button", { name: "Settings" }).click();
+  await dlg.getByTestId("compaction-when").getByText("For all sessions").click();
+  await expect(dlg.locator("input[type=radio][value=ask]")).toBeChecked();
+  await expect(dlg.locator("input[type=radio][value=reserve]")).toBeChecked();
+});
+
+test("notifications: information goes by itself; errors stay and never cover the composer or Send", async ({
+  page,
+}, info) => {
+  const app = await importFile(page, FIXTURE, "1,002");
+  // Information (the import's result) goes by itself after a few seconds.
+  const imported = app.toast(/Imported before-compaction/);
+  await expect(imported).toHaveCount(0, { timeout: 12_000 });
+  // An error (a file that is not a session) stays, above the composer's reach.
+  const bad = info.outputPath("not-a-session.jsonl");
+  writeFileSync(bad, '{"hello": "world"}\n');
+  await app.importByPicker(bad);
+  const error = app.toast(/Not a pi session/);
+  await expect(error).toBeVisible({ timeout: 30_000 });
+  await page.waitForTimeout(7000);
+  await expect(error).toBeVisible();
+  const toast = (await error.boundingBox())!;
+  for (const target of [page.getByTestId("agent-composer"), page.getByRole("button", { name: "Send" })]) {
+    const b = await target.boundingBox();
+    if (!b) continue;
+    const overlaps =
+      toast.x < b.x + b.width &&
+      b.x < toast.x + toast.width &&
+      toast.y < b.y + b.height &&
+      b.y < toast.y + toast.height;
+    expect(overlaps).toBe(false);
+  }
+  // One per event: the same error again replaces it.
+  await app.importByPicker(bad);
+  await page.waitForTimeout(1500);
+  await expect(app.toast(/Not a pi session/)).toHaveCount(1);
+});
+
+test("the summarizer shown is the one used, with a warning when its input does not fit; Stop after Regenerate keeps the draft", async ({
+  page,
+}) => {
+  const key = uniqueKey("review-model");
+  await page.goto("/");
+  await setUpProvider(page, key);
+  await importFile(page, FIXTURE, "1,002");
+  await openReview(page);
+  // The session's model is another provider's (anthropic): the summary goes to the provider's model.
+  await expect(page.getByTestId("summarizer-model")).toHaveValue("mock-model");
+  await expect(page.getByTestId("summarizer-info")).toContainText(
+    /Custom .* window 128k .* in \+ ≤ [\d,]+ out/,
+  );
+  // ≈ 120k tokens to summarize do not fit mock-model's 128k window with its output: said before Generate.
+  const warn = page.getByTestId("summarizer-too-big");
+  await expect(warn).toContainText("larger than mock-model window");
+  await expect(warn.getByRole("button", { name: /larger window/ })).toBeVisible();
+  await expect(warn.getByRole("button", { name: /move the cut/ })).toBeVisible();
+  await expect(warn.getByRole("button", { name: /offline summary/ })).toBeVisible();
+  await scriptReplies(key, [
+    { text: "## Goal\nFIRST-DRAFT" },
+    { text: "## Prefix\nFIRST-PREFIX" },
+    { text: ["## Goal\n", "SECOND", " still", " going", " on", " and", " on"], delayMs: 700 },
+    { text: "## Prefix\nSECOND-PREFIX", delayMs: 700 },
+  ]);
+  await page.getByTestId("generate").click();
+  const editor = page.getByTestId("summary-editor");
+  await expect(editor).toHaveValue(/FIRST-DRAFT/, { timeout: 30_000 });
+  const first = await editor.inputValue();
+  const chats = await getChatRequests(key);
+  expect(chats.length).toBeGreaterThan(0);
+  expect(chats.every((c) => (c.body as { model?: string }).model === "mock-model")).toBe(true);
+  await page.getByTestId("generate").click(); // Regenerate
+  await expect(page.getByTestId("stop")).toBeVisible();
+  await page.getByTestId("stop").click();
+  await expect(editor).toHaveValue(first);
+  await expect(page.getByTestId("preview-status")).toContainText("Draft ready");
+});
+
+for (const scheme of ["light", "dark"] as const) {
+  for (const width of [1280, 800]) {
+    test(`screenshot: the review with a summary draft, ${width}x800 ${scheme}`, async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width, height: 800 });
+      await importFile(page, FIXTURE, "1,002");
+      if (width <= 900) await page.keyboard.press("Escape");
+      await page.getByTestId("context-meter").click();
+      await page.getByTestId("compact-open").click();
+      await page.getByTestId("offline").click();
+      const editor = page.getByTestId("summary-editor");
+      await expect(editor).toBeVisible();
+      await page.mouse.move(5, 795);
+      await page.screenshot({ path: `${SHOTS}/review-${width}-${scheme}.png` });
+      // At least 20 lines of the summary and the figures are in view.
+      const lineHeight = await editor.evaluate((el) => Number.parseFloat(getComputedStyle(el).lineHeight));
+      const box = (await editor.boundingBox())!;
+      const visible = Math.min(box.y + box.height, 800) - Math.max(box.y, 0);
+      if (width > 900) {
+        expect(visible / lineHeight).toBeGreaterThanOrEqual(20);
+        await expect(page.getByTestId("preview-numbers")).toBeInViewport();
+        await expect(page.getByTestId("cut-handle")).toBeInViewport();
+      } else {
+        expect(box.height / lineHeight).toBeGreaterThanOrEqual(20);
+        await expect(page.getByTestId("preview-numbers")).toBeInViewport();
+      }
+      await expect(page.getByTestId("session-title")).not.toHaveText(/^.{0,3}…?$/);
+    });
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The review of a session saved across reloads (a settings row per session, never the session
+ * file): the draft summary and what it was made for, focus, keep-recent, the cut and the
+ * summarizer chosen. Read loose: a bad row reads as none.
+ */
+import type { CutpointDb } from "../db/schema.ts";
+import { deleteSetting, getSetting, setSetting } from "../db/settings-repo.ts";
+
+export interface SavedReview {
+  draft: string;
+  draftSource: "model" | "offline" | null;
+  draftTarget: {
+    firstKeptEntryId: string;
+    tokensBefore: number;
+    readFiles: string[];
+    modifiedFiles: string[];
+    systemMessage?: unknown;
+  } | null;
+  focus: string;
+  keepRecentOverride: number | null;
+  cutEntryId: string | null;
+  summarizerModel: string | null;
+  previewOpen: boolean;
+}
+
+export const reviewKey = (sessionId: string) => `compaction.review.${sessionId}`;
+
+const str = (v: unknown, d = "") => (typeof v === "string" ? v : d);
+const strOrNull = (v: unknown) => (typeof v === "string" ? v : null);
+
+function readTarget(v: unknown): SavedReview["draftTarget"] {
+  if (!v || typeof v !== "object") return null;
+  const t = v as Record<string, unknown>;
+  if (typeof t.firstKeptEntryId !== "string" || typeof t.tokensBefore !== "number") return null;
+  const list = (x: unknown) => (Array.isArray(x) ? x.filter((p): p is string => typeof p === "string") : []);
+  const out: NonNullable<SavedReview["draftTarget"]> = {
+    firstKeptEntryId: t.firstKeptEntryId,
+    tokensBefore: t.tokensBefore,
+    readFiles: list(t.readFiles),
+    modifiedFiles: list(t.modifiedFiles),
+  };
+  if (t.systemMessage && typeof t.systemMessage === "object") out.systemMessage = t.systemMessage;
+  return out;
+}
+
+/** Normalizes a stored review; undefined when there is none. */
+export function readSavedReview(raw: unknown): SavedReview | undefined {
+  if (!raw || typeof raw !== "object") return undefined;
+  const r = raw as Record<string, unknown>;
+  const keep = r.keepRecentOverride;
+  return {
+    draft: str(r.draft),
+    draftSource: r.draftSource === "model" || r.draftSource === "offline" ? r.draftSource : null,
+    draftTarget: readTarget(r.draftTarget),
+    focus: str(r.focus),
+    keepRecentOverride: typeof keep === "number" && Number.isFinite(keep) && keep >= 0 ? keep : null,
+    cutEntryId: strOrNull(r.cutEntryId),
+    summarizerModel: strOrNull(r.summarizerModel),
+    previewOpen: r.previewOpen === true,
+  };
+}
+
+export async function loadSavedReview(db: CutpointDb, sessionId: string): Promise<SavedReview | undefined> {
+  return readSavedReview(await getSetting(db, reviewKey(sessionId)));
+}
+
+/** Saves the review; an empty one (no draft, nothing chosen) removes the row. */
+export async function saveReview(db: CutpointDb, sessionId: string, review: SavedReview) {
+  const empty =
+    review.draft === "" &&
+    review.focus === "" &&
+    review.keepRecentOverride === null &&
+    review.cutEntryId === null &&
+    review.summarizerModel === null &&
+    !review.previewOpen;
+  return empty ? deleteSetting(db, reviewKey(sessionId)) : setSetting(db, reviewKey(sessionId), review);
+}

@@ -1,0 +1,113 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { planCompaction } from "../core/compaction/plan.ts";
+import { isPositionMarker } from "../core/session/moves.ts";
+import { parseSessionJsonl } from "../core/session/parse.ts";
+import { currentPath } from "../core/session/tree.ts";
+import type { SessionEntry } from "../core/session/types.ts";
+import { type CutpointDb, createDb } from "../db/schema.ts";
+import { prepareSession, readEntries, saveSession } from "../db/sessions-repo.ts";
+import { loadSavedReview, readSavedReview, saveReview } from "./compaction-drafts.ts";
+import { confirmCompaction, offlineSummary, redoCompaction, undoCompaction } from "./compaction-runner.ts";
+import {
+  loadCompactionSettings,
+  saveCompactionSettings,
+  saveSessionCompactionSettings,
+} from "./compaction-settings.ts";
+
+const FIXTURE = resolve(import.meta.dirname, "../../../shared/fixtures/pi/before-compaction.jsonl");
+
+let db: CutpointDb;
+let sessionId: string;
+let entries: SessionEntry[];
+
+beforeEach(async () => {
+  db = createDb("compaction-review", { indexedDB: new IDBFactory(), IDBKeyRange });
+  const parsed = parseSessionJsonl(readFileSync(FIXTURE, "utf8"));
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  entries = parsed.value.entries;
+  sessionId = parsed.value.header.id;
+  const saved = await saveSession(db, prepareSession(parsed.value.header, entries, 1), "new");
+  if (!saved.ok) throw new Error(saved.error.message);
+});
+afterEach(() => db.close());
+
+describe("redoCompaction", () => {
+  it("after Undo, moves the leaf back to the compaction; the path ends with it again", async () => {
+    const r = planCompaction(currentPath(entries), { reserveTokens: 16384, keepRecentTokens: 20000 });
+    if (!r.ok) throw new Error(r.reason);
+    const gen = offlineSummary(r.plan);
+    if (!gen.ok) throw new Error(gen.error);
+    const leaf = currentPath(entries).at(-1)!.id;
+    const c = await confirmCompaction(db, {
+      sessionId,
+      parentId: leaf,
+      expectedLeafId: leaf,
+      fields: gen.fields,
+    });
+    if (!c.ok) throw new Error(c.error.message);
+    const u = await undoCompaction(db, { sessionId, compaction: c.value.entry });
+    expect(u.ok).toBe(true);
+    // The path now ends with a move (a custom entry pi 1.6 understands) standing at the old leaf.
+    const undone = currentPath(await readEntries(db, sessionId));
+    expect(undone.filter((e) => !isPositionMarker(e)).at(-1)!.id).toBe(leaf);
+    const again = await redoCompaction(db, { sessionId, compaction: c.value.entry });
+    expect(again.ok).toBe(true);
+    const path = currentPath(await readEntries(db, sessionId));
+    expect(path.filter((e) => !isPositionMarker(e)).at(-1)!.id).toBe(c.value.entry.id);
+    expect(path.some((e) => e.id === c.value.entry.id)).toBe(true);
+  });
+});
+
+describe("saved reviews", () => {
+  it("keep a session's draft across a reload, apart from other sessions; an empty one is removed", async () => {
+    const review = {
+      draft: "## Goal\nKeep going",
+      draftSource: "offline" as const,
+      draftTarget: { firstKeptEntryId: "x", tokensBefore: 10, readFiles: ["a"], modifiedFiles: [] },
+      focus: "parser",
+      keepRecentOverride: 5000,
+      cutEntryId: null,
+      summarizerModel: null,
+      previewOpen: true,
+    };
+    expect((await saveReview(db, "s1", review)).ok).toBe(true);
+    expect(await loadSavedReview(db, "s1")).toEqual(review);
+    expect(await loadSavedReview(db, "s2")).toBeUndefined();
+    await saveReview(db, "s1", {
+      ...review,
+      draft: "",
+      draftTarget: null,
+      focus: "",
+      keepRecentOverride: null,
+      previewOpen: false,
+    });
+    expect(await loadSavedReview(db, "s1")).toBeUndefined();
+    expect(
+      readSavedReview({ draft: 3, keepRecentOverride: -1, draftTarget: { firstKeptEntryId: 1 } }),
+    ).toMatchObject({
+      draft: "",
+      keepRecentOverride: null,
+      draftTarget: null,
+    });
+  });
+});
+
+describe("per-session trigger", () => {
+  it("a session's own mode and trigger override the settings for all sessions, only there", async () => {
+    await saveCompactionSettings(db, { mode: "ask", trigger: { kind: "reserve" } });
+    await saveSessionCompactionSettings(db, "s1", {
+      mode: "remind",
+      trigger: { kind: "percent", percent: 75 },
+    });
+    const s1 = await loadCompactionSettings(db, "s1");
+    expect(s1.mode).toBe("remind");
+    expect(s1.trigger).toEqual({ kind: "percent", percent: 75 });
+    expect((await loadCompactionSettings(db, "s2")).mode).toBe("ask");
+    expect((await loadCompactionSettings(db)).trigger).toEqual({ kind: "reserve" });
+    await saveSessionCompactionSettings(db, "s1", null);
+    expect((await loadCompactionSettings(db, "s1")).mode).toBe("ask");
+  });
+});

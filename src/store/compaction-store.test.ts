@@ -1,0 +1,47 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { INITIAL_SESSION_STATE, sessionState, useCompactionStore } from "./compaction-store.ts";
+
+const st = () => useCompactionStore.getState();
+
+beforeEach(() => useCompactionStore.setState({ bySession: {}, hydrated: {} }));
+
+describe("compaction store by session", () => {
+  it("keeps focus, keep-recent, the draft, the open state and banners per session", () => {
+    st().openCompactionPreview("a", { focus: "parser" });
+    st().setKeepRecent("a", 31000);
+    st().setStatus("a", "ready", { draft: "DRAFT-A", draftSource: "offline" });
+    st().patch("a", { notice: "overflow in a" });
+    const b = sessionState(st(), "b");
+    expect(b).toBe(INITIAL_SESSION_STATE);
+    expect(b.previewOpen).toBe(false);
+    expect(b.focus).toBe("");
+    expect(b.notice).toBeNull();
+    const a = sessionState(st(), "a");
+    expect(a).toMatchObject({
+      previewOpen: true,
+      focus: "parser",
+      keepRecentOverride: 31000,
+      draft: "DRAFT-A",
+    });
+  });
+
+  it("opening the review again keeps a draft under way; reset clears it and the previous draft", () => {
+    st().setStatus("a", "ready", { draft: "D" });
+    st().openCompactionPreview("a", { generate: true });
+    expect(sessionState(st(), "a").draft).toBe("D");
+    expect(sessionState(st(), "a").generateRequest).toBe(0);
+    st().patch("a", { previous: { draft: "P", draftSource: "model", draftTarget: null } });
+    st().resetDraft("a");
+    expect(sessionState(st(), "a")).toMatchObject({ draft: "", status: "idle", previous: null });
+  });
+
+  it("hydrates a saved review once, never over what the page already holds", () => {
+    st().hydrate("a", { draft: "SAVED", status: "ready" });
+    expect(sessionState(st(), "a").draft).toBe("SAVED");
+    st().hydrate("a", { draft: "AGAIN" });
+    expect(sessionState(st(), "a").draft).toBe("SAVED");
+    st().patch("b", { focus: "live" });
+    st().hydrate("b", { focus: "old" });
+    expect(sessionState(st(), "b").focus).toBe("live");
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * Keeps a session's review across reloads: reads the saved draft (focus, keep-recent, cut,
+ * summarizer, open state) into the store once per session, then saves this session's changes to
+ * Dexie a moment after they happen (services/compaction-drafts.ts; never the session file).
+ */
+import { useEffect } from "react";
+import { db } from "../../db/instance.ts";
+import { loadSavedReview, type SavedReview, saveReview } from "../../services/compaction-drafts.ts";
+import { type SessionCompaction, sessionState, useCompactionStore } from "../../store/compaction-store.ts";
+
+const SAVE_DELAY_MS = 250;
+
+function savedOf(s: SessionCompaction): SavedReview {
+  // A draft still streaming is saved as what the last complete draft was (or nothing).
+  const generating = s.status === "generating";
+  const snap = generating ? s.previous : s;
+  const ready = generating ? snap !== null : s.status === "ready";
+  return {
+    draft: ready && snap ? snap.draft : "",
+    draftSource: ready && snap ? snap.draftSource : null,
+    draftTarget: ready && snap ? snap.draftTarget : null,
+    focus: s.focus,
+    keepRecentOverride: s.keepRecentOverride,
+    cutEntryId: s.cutEntryId,
+    summarizerModel: s.summarizerModel,
+    previewOpen: s.previewOpen,
+  };
+}
+
+/** Restores then saves the review of `sessionId` (mounted once per open session). */
+export function useReviewPersistence(sessionId: string): void {
+  useEffect(() => {
+    let live = true;
+    const store = useCompactionStore;
+    if (!store.getState().hydrated[sessionId]) {
+      void loadSavedReview(db, sessionId).then((saved) => {
+        if (!live) return;
+        store
+          .getState()
+          .hydrate(sessionId, saved ? { ...saved, status: saved.draft ? "ready" : "idle" } : undefined);
+      });
+    }
+    let last = JSON.stringify(savedOf(sessionState(store.getState(), sessionId)));
+    let timer: number | undefined;
+    const unsubscribe = store.subscribe((st) => {
+      if (!st.hydrated[sessionId]) return;
+      const next = savedOf(sessionState(st, sessionId));
+      const text = JSON.stringify(next);
+      if (text === last) return;
+      last = text;
+      window.clearTimeout(timer);
+      timer = window.setTimeout(() => void saveReview(db, sessionId, next), SAVE_DELAY_MS);
+    });
+    return () => {
+      live = false;
+      unsubscribe();
+      if (timer !== undefined) {
+        window.clearTimeout(timer);
+        void saveReview(db, sessionId, savedOf(sessionState(store.getState(), sessionId)));
+      }
+    };
+  }, [sessionId]);
+}
