@@ -237,7 +237,10 @@ async function walkHostileSession(page: Page, foreign: string[], shots: string |
   const preview = page.getByTestId("compaction-preview");
   await expect(preview).toBeVisible();
   await preview.getByTestId("keep-recent").fill("0");
-  // A field cannot show marks: the note under it does.
+  // No summarizer is set up, so the field is empty; a pasted name with hidden characters cannot
+  // show its marks in the field: the note under it does.
+  await expect(preview.getByTestId("summarizer-model")).toHaveValue("");
+  await preview.getByTestId("summarizer-model").fill("gpt\u202E4");
   await expect(preview.getByTestId("hidden-chars-note")).toContainText(`gpt${MARK}4`);
   await preview.locator("summary", { hasText: "Files read" }).click();
   await expect(preview.locator(".cp-file-lists")).toContainText(marked(FILE_NAME));

@@ -291,8 +291,8 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
                 <li>
                   Keeps {fullTokens(plan.keptTokens)}
                   {byHand ? " (moved by hand)" : ""} from{" "}
-                  <q title={firstKeptText?.excerpt}>
-                    {firstKeptText?.label}: {firstKeptText?.excerpt.slice(0, 50)}
+                  <q title={markInvisible(firstKeptText?.excerpt ?? "")}>
+                    <SafeText text={`${firstKeptText?.label}: ${firstKeptText?.excerpt.slice(0, 50)}`} />
                   </q>
                 </li>
                 <li data-testid="split-turn">
@@ -309,15 +309,15 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
                 <div className="cp-file-lists">
                   <ul aria-label="Files read">
                     {plan.fileOps.readFiles.map((f) => (
-                      <li key={f} title={f}>
-                        {middleEllipsis(f)}
+                      <li key={f} title={markInvisible(f)}>
+                        <SafeText text={middleEllipsis(f)} />
                       </li>
                     ))}
                   </ul>
                   <ul aria-label="Files modified">
                     {plan.fileOps.modifiedFiles.map((f) => (
-                      <li key={f} title={f}>
-                        ✎ {middleEllipsis(f)}
+                      <li key={f} title={markInvisible(f)}>
+                        ✎ <SafeText text={middleEllipsis(f)} />
                       </li>
                     ))}
                   </ul>
@@ -370,6 +370,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
                 placeholder="none set up (Settings ⚙): offline summary only"
                 list={ids.models}
               />
+              <HiddenCharsNote value={s.summarizerModel ?? model.summarizerModel} />
               <datalist id={ids.models}>
                 {models.map((m) => (
                   <option key={m} value={m} />
@@ -422,7 +423,9 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
           )}
           {s.error && (
             <div className="cp-error" role="alert" data-testid="preview-error">
-              <p>{s.status === "failed" ? `The summary failed: ${s.error}` : s.error}</p>
+              <p>
+                <SafeText text={s.status === "failed" ? `The summary failed: ${s.error}` : s.error} />
+              </p>
               {s.status === "failed" && (
                 <>
                   <button type="button" className="btn small" onClick={() => void generate()}>
@@ -482,6 +485,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
                   rows={20}
                 />
               )}
+              {!rendered && !compare && <HiddenCharsNote value={s.draft} />}
             </div>
           )}
           <div className="cp-actions">

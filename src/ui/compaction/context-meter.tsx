@@ -183,11 +183,7 @@ export function ContextMeter({ sessionId }: SessionSlotProps) {
         <span>Estimator: {estimatorLabel(model.estimatorId)}</span>
         <span>Click: open the token timeline · {REVIEW_SHORTCUT}: review a compaction</span>
       </span>
-      <CompactButton
-        sessionId={sessionId}
-        where="top"
-        reason={model.plan.ok ? null : (model.plan.reason ?? "Nothing to compact.")}
-      />
+      <CompactButton sessionId={sessionId} where="top" reason={model.blocker} />
     </span>
   );
 }

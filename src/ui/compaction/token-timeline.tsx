@@ -68,7 +68,7 @@ export function TokenTimeline({ sessionId }: SessionSlotProps) {
   const setRightOpen = useUiStore((s) => s.setRightPanelOpen);
   if (!model) return <div className="cp-panel cp-empty">Loading the session…</div>;
   const compactions = model.path.filter((e) => e.type === "compaction").length;
-  const cannot = model.plan.ok ? null : (model.plan.reason ?? "Nothing to compact.");
+  const cannot = model.blocker;
   return (
     <div className={`cp-panel${previewOpen ? " reviewing" : ""}`} data-testid="token-timeline-panel">
       {previewOpen && (
@@ -376,14 +376,17 @@ function TimelineRows({ model }: { model: CompactionModel }) {
                     <span className={`cp-icon k-${d.kind}`} aria-hidden="true">
                       {d.icon}
                     </span>
-                    <span className="cp-excerpt" title={`${d.label}: ${d.excerpt}`}>
+                    <span className="cp-excerpt" title={markInvisible(`${d.label}: ${d.excerpt}`)}>
                       {entry.type === "compaction" || entry.type === "branch_summary" ? (
                         <button type="button" className="link" onClick={() => setOpenSummary(entry.id)}>
-                          {d.label}: view summary
+                          <SafeText text={d.label} />: view summary
                         </button>
                       ) : (
                         <>
-                          <b>{d.label}</b> {d.excerpt}
+                          <b>
+                            <SafeText text={d.label} />
+                          </b>{" "}
+                          <SafeText text={d.excerpt} />
                         </>
                       )}
                     </span>

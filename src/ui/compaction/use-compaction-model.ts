@@ -64,6 +64,11 @@ export interface CompactionModel {
   summarizerModel: string;
   estimatorId: string;
   plan: PlanState;
+  /**
+   * Why "Compact…" is disabled, or null: only when no cut at all would summarize anything (the
+   * review can lower keep-recent, so a plan that fails at the current keep does not block it).
+   */
+  blocker: string | null;
   /** Path index of the latest compaction, -1 when none. */
   lastCompaction: number;
   /** Path index where the model's context starts (entries before it are outside). */
@@ -161,6 +166,10 @@ function useBuildModel(sessionId: string): CompactionModel | undefined {
       ? { ok: true, plan: r.plan }
       : { ok: false, plan: r.plan, code: r.code, reason: r.reason };
     const { account } = indexed;
+    const blocker =
+      r.ok || planner.plan({ keepRecentTokens: 0, reserveTokens }).ok
+        ? null
+        : (r.reason ?? "Nothing to compact.");
     return {
       sessionId,
       path: p,
@@ -180,6 +189,7 @@ function useBuildModel(sessionId: string): CompactionModel | undefined {
       summarizerModel: chooseSummarizerModel(provider, settings, p, chosenSummarizer),
       estimatorId: planner.estimator.id,
       plan,
+      blocker,
       lastCompaction: account.lastCompaction,
       // From the context itself: right also when nothing can be planned (the last entry is a compaction).
       windowStart: account.windowStart,
