@@ -251,7 +251,8 @@ test("ask mode: a prompt sent while the preview is open waits, visibly queued, u
   await scriptReplies(key, [
     ...GROW,
     ...Array.from({ length: 2 }, () => ({ text: "## Goal\nQUEUE-SUMMARY", delayMs: 50 })),
-    { text: "ANSWER-TO-THE-QUEUED-PROMPT", usage: { prompt_tokens: 7000, completion_tokens: 10 } },
+    // Under the threshold, so no new review opens after it (one past it would ask again at once).
+    { text: "ANSWER-TO-THE-QUEUED-PROMPT", usage: { prompt_tokens: 5000, completion_tokens: 10 } },
   ]);
   await grow(page);
   const preview = page.getByTestId("compaction-preview");

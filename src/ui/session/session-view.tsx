@@ -3,11 +3,12 @@
  * centre, the right panel slot, the composer slot below. Everything under it can read the
  * loaded session with `useCurrentSession()`.
  */
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { useUiStore } from "../../store/ui-store.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
 import { SafeText } from "../common/safe-text.tsx";
 import { RenameDialog } from "../common/session-dialogs.tsx";
+import { useBottomVar } from "../common/use-bottom-var.ts";
 import { formatBytes, formatCount } from "../format.ts";
 import { CurrentSessionProvider, useCurrentSession } from "../hooks/current-session.tsx";
 import { useSessionActions } from "../hooks/use-session-actions.ts";
@@ -25,10 +26,13 @@ function TopBar({ sessionId }: { sessionId: string }) {
   const setRightOpen = useUiStore((s) => s.setRightPanelOpen);
   const setSettingsOpen = useUiStore((s) => s.setSettingsOpen);
   const hasRight = useHasSlot("rightPanel");
+  // The bar wraps rather than truncate the title: overlays below it follow its real height.
+  const barRef = useRef<HTMLElement>(null);
+  useBottomVar(barRef, "topbar-bottom");
   const [renaming, setRenaming] = useState(false);
   const title = row ? sessionTitle(row) : "";
   return (
-    <header className="topbar">
+    <header className="topbar" ref={barRef}>
       <button
         type="button"
         className="btn ghost icon menu-toggle"
