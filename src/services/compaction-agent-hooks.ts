@@ -113,7 +113,12 @@ export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
     });
   }
 
-  async function compact(ctx: HookContext, path: SessionEntry[], why: string): Promise<AutoCompactResult> {
+  async function compact(
+    ctx: HookContext,
+    path: SessionEntry[],
+    why: string,
+    trigger: "threshold" | "overflow",
+  ): Promise<AutoCompactResult> {
     const c = await context(ctx);
     const key = `compaction:${ctx.sessionId}`;
     deps.ui.notify({ sessionId: ctx.sessionId, key, kind: "info", message: `${why}: compacting…` });
@@ -127,6 +132,7 @@ export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
       ...(deps.complete ? { complete: deps.complete } : {}),
       takenIds: new Set(path.map((e) => e.id)),
       ...(ctx.thinkingLevel ? { thinkingLevel: ctx.thinkingLevel } : {}),
+      trigger,
     });
     if (!r.ok) {
       deps.ui.notify({
@@ -192,6 +198,7 @@ export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
         ctx,
         path,
         d.why === "silent-overflow" ? "The reply used more than the window" : "Context past the threshold",
+        d.why === "silent-overflow" ? "overflow" : "threshold",
       );
       return r.ok ? [...path, r.entry] : undefined;
     }
@@ -239,7 +246,7 @@ export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
           return;
         }
         const why = d.why === "overflow" ? "The context was too long for the model" : "The reply was cut off";
-        const r = await compact(ctx, hidden.path, why);
+        const r = await compact(ctx, hidden.path, why, "overflow");
         if (!r.ok) {
           deps.ui.notify({
             sessionId,

@@ -3,6 +3,8 @@
  * file): the draft summary and what it was made for, focus, keep-recent, the cut and the
  * summarizer chosen. Read loose: a bad row reads as none.
  */
+import { type CompactionRecord, readCompactionRecord } from "../core/compaction/compaction-record.ts";
+import type { Usage } from "../core/session/types.ts";
 import type { CutpointDb } from "../db/schema.ts";
 import { deleteSetting, getSetting, setSetting } from "../db/settings-repo.ts";
 
@@ -15,12 +17,15 @@ export interface SavedReview {
     readFiles: string[];
     modifiedFiles: string[];
     systemMessage?: unknown;
+    record?: Omit<CompactionRecord, "trigger">;
+    usage?: Usage;
   } | null;
   focus: string;
   keepRecentOverride: number | null;
   cutEntryId: string | null;
   summarizerModel: string | null;
   previewOpen: boolean;
+  coverageDismissed: string[];
 }
 
 export const reviewKey = (sessionId: string) => `compaction.review.${sessionId}`;
@@ -40,6 +45,14 @@ function readTarget(v: unknown): SavedReview["draftTarget"] {
     modifiedFiles: list(t.modifiedFiles),
   };
   if (t.systemMessage && typeof t.systemMessage === "object") out.systemMessage = t.systemMessage;
+  const record = readCompactionRecord({ cutpoint: { ...(t.record as object), trigger: "manual" } });
+  if (record && t.record) {
+    const { trigger: _trigger, ...rest } = record;
+    out.record = rest;
+  }
+  const u = t.usage as Partial<Usage> | undefined;
+  if (u && typeof u === "object" && typeof u.input === "number" && typeof u.output === "number")
+    out.usage = u as Usage;
   return out;
 }
 
@@ -57,6 +70,9 @@ export function readSavedReview(raw: unknown): SavedReview | undefined {
     cutEntryId: strOrNull(r.cutEntryId),
     summarizerModel: strOrNull(r.summarizerModel),
     previewOpen: r.previewOpen === true,
+    coverageDismissed: Array.isArray(r.coverageDismissed)
+      ? r.coverageDismissed.filter((k): k is string => typeof k === "string")
+      : [],
   };
 }
 
@@ -72,6 +88,7 @@ export async function saveReview(db: CutpointDb, sessionId: string, review: Save
     review.keepRecentOverride === null &&
     review.cutEntryId === null &&
     review.summarizerModel === null &&
+    review.coverageDismissed.length === 0 &&
     !review.previewOpen;
   return empty ? deleteSetting(db, reviewKey(sessionId)) : setSetting(db, reviewKey(sessionId), review);
 }

@@ -66,12 +66,19 @@ describe("saved reviews", () => {
     const review = {
       draft: "## Goal\nKeep going",
       draftSource: "offline" as const,
-      draftTarget: { firstKeptEntryId: "x", tokensBefore: 10, readFiles: ["a"], modifiedFiles: [] },
+      draftTarget: {
+        firstKeptEntryId: "x",
+        tokensBefore: 10,
+        readFiles: ["a"],
+        modifiedFiles: [],
+        record: { model: "m1", durationMs: 1200, costUsd: 0.002 },
+      },
       focus: "parser",
       keepRecentOverride: 5000,
       cutEntryId: null,
       summarizerModel: null,
       previewOpen: true,
+      coverageDismissed: ["file:src/a.ts"],
     };
     expect((await saveReview(db, "s1", review)).ok).toBe(true);
     expect(await loadSavedReview(db, "s1")).toEqual(review);
@@ -83,6 +90,7 @@ describe("saved reviews", () => {
       focus: "",
       keepRecentOverride: null,
       previewOpen: false,
+      coverageDismissed: [],
     });
     expect(await loadSavedReview(db, "s1")).toBeUndefined();
     expect(

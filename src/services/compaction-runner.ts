@@ -3,6 +3,9 @@
  * of Undo). Prepare (core's planner), then execute (the summary through a CompleteFn, or the
  * offline summary), then persist in ONE transaction, and only on Confirm. Errors are values.
  */
+import { type CompactionTrigger, summaryRecord, withRecord } from "../core/compaction/compaction-record.ts";
+import { coverageOf } from "../core/compaction/coverage.ts";
+import { coverageDetails } from "../core/compaction/coverage-details.ts";
 import { omissionEdits } from "../core/compaction/decide.ts";
 import { generateOfflineCompaction } from "../core/compaction/offline-summary.ts";
 import { type CompactionPlan, contextTokensOf, indexPath, planCompaction } from "../core/compaction/plan.ts";
@@ -196,6 +199,8 @@ export interface AutoCompactInput {
   complete?: CompleteFn;
   takenIds?: { has(id: string): boolean };
   thinkingLevel?: string;
+  /** Why it compacts, written in the entry's record (default: the threshold). */
+  trigger?: Extract<CompactionTrigger, "threshold" | "overflow">;
 }
 
 /** Plan, summarize and confirm without asking (auto mode and overflow recovery). */
@@ -206,6 +211,7 @@ export async function compactAutomatically(
   const planned = planCompaction(input.path, input.settings);
   if (!planned.ok) return { ok: false, reason: planned.reason };
   const plan = planned.plan;
+  const started = Date.now();
   const generated = input.endpoint
     ? await generateSummary(plan, {
         endpoint: input.endpoint,
@@ -221,7 +227,15 @@ export async function compactAutomatically(
     sessionId: input.sessionId,
     parentId: last?.id ?? null,
     expectedLeafId: input.expectedLeafId,
-    fields: generated.fields,
+    fields: withRecord(generated.fields, {
+      coverage: coverageDetails(coverageOf(generated.fields.summary, plan)),
+      record: summaryRecord(
+        input.trigger ?? "threshold",
+        input.endpoint?.model ?? "",
+        Date.now() - started,
+        generated.fields.usage,
+      ),
+    }),
     ...(input.takenIds ? { takenIds: input.takenIds } : {}),
   });
   if (!confirmed.ok) return { ok: false, reason: confirmed.error.message };

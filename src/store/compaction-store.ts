@@ -6,6 +6,8 @@
  * draft-persistence.ts), so that it survives a reload; entries are written only on Confirm.
  */
 import { create } from "zustand";
+import type { CompactionRecord } from "../core/compaction/compaction-record.ts";
+import type { Usage } from "../core/session/types.ts";
 import { useUiStore } from "./ui-store.ts";
 
 export type PreviewStatus = "idle" | "generating" | "ready" | "failed" | "aborted" | "confirmed" | "undone";
@@ -18,6 +20,10 @@ export interface DraftTarget {
   modifiedFiles: string[];
   /** The system checkpoint of the plan (the replayed prompt and tools), written with the compaction. */
   systemMessage?: unknown;
+  /** Who wrote the draft and how (model, time, cost); the trigger is set on Confirm. */
+  record?: Omit<CompactionRecord, "trigger">;
+  /** The summarizer's usage, written with the compaction (pi 1.6). */
+  usage?: Usage;
 }
 
 export interface LastCompaction {
@@ -69,6 +75,8 @@ export interface SessionCompaction extends DraftSnapshot {
   undone: { entryId: string } | null;
   /** A message about overflow recovery (this session's only). */
   notice: string | null;
+  /** Coverage items (their keys) the person said the summary does not need. */
+  coverageDismissed: readonly string[];
 }
 
 export const EMPTY_DRAFT: DraftSnapshot & { status: PreviewStatus; error: string | null } = {
@@ -95,6 +103,7 @@ export const INITIAL_SESSION_STATE: Readonly<SessionCompaction> = Object.freeze(
   last: null,
   undone: null,
   notice: null,
+  coverageDismissed: Object.freeze([]) as readonly string[],
 });
 
 export interface CompactionUiState {

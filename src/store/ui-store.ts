@@ -48,6 +48,8 @@ export interface UiState {
   imports: ImportJob[];
   /** Set when another tab upgraded the database: this tab must reload. */
   dbClosedReason: string | undefined;
+  /** A request to show an entry in the token timeline (seq makes each request new). */
+  reveal: { entryId: string; seq: number } | undefined;
 
   selectSession(id: string | undefined): void;
   setSidebarOpen(open: boolean): void;
@@ -61,6 +63,7 @@ export interface UiState {
   upsertImport(job: ImportJob): void;
   removeImport(id: number): void;
   setDbClosed(reason: string): void;
+  revealEntry(entryId: string): void;
 }
 
 let toastSeq = 0;
@@ -74,6 +77,7 @@ export const useUiStore = create<UiState>()((set) => ({
   toasts: [],
   imports: [],
   dbClosedReason: undefined,
+  reveal: undefined,
 
   selectSession: (id) => set({ selectedSessionId: id, expanded: new Set<string>(), sidebarOpen: false }),
   setSidebarOpen: (open) => set({ sidebarOpen: open }),
@@ -109,4 +113,5 @@ export const useUiStore = create<UiState>()((set) => ({
     }),
   removeImport: (id) => set((s) => ({ imports: s.imports.filter((j) => j.id !== id) })),
   setDbClosed: (reason) => set({ dbClosedReason: reason }),
+  revealEntry: (entryId) => set((s) => ({ reveal: { entryId, seq: (s.reveal?.seq ?? 0) + 1 } })),
 }));

@@ -4,8 +4,9 @@
  * yields no entry fields, so no partial compaction is ever written. The two parts of a split turn
  * are requested one after the other, as pi 1.6 does.
  */
-import type { CompactionEntry, FileListDetails, SystemMessage, Usage } from "../session/types.ts";
+import type { CompactionEntry, SystemMessage, Usage } from "../session/types.ts";
 import { addUsage, emptyUsage } from "../session/usage.ts";
+import { type CompactionDetails, compactionDetails } from "./compaction-record.ts";
 import { formatFileBlocks } from "./file-ops.ts";
 import type { CompactionPlan } from "./plan.ts";
 import {
@@ -59,7 +60,8 @@ export interface CompactionFields {
   summary: string;
   firstKeptEntryId: string;
   tokensBefore: number;
-  details: FileListDetails;
+  /** pi's file lists, with Cutpoint's coverage and record when known. */
+  details: CompactionDetails;
   /** The replayed prompt and tools at the boundary (pi 1.6: leads the compacted context). */
   systemMessage?: SystemMessage;
   /** The summarizer's usage, when a model wrote the summary. */
@@ -196,7 +198,10 @@ export function buildCompactionEntry(
     summary: input.summary,
     firstKeptEntryId: input.firstKeptEntryId,
     tokensBefore: input.tokensBefore,
-    details: { readFiles: [...input.details.readFiles], modifiedFiles: [...input.details.modifiedFiles] },
+    details: compactionDetails(input.details, {
+      coverage: input.details.coverage,
+      record: input.details.cutpoint,
+    }),
   };
   if (input.usage) entry.usage = input.usage;
   if (input.fromHook !== undefined) entry.fromHook = input.fromHook;

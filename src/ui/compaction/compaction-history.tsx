@@ -6,9 +6,12 @@
 import { useMemo, useState } from "react";
 import { compactionSummaryText } from "../../core/session/context.ts";
 import { markInvisible } from "../common/invisible.ts";
+import { SafeText } from "../common/safe-text.tsx";
 import { formatEntryTime } from "../format.ts";
+import { CompactionFacts, factsAt } from "../timeline/compaction-facts.tsx";
 import { Markdown } from "../timeline/lazy-markdown.tsx";
 import { RawToggle } from "../timeline/raw-toggle.tsx";
+import { KIND_LABEL } from "./coverage-panel.tsx";
 import { fullTokens, plural } from "./format-tokens.ts";
 import { compactionHistory } from "./history-model.ts";
 import { SummaryDiff } from "./summary-diff.tsx";
@@ -25,6 +28,7 @@ export function CompactionHistory({ model }: { model: CompactionModel }) {
       <ol>
         {items.map((it, n) => {
           const isOpen = open === it.entry.id;
+          const facts = factsAt(model.path, it.index);
           return (
             <li key={it.entry.id}>
               <button
@@ -35,9 +39,35 @@ export function CompactionHistory({ model }: { model: CompactionModel }) {
               >
                 #{n + 1} · {formatEntryTime(it.entry.timestamp)} · {fullTokens(it.entry.tokensBefore)} tokens
                 before · replaced {plural(it.replaced, "entry", "entries")}
+                {facts?.coverage
+                  ? ` · coverage ${fullTokens(facts.coverage.covered)} of ${fullTokens(facts.coverage.total)}`
+                  : ""}
               </button>
               {isOpen && (
                 <div className="cp-history-body">
+                  {facts && (
+                    <p className="cp-note">
+                      <CompactionFacts facts={facts} />
+                    </p>
+                  )}
+                  {facts?.coverage && facts.coverage.missing.length > 0 && (
+                    <details className="cp-cov-group" data-testid="history-missing">
+                      <summary>
+                        Not in the summary when it was written ({fullTokens(facts.coverage.missing.length)}
+                        {facts.coverage.missingOmitted
+                          ? ` of ${fullTokens(facts.coverage.missing.length + facts.coverage.missingOmitted)}`
+                          : ""}
+                        )
+                      </summary>
+                      <ul>
+                        {facts.coverage.missing.map((m) => (
+                          <li key={m.key}>
+                            {KIND_LABEL[m.kind]}: <SafeText text={m.text} />
+                          </li>
+                        ))}
+                      </ul>
+                    </details>
+                  )}
                   <p className="cp-note">
                     Kept range starts at{" "}
                     {it.keptIndex >= 0

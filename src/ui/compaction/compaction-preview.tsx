@@ -8,6 +8,10 @@
  */
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { tokensAfter } from "../../core/compaction/breakdown.ts";
+import { compactionDetails } from "../../core/compaction/compaction-record.ts";
+import { checkCoverage, planCoverageItems } from "../../core/compaction/coverage.ts";
+import { addItemsToSummary, addItemToSummary } from "../../core/compaction/coverage-add.ts";
+import { coverageDetails } from "../../core/compaction/coverage-details.ts";
 import type { SystemMessage } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
 import { listModels } from "../../llm/connection.ts";
@@ -22,11 +26,13 @@ import { markInvisible } from "../common/invisible.ts";
 import { HiddenCharsNote, SafeText } from "../common/safe-text.tsx";
 import { describeEntry } from "../timeline/entry-kind.ts";
 import { Markdown } from "../timeline/lazy-markdown.tsx";
+import { CoveragePanel } from "./coverage-panel.tsx";
 import { fullTokens, kTokens, middleEllipsis, percent, plural, usd } from "./format-tokens.ts";
 import { skipReview } from "./review-actions.ts";
 import { SummaryDiff } from "./summary-diff.tsx";
 import { runUndo } from "./undo-redo.ts";
 import type { CompactionModel } from "./use-compaction-model.ts";
+import { useCoverage } from "./use-coverage.ts";
 import { useSummaryGeneration } from "./use-summary-generation.ts";
 
 export { runUndo } from "./undo-redo.ts";
@@ -146,6 +152,13 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
     [plan, ok, model.account, model.planner, hasDraft, s.draft],
   );
 
+  // The coverage check of the draft (items found after the first paint; checked on every edit).
+  const coverage = useCoverage(
+    ok ? plan : undefined,
+    s.status === "ready" ? s.draft : undefined,
+    s.coverageDismissed,
+  );
+
   const close = () => {
     stop();
     skipReview(sessionId);
@@ -159,6 +172,15 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
     setBusy(true);
     const leaf = model.path[model.path.length - 1]?.id ?? null;
     const target = s.draftTarget;
+    // Stored with the entry (details, next to the file lists): what the summary covers, and how it came.
+    const report = checkCoverage(s.draft, coverage.items ?? planCoverageItems(plan), {
+      dismissed: s.coverageDismissed,
+    });
+    const record = {
+      model: "",
+      ...target.record,
+      trigger: s.reason ? ("threshold" as const) : ("manual" as const),
+    };
     const r = await confirmCompaction(db, {
       sessionId,
       parentId: leaf,
@@ -167,8 +189,9 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
         summary: s.draft,
         firstKeptEntryId: target.firstKeptEntryId,
         tokensBefore: target.tokensBefore,
-        details: { readFiles: target.readFiles, modifiedFiles: target.modifiedFiles },
+        details: compactionDetails(target, { coverage: coverageDetails(report), record }),
         ...(target.systemMessage ? { systemMessage: target.systemMessage as SystemMessage } : {}),
+        ...(target.usage ? { usage: target.usage } : {}),
       },
       takenIds: new Set(model.path.map((e) => e.id)),
     });
@@ -190,6 +213,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
       keepRecentOverride: null,
       focus: "",
       undone: null,
+      coverageDismissed: [],
       last: {
         sessionId,
         entryId: entry.id,
@@ -487,6 +511,15 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
               )}
               {!rendered && !compare && <HiddenCharsNote value={s.draft} />}
             </div>
+          )}
+          {s.status === "ready" && (
+            <CoveragePanel
+              report={coverage.report}
+              onAdd={(i) => patch({ draft: addItemToSummary(s.draft, i) })}
+              onAddAll={(list) => patch({ draft: addItemsToSummary(s.draft, list) })}
+              onDismiss={(i) => patch({ coverageDismissed: [...s.coverageDismissed, i.key] })}
+              onRestore={(i) => patch({ coverageDismissed: s.coverageDismissed.filter((k) => k !== i.key) })}
+            />
           )}
           <div className="cp-actions">
             {s.status === "generating" ? (

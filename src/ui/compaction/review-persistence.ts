@@ -24,6 +24,7 @@ function savedOf(s: SessionCompaction): SavedReview {
     cutEntryId: s.cutEntryId,
     summarizerModel: s.summarizerModel,
     previewOpen: s.previewOpen,
+    coverageDismissed: [...s.coverageDismissed],
   };
 }
 

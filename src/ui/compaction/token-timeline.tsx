@@ -226,6 +226,21 @@ function TimelineRows({ model }: { model: CompactionModel }) {
     return () => cancelAnimationFrame(t);
   }, [cutIndex, previewOpen, reveal, dragging]);
 
+  // A request to show an entry (a coverage item's "entry"): scrolled to and marked for a moment.
+  const revealRequest = useUiStore((s) => s.reveal);
+  const [flashId, setFlashId] = useState<string | null>(null);
+  const revealSeq = useRef(revealRequest?.seq ?? 0);
+  useEffect(() => {
+    if (!revealRequest || revealRequest.seq === revealSeq.current) return;
+    revealSeq.current = revealRequest.seq;
+    const at = path.findIndex((e) => e.id === revealRequest.entryId);
+    if (at < 0) return;
+    reveal(at, "center");
+    setFlashId(revealRequest.entryId);
+    const t = window.setTimeout(() => setFlashId(null), 2500);
+    return () => window.clearTimeout(t);
+  }, [revealRequest, path, reveal]);
+
   const moveTo = useCallback(
     (c: CutPointInfo | undefined, focus: boolean) => {
       if (!c) return;
@@ -362,7 +377,7 @@ function TimelineRows({ model }: { model: CompactionModel }) {
                 return (
                   <li
                     key={item.key}
-                    className={`cp-row band-${band}${pointSet.has(i) ? " notch" : ""}${inContext ? "" : " out"}`}
+                    className={`cp-row band-${band}${pointSet.has(i) ? " notch" : ""}${inContext ? "" : " out"}${flashId === entry.id ? " flash" : ""}`}
                     data-index={i}
                     data-band={band}
                     data-entry-id={entry.id}

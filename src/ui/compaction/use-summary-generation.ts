@@ -4,6 +4,7 @@
  * previous complete draft back. Writes nothing: only Confirm does.
  */
 import { useCallback, useEffect, useRef } from "react";
+import { summaryRecord } from "../../core/compaction/compaction-record.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
 import type { CompactionFields } from "../../core/compaction/summarize.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
@@ -12,14 +13,22 @@ import { resolveSummarizer } from "../../services/compaction-endpoint.ts";
 import { generateSummary, offlineSummary } from "../../services/compaction-runner.ts";
 import { type DraftTarget, sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 
-const targetOf = (plan: CompactionPlan, fields: CompactionFields): DraftTarget => {
+const targetOf = (
+  plan: CompactionPlan,
+  fields: CompactionFields,
+  model: string,
+  durationMs: number | undefined,
+): DraftTarget => {
+  const { trigger: _manual, ...record } = summaryRecord("manual", model, durationMs, fields.usage);
   const t: DraftTarget = {
     firstKeptEntryId: plan.firstKeptEntryId,
     tokensBefore: plan.tokensBefore,
     readFiles: fields.details.readFiles,
     modifiedFiles: fields.details.modifiedFiles,
+    record,
   };
   if (fields.systemMessage) t.systemMessage = fields.systemMessage;
+  if (fields.usage) t.usage = fields.usage;
   return t;
 };
 
@@ -52,7 +61,7 @@ export function useSummaryGeneration(
     store.setStatus(sessionId, "ready", {
       draft: r.fields.summary,
       draftSource: "offline",
-      draftTarget: targetOf(p, r.fields),
+      draftTarget: targetOf(p, r.fields, "", undefined),
       error: null,
       previous: null,
     });
@@ -95,6 +104,7 @@ export function useSummaryGeneration(
     }
     let history = "";
     let prefix = "";
+    const started = performance.now();
     const r = await generateSummary(p, {
       endpoint: resolved.endpoint,
       signal: ctrl.signal,
@@ -117,7 +127,7 @@ export function useSummaryGeneration(
     useCompactionStore.getState().setStatus(sessionId, "ready", {
       draft: r.fields.summary,
       draftSource: "model",
-      draftTarget: targetOf(p, r.fields),
+      draftTarget: targetOf(p, r.fields, resolved.endpoint.model, performance.now() - started),
       previous: null,
     });
   }, [sessionId]);

@@ -1,10 +1,12 @@
 /** One timeline row: kind, excerpt, time, tokens and running total; expands to the full content. */
 import { memo } from "react";
+import type { CompactionSummaryFacts } from "../../core/compaction/compaction-record.ts";
 import type { ContextEditEntry, SessionEntry } from "../../core/session/types.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
 import { SafeText } from "../common/safe-text.tsx";
 import { formatCount, formatEntryTime, formatTokens } from "../format.ts";
 import { TreeRowActions } from "../tree/row-actions.tsx";
+import { CompactionFacts } from "./compaction-facts.tsx";
 import { EntryContent } from "./entry-content.tsx";
 import { contentText, describeEntry } from "./entry-kind.ts";
 
@@ -21,6 +23,8 @@ export interface TimelineRowProps {
   label: string | undefined;
   /** For a compaction: the first kept entry (to link to), if on the path. */
   keptFrom: { index: number; excerpt: string } | undefined;
+  /** For a compaction: its record (trigger, tokens before → after, model, coverage). */
+  facts: CompactionSummaryFacts | undefined;
   flash: boolean;
   /** Whether the hover/focus toolbar is mounted (the row the pointer or focus was last on). */
   toolbar: boolean;
@@ -36,7 +40,6 @@ export const TimelineRow = memo(function TimelineRow(props: TimelineRowProps) {
   const d = describeEntry(entry);
   const detailId = `entry-detail-${entry.id}`;
   const isCompaction = entry.type === "compaction";
-  const tokensBefore = isCompaction ? (entry as { tokensBefore?: unknown }).tokensBefore : undefined;
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: the handlers only mount the toolbar; the row's controls are buttons
     <div
@@ -96,7 +99,7 @@ export const TimelineRow = memo(function TimelineRow(props: TimelineRowProps) {
       {isCompaction && (
         <div className="compaction-note">
           <span>Earlier conversation compacted</span>
-          {typeof tokensBefore === "number" && <span>from {formatCount(tokensBefore)} tokens</span>}
+          {props.facts && <CompactionFacts facts={props.facts} />}
           {keptFrom ? (
             <button type="button" className="link" onClick={() => props.onJump(keptFrom.index)}>
               kept from “<SafeText text={keptFrom.excerpt} />” ↑

@@ -10,6 +10,7 @@ import { ErrorBoundary } from "../common/error-boundary.tsx";
 import { type ListVirtualizer, useListVirtualizer } from "../common/use-list-virtualizer.ts";
 import { formatCount, formatTokens } from "../format.ts";
 import { ForkParent } from "../tree/fork-parent.tsx";
+import { factsAt } from "./compaction-facts.tsx";
 import { describeEntry } from "./entry-kind.ts";
 import type { TimelineModel } from "./timeline-model.ts";
 import { TimelineRow } from "./timeline-row.tsx";
@@ -210,6 +211,7 @@ export function Timeline({ model, partial }: { model: TimelineModel; partial?: n
                     expanded={expanded.has(entry.id)}
                     label={model.labels.get(entry.id)}
                     keptFrom={keptFor(i)}
+                    facts={entry.type === "compaction" ? factsAt(path, i) : undefined}
                     flash={flashIndex === i}
                     toolbar={activeId === entry.id}
                     onActivate={setActiveId}

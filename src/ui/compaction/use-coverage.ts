@@ -1,0 +1,41 @@
+/**
+ * The coverage check of the review's draft: the items of the plan's summarized range (extracted
+ * once per plan, after the review has painted, so opening it never waits for them) checked
+ * against the draft on every change (cheap), with the person's dismissals.
+ */
+import { useEffect, useMemo, useState } from "react";
+import { type CoverageReport, checkCoverage, planCoverageItems } from "../../core/compaction/coverage.ts";
+import type { CoverageCandidate } from "../../core/compaction/coverage-extract.ts";
+import type { CompactionPlan } from "../../core/compaction/plan.ts";
+
+/** Items by plan object: re-opening or re-rendering the same plan never extracts again. */
+const itemsByPlan = new WeakMap<CompactionPlan, CoverageCandidate[]>();
+
+export interface CoverageState {
+  /** Undefined while the items are being found. */
+  report: CoverageReport | undefined;
+  items: readonly CoverageCandidate[] | undefined;
+}
+
+export function useCoverage(
+  plan: CompactionPlan | undefined,
+  draft: string | undefined,
+  dismissed: readonly string[],
+): CoverageState {
+  const [, setFound] = useState(0);
+  const cached = plan ? itemsByPlan.get(plan) : undefined;
+  useEffect(() => {
+    if (!plan || itemsByPlan.has(plan)) return;
+    // After the paint: a large range takes a moment, the review shows "Checking…" meanwhile.
+    const t = window.setTimeout(() => {
+      itemsByPlan.set(plan, planCoverageItems(plan));
+      setFound((n) => n + 1);
+    }, 0);
+    return () => window.clearTimeout(t);
+  }, [plan]);
+  const report = useMemo(
+    () => (cached && draft !== undefined ? checkCoverage(draft, cached, { dismissed }) : undefined),
+    [cached, draft, dismissed],
+  );
+  return { report, items: cached };
+}
