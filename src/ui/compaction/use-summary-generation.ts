@@ -7,7 +7,9 @@ import type { CompactionPlan } from "../../core/compaction/plan.ts";
 import { db } from "../../db/instance.ts";
 import { resolveSummarizer } from "../../services/compaction-endpoint.ts";
 import { generateSummary, offlineSummary } from "../../services/compaction-runner.ts";
+import { loadSummaryInstructions } from "../../services/summary-instructions.ts";
 import { type DraftTarget, useCompactionStore } from "../../store/compaction-store.ts";
+import { useUiStore } from "../../store/ui-store.ts";
 
 const targetOf = (
   plan: CompactionPlan,
@@ -63,6 +65,7 @@ export function useSummaryGeneration(plan: CompactionPlan | undefined, path: rea
       pathRef.current as never,
       useCompactionStore.getState().summarizerModel,
     );
+    const instructions = await loadSummaryInstructions(db, useUiStore.getState().selectedSessionId);
     if (ctrl.signal.aborted) return;
     if (!resolved.ok) {
       useCompactionStore.getState().setStatus("failed", { error: resolved.reason });
@@ -74,6 +77,7 @@ export function useSummaryGeneration(plan: CompactionPlan | undefined, path: rea
       endpoint: resolved.endpoint,
       signal: ctrl.signal,
       focus: useCompactionStore.getState().focus,
+      instructions: instructions.resolved.text,
       onDelta: (delta, part) => {
         if (part === "history") history += delta;
         else prefix += delta;
