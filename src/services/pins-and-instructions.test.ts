@@ -51,6 +51,15 @@ describe("summary instructions kept in this browser", () => {
     expect((await loadSummaryInstructions(db, "other")).resolved.source).toBe("global");
     await saveSummaryInstructions(db, { kind: "session", sessionId: SID }, null);
     expect((await loadSummaryInstructions(db, SID)).resolved.source).toBe("global");
+    // The session's text equal to what it inherits: nothing stored.
+    await saveSummaryInstructions(db, { kind: "session", sessionId: SID }, terse);
+    expect((await loadSummaryInstructions(db, SID)).session).toBeUndefined();
+    // A session may ask for the default while all sessions use a preset.
+    await saveSummaryInstructions(db, { kind: "session", sessionId: SID }, DEFAULT_SUMMARY_INSTRUCTIONS);
+    expect((await loadSummaryInstructions(db, SID)).resolved).toMatchObject({
+      source: "session",
+      isDefault: true,
+    });
     await saveSummaryInstructions(db, { kind: "global" }, DEFAULT_SUMMARY_INSTRUCTIONS);
     expect((await loadSummaryInstructions(db, SID)).global).toBeUndefined();
   });

@@ -4,7 +4,7 @@
  * under that key + "." + the session id, both in this browser's settings table. Absent = inherit.
  */
 import {
-  DEFAULT_SUMMARY_INSTRUCTIONS,
+  instructionsToStore,
   type ResolvedInstructions,
   readStoredInstructions,
   resolveSummaryInstructions,
@@ -33,18 +33,17 @@ export async function loadSummaryInstructions(
   return { resolved: resolveSummaryInstructions(session, global), session, global };
 }
 
-/**
- * Sets the instructions of a scope; null (or a blank text) clears it so it inherits. For all
- * sessions, the default text clears it too; a session keeps any text, the default included (it
- * then overrides instructions set for all sessions).
- */
-export function saveSummaryInstructions(
+/** Sets the instructions of a scope; null, a blank text or the inherited text clears it (instructionsToStore). */
+export async function saveSummaryInstructions(
   db: CutpointDb,
   scope: { kind: "global" } | { kind: "session"; sessionId: string },
   text: string | null,
 ): Promise<Result<void>> {
   const key = scope.kind === "global" ? SUMMARY_INSTRUCTIONS_KEY : sessionKey(scope.sessionId);
-  const clear =
-    text === null || text.trim() === "" || (scope.kind === "global" && text === DEFAULT_SUMMARY_INSTRUCTIONS);
-  return clear ? deleteSetting(db, key) : setSetting(db, key, { text });
+  const global =
+    scope.kind === "session"
+      ? readStoredInstructions(await getSetting(db, SUMMARY_INSTRUCTIONS_KEY))
+      : undefined;
+  const stored = instructionsToStore(scope.kind, text, global);
+  return stored === null ? deleteSetting(db, key) : setSetting(db, key, stored);
 }

@@ -97,3 +97,16 @@ export function entryPinText(entry: SessionEntry): string {
   if (role !== "user" && role !== "assistant") return "";
   return contentText(e.message.content, "\n\n").trim();
 }
+
+/** A pin's share of the prompt in pi's chars/4 estimate (its section value). */
+export const pinTokens = (pin: Pin): number => Math.ceil(pin.value.length / 4);
+
+/** The pins a system prompt carries and their tokens (pi's chars/4 estimate), for the review. */
+export function pinsCarried(system: SystemMessage | undefined): {
+  count: number;
+  tokens: number;
+  pins: Pin[];
+} {
+  const pins = pinsOf(system);
+  return { count: pins.length, tokens: pins.reduce((n, p) => n + pinTokens(p), 0), pins };
+}

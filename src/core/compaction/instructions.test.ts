@@ -4,6 +4,7 @@ import type { SessionEntry } from "../session/types.ts";
 import {
   DEFAULT_SUMMARY_INSTRUCTIONS,
   historyInstructions,
+  instructionsToStore,
   presetOf,
   readStoredInstructions,
   resolveSummaryInstructions,
@@ -48,6 +49,19 @@ describe("summary instructions", () => {
     expect(readStoredInstructions({ text: "x" })).toEqual({ text: "x" });
     for (const bad of [undefined, null, "x", { text: "  " }, { text: 3 }])
       expect(readStoredInstructions(bad)).toBeUndefined();
+  });
+
+  it("saving the inherited text (or a blank one) stores nothing", () => {
+    const g = { text: "GLOBAL" };
+    expect(instructionsToStore("global", DEFAULT_SUMMARY_INSTRUCTIONS, undefined)).toBeNull();
+    expect(instructionsToStore("global", "x", undefined)).toEqual({ text: "x" });
+    expect(instructionsToStore("session", "GLOBAL", g)).toBeNull();
+    expect(instructionsToStore("session", DEFAULT_SUMMARY_INSTRUCTIONS, g)).toEqual({
+      text: DEFAULT_SUMMARY_INSTRUCTIONS,
+    });
+    expect(instructionsToStore("session", DEFAULT_SUMMARY_INSTRUCTIONS, undefined)).toBeNull();
+    expect(instructionsToStore("session", " ", g)).toBeNull();
+    expect(instructionsToStore("session", null, g)).toBeNull();
   });
 
   it("the default gives the default requests; own text replaces them, after a merge request when updating", () => {

@@ -146,3 +146,19 @@ export function historyInstructions(instructions: string | undefined, updating: 
     return updating ? UPDATE_SUMMARY_INSTRUCTIONS : FIRST_SUMMARY_INSTRUCTIONS;
   return updating ? `${UPDATE_WITH_OWN_INSTRUCTIONS}\n\n${instructions}` : instructions;
 }
+
+/**
+ * What to store for a scope when the person saves `text`: null (inherit) for a blank text or the
+ * text the scope would inherit anyway (for all sessions: the default; for a session: the
+ * instructions for all sessions, else the default); otherwise the text.
+ */
+export function instructionsToStore(
+  scope: "global" | "session",
+  text: string | null,
+  global: StoredInstructions | undefined,
+): StoredInstructions | null {
+  if (text === null || text.trim() === "") return null;
+  const inherited =
+    scope === "global" ? DEFAULT_SUMMARY_INSTRUCTIONS : (global?.text ?? DEFAULT_SUMMARY_INSTRUCTIONS);
+  return text === inherited ? null : { text };
+}

@@ -4,6 +4,7 @@
  */
 
 import { useCallback, useMemo, useRef } from "react";
+import { pinsCarried } from "../../core/agent/pins.ts";
 import { buildSessionContext } from "../../core/session/context.ts";
 import type { AgentMessage, SessionEntry } from "../../core/session/types.ts";
 import { SafeText } from "../common/safe-text.tsx";
@@ -18,13 +19,21 @@ const ROW = 28;
 const MAX_RAW_CHARS = 500_000;
 
 export function ModelView({ model }: { model: CompactionModel }) {
-  const messages = useMemo(() => buildSessionContext(model.path).messages, [model.path]);
+  const context = useMemo(() => buildSessionContext(model.path), [model.path]);
+  const messages = context.messages;
+  const pins = useMemo(() => pinsCarried(context.systemMessage), [context]);
   return (
     <div className="cp-tl-body">
       <p className="cp-note">
         {messages.length} messages are sent to the model
         {messages[0]?.role === "compactionSummary" ? ", the compaction summary first" : ""}.
       </p>
+      {pins.count > 0 && (
+        <p className="cp-note" data-testid="model-view-pins">
+          The system prompt carries {pins.count} pinned {pins.count === 1 ? "instruction" : "instructions"}{" "}
+          word for word (≈ {kTokens(pins.tokens)} tokens); see Raw text.
+        </p>
+      )}
       <RawToggle raw={() => contextModelText(messages)} label="Raw text">
         <MessageRows messages={messages} model={model} />
       </RawToggle>
