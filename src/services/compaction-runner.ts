@@ -13,11 +13,14 @@ import {
   type GenerateResult,
   generateCompaction,
 } from "../core/compaction/summarize.ts";
+import { buildSessionContext } from "../core/session/context.ts";
 import { buildMoveEntry, displayPositionId, type MoveEntry } from "../core/session/moves.ts";
+import { pathTo } from "../core/session/tree.ts";
 import type { CompactionEntry, SessionEntry } from "../core/session/types.ts";
 import { appendAtLeaf } from "../db/append-at-leaf.ts";
 import { fail, ok, type Result } from "../db/result.ts";
 import type { CutpointDb } from "../db/schema.ts";
+import { readEntries } from "../db/sessions-repo.ts";
 import { createCompleteFn } from "../llm/complete.ts";
 import { modelInfo } from "../llm/providers.ts";
 import type { EndpointConfig } from "../llm/stream-assistant.ts";
@@ -89,8 +92,11 @@ export async function confirmCompaction(
   const summary = input.fields.summary.trim();
   if (summary === "") return fail("conflict", "The summary is empty: write or generate one first.");
   const now = input.now ?? Date.now();
+  const fields = input.fields.systemMessage
+    ? input.fields
+    : await withCheckpoint(db, input.sessionId, input.parentId, input.fields);
   const entry = buildCompactionEntry({
-    ...input.fields,
+    ...fields,
     summary,
     id: newEntryId(input.takenIds),
     parentId: input.parentId,
@@ -103,6 +109,23 @@ export async function confirmCompaction(
     () => entry,
   );
   return r.ok ? ok({ entry }) : r;
+}
+
+/**
+ * Fields given without a system checkpoint get the replayed prompt at `parentId` from the stored
+ * path (as pi 1.6 writes one with every compaction): without it, the compacted context would lose
+ * the prompt, the tools and the pins. Reads the session; callers that have the plan pass
+ * `plan.systemMessage` (planFields does) and skip this.
+ */
+async function withCheckpoint(
+  db: CutpointDb,
+  sessionId: string,
+  parentId: string | null,
+  fields: CompactionFields,
+): Promise<CompactionFields> {
+  if (parentId === null) return fields;
+  const system = buildSessionContext(pathTo(await readEntries(db, sessionId), parentId)).systemMessage;
+  return system ? { ...fields, systemMessage: system } : fields;
 }
 
 /**

@@ -11,7 +11,7 @@ import type { SessionEntry } from "../core/session/types.ts";
 import { type CutpointDb, createDb } from "../db/schema.ts";
 import { prepareSession, readEntries, saveSession } from "../db/sessions-repo.ts";
 import { DEFAULT_SYSTEM_PROMPT } from "./agent-settings.ts";
-import { compactAutomatically } from "./compaction-runner.ts";
+import { compactAutomatically, confirmCompaction } from "./compaction-runner.ts";
 import { changePin } from "./pins-service.ts";
 import { loadSummaryInstructions, saveSummaryInstructions } from "./summary-instructions.ts";
 
@@ -116,5 +116,31 @@ describe("pins written to the session", () => {
     expect(
       after.filter((e) => (e as { message?: { role?: string } }).message?.role === "system"),
     ).toHaveLength(2);
+  });
+});
+
+describe("a compaction confirmed without a system checkpoint", () => {
+  it("gets the replayed prompt at its parent, so the pin survives", async () => {
+    const added = await changePin(db, SID, {
+      path: await path(),
+      request: { kind: "add", text: "KEEP ME" },
+      expectedLeafId: "a2",
+    });
+    if (!added.ok) throw new Error(added.error.message);
+    const leaf = added.value.row.leafId;
+    const r = await confirmCompaction(db, {
+      sessionId: SID,
+      parentId: leaf,
+      expectedLeafId: leaf,
+      fields: {
+        summary: "s",
+        firstKeptEntryId: "u2",
+        tokensBefore: 10,
+        details: { readFiles: [], modifiedFiles: [] },
+      },
+    });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(pinsOf(r.value.entry.systemMessage).map((p) => p.text)).toEqual(["KEEP ME"]);
+    expect(pinsOf(buildSessionContext(await path()).systemMessage).map((p) => p.text)).toEqual(["KEEP ME"]);
   });
 });
