@@ -47,3 +47,21 @@ export function piPrompt(file: string, compactions = 0): PiPromptView | undefine
   });
   return JSON.parse(out) as PiPromptView;
 }
+
+const PI_SYSTEM_PROMPT = join(PI_ROOT, "@earendil-works/pi-coding-agent/dist/core/system-prompt.js");
+
+/**
+ * The sections patch pi's own agent runtime would write before its next request on a session
+ * whose replayed sections are `sections` (pi diffs them against the prompt it builds itself).
+ */
+export function piRuntimePatch(sections: Record<string, string>): Record<string, string | null> | undefined {
+  if (!piAvailable()) return undefined;
+  const script = `
+    import { buildSystemPromptSections, diffSystemPromptSections } from ${JSON.stringify(PI_SYSTEM_PROMPT)};
+    const patch = diffSystemPromptSections(JSON.parse(process.argv[1]), buildSystemPromptSections({ cwd: "/w" }));
+    process.stdout.write(JSON.stringify(patch ?? {}));`;
+  const out = execFileSync(PI_NODE, ["--input-type=module", "-e", script, JSON.stringify(sections)], {
+    encoding: "utf8",
+  });
+  return JSON.parse(out) as Record<string, string | null>;
+}

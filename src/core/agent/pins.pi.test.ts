@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { piAvailable } from "../../../e2e/lib/pi-oracle.ts";
-import { piPrompt } from "../../../e2e/lib/pi-prompt-oracle.ts";
+import { piPrompt, piRuntimePatch } from "../../../e2e/lib/pi-prompt-oracle.ts";
 import { buildSessionContext } from "../session/context.ts";
 import { serializeSession } from "../session/export.ts";
 import { systemMessageText } from "../session/system-prompt.ts";
@@ -46,6 +46,15 @@ describe.skipIf(!piAvailable())(
         expect(pi.prompt).toContain("You are a test agent.");
         expect(pi.sections).not.toContain("pin-rule");
       }
+    });
+
+    it("a known limit: pi's own agent runtime, before its next request, removes the sections it did not build", () => {
+      // pi diffs the replayed sections against the prompt it builds; a pin (like Cutpoint's own
+      // prompt section) is patched to null there unless pi is given it as a custom section.
+      const system = buildSessionContext(pinnedTwiceCompacted()).systemMessage!;
+      const patch = piRuntimePatch(system.sections as Record<string, string>)!;
+      expect(patch["pin-rule"]).toBeNull();
+      expect(patch.prompt).toBeNull();
     });
   },
 );

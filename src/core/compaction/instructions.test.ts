@@ -4,6 +4,7 @@ import type { SessionEntry } from "../session/types.ts";
 import {
   DEFAULT_SUMMARY_INSTRUCTIONS,
   historyInstructions,
+  instructionsLabel,
   instructionsToStore,
   presetOf,
   readStoredInstructions,
@@ -44,6 +45,8 @@ describe("summary instructions", () => {
     const texts = new Set(SUMMARY_PRESETS.map((p) => p.text));
     expect(texts.size).toBe(SUMMARY_PRESETS.length);
     for (const p of SUMMARY_PRESETS) expect(presetOf(p.text)).toBe(p.id);
+    expect(instructionsLabel(SUMMARY_PRESETS[3]!.text)).toBe("Keep every path and command");
+    expect(instructionsLabel("mine")).toBe("Your own");
     expect(presetOf(`${DEFAULT_SUMMARY_INSTRUCTIONS} `)).toBe("custom");
     expect(SUMMARY_PRESETS.find((p) => p.id === "keep-all")!.text).toMatch(/## Commands/);
     expect(readStoredInstructions({ text: "x" })).toEqual({ text: "x" });

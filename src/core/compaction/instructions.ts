@@ -118,6 +118,12 @@ export function presetOf(text: string): SummaryPresetId | "custom" {
   return SUMMARY_PRESETS.find((p) => p.text === text)?.id ?? "custom";
 }
 
+/** The name of the preset whose text it is, or "Your own" (for the dialog and the review). */
+export function instructionsLabel(text: string): string {
+  const id = presetOf(text);
+  return SUMMARY_PRESETS.find((p) => p.id === id)?.label ?? "Your own";
+}
+
 /** Session override > all sessions > default. */
 export function resolveSummaryInstructions(
   session: StoredInstructions | undefined,

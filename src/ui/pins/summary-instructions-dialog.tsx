@@ -7,6 +7,7 @@ import { useCallback, useEffect, useState } from "react";
 import {
   DEFAULT_SUMMARY_INSTRUCTIONS,
   type InstructionsSource,
+  instructionsLabel,
   presetOf,
   SUMMARY_PRESETS,
 } from "../../core/compaction/instructions.ts";
@@ -25,11 +26,6 @@ const SOURCE_TEXT: Record<InstructionsSource, string> = {
   session: "this session's own",
   global: "the instructions for all sessions",
   default: "Cutpoint's default",
-};
-
-export const presetLabel = (text: string): string => {
-  const id = presetOf(text);
-  return SUMMARY_PRESETS.find((p) => p.id === id)?.label ?? "Your own";
 };
 
 export function SummaryInstructionsDialog(props: {
@@ -125,8 +121,8 @@ export function SummaryInstructionsDialog(props: {
       {state && (
         <p className="agent-faint" data-testid="si-in-use">
           {sessionId
-            ? `This session summarizes with ${SOURCE_TEXT[state.resolved.source]}: ${presetLabel(state.resolved.text)}.`
-            : `New summaries use ${SOURCE_TEXT[state.global ? "global" : "default"]}: ${presetLabel(state.global?.text ?? DEFAULT_SUMMARY_INSTRUCTIONS)}.`}
+            ? `This session summarizes with ${SOURCE_TEXT[state.resolved.source]}: ${instructionsLabel(state.resolved.text)}.`
+            : `New summaries use ${SOURCE_TEXT[state.global ? "global" : "default"]}: ${instructionsLabel(state.global?.text ?? DEFAULT_SUMMARY_INSTRUCTIONS)}.`}
         </p>
       )}
       <fieldset className="si-presets">
