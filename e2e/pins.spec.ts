@@ -105,7 +105,10 @@ test("a pinned message and a pinned text survive two compactions word for word",
 
   // What the model sees: the system prompt carries both pins, verbatim.
   await page.getByTestId("token-timeline-panel").getByLabel("What the model sees").check();
-  await expect(page.getByTestId("model-view-pins")).toContainText("2 pinned instructions word for word");
+  await expect(page.getByTestId("token-timeline-panel").getByTestId("pins-carried")).toContainText(
+    "Carried verbatim: 2 pinned instructions",
+  );
+  await page.screenshot({ path: `${SHOTS}/model-view-pins.png` });
   await page.getByTestId("token-timeline-panel").getByRole("button", { name: "Raw text" }).click();
   const raw = (await page.getByTestId("token-timeline-panel").getByTestId("raw-text").textContent()) ?? "";
   const system = raw.split(/── 2\. /)[0]!;
@@ -148,6 +151,8 @@ test("a pinned message and a pinned text survive two compactions word for word",
   await expect(items).toHaveCount(1);
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect(page.getByTestId("pins-button")).toHaveText("Pins (1)");
+  await page.reload();
+  await expect(page.getByTestId("pins-button")).toHaveText("Pins (1)", { timeout: 30_000 });
   const after = parseJsonl((await exportOpen(page)).text);
   expect(after.slice(0, entries.length)).toEqual(entries);
   const patches = after.slice(-2).map((e) => (e.message as { sections: Record<string, unknown> }).sections);
