@@ -187,6 +187,7 @@ test("own summary instructions: for all sessions, for this session, and what the
   await expect(dlg.getByLabel("This session")).toBeDisabled();
   await expect(dlg.getByRole("button", { name: "Standard" })).toHaveAttribute("aria-pressed", "true");
   await dlg.getByRole("button", { name: "Terse" }).click();
+  await expect(dlg.getByTestId("si-unsaved")).toBeVisible();
   await expect(dlg.getByLabel("Summary instructions")).toHaveValue(/as briefly as the assistant can afford/);
   await dlg.getByRole("button", { name: "Save" }).click();
   await expect(dlg).toBeHidden();
@@ -208,7 +209,7 @@ test("own summary instructions: for all sessions, for this session, and what the
   await dlg.getByRole("button", { name: "Keep every path and command" }).click();
   const editor = dlg.getByLabel("Summary instructions");
   await editor.fill(`${await editor.inputValue()}\n\nALWAYS-LIST-PORTS`);
-  await expect(dlg.locator(".si-custom")).toHaveText("Your own");
+  await expect(dlg.getByTestId("si-own")).toHaveText("Your own");
   await dlg.getByRole("button", { name: "Save" }).click();
   await expect(dlg).toBeHidden();
 

@@ -53,7 +53,8 @@ export function PinsDialog({ sessionId, onClose }: { sessionId: string; onClose:
                 editing={editing?.section === pin.section ? editing.text : null}
                 onEdit={(text) => setEditing(text === null ? null : { section: pin.section, text })}
                 onSave={async (text) => {
-                  if (await change({ kind: "edit", section: pin.section, text })) setEditing(null);
+                  if (text === pin.text || (await change({ kind: "edit", section: pin.section, text })))
+                    setEditing(null);
                 }}
                 onUnpin={() => void change({ kind: "remove", section: pin.section })}
               />

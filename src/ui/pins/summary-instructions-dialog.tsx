@@ -38,6 +38,8 @@ export function SummaryInstructionsDialog(props: {
   const [scope, setScope] = useState<Scope>(sessionId ? props.scope : "global");
   const [state, setState] = useState<SummaryInstructionsState | null>(null);
   const [draft, setDraft] = useState<string | null>(null);
+  /** The text stored (or inherited) for the scope shown: the draft differs from it when unsaved. */
+  const [saved, setSaved] = useState<string | null>(null);
   const toast = useUiStore((s) => s.pushToast);
 
   const reload = useCallback(
@@ -45,7 +47,9 @@ export function SummaryInstructionsDialog(props: {
       const s = await loadSummaryInstructions(db, sessionId || undefined);
       setState(s);
       const inherited = s.global?.text ?? DEFAULT_SUMMARY_INSTRUCTIONS;
-      setDraft(which === "session" ? (s.session?.text ?? inherited) : inherited);
+      const text = which === "session" ? (s.session?.text ?? inherited) : inherited;
+      setDraft(text);
+      setSaved(text);
     },
     [sessionId],
   );
@@ -139,7 +143,16 @@ export function SummaryInstructionsDialog(props: {
             {p.label}
           </button>
         ))}
-        {presetOf(current) === "custom" && <span className="si-custom">Your own</span>}
+        {presetOf(current) === "custom" && (
+          <span className="si-custom" data-testid="si-own">
+            Your own
+          </span>
+        )}
+        {draft !== null && draft !== saved && (
+          <span className="si-custom" data-testid="si-unsaved">
+            · not saved yet
+          </span>
+        )}
       </fieldset>
       <textarea
         className="agent-prompt-editor si-editor"
