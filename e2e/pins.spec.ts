@@ -178,9 +178,11 @@ test("own summary instructions: for all sessions, for this session, and what the
   await page.getByRole("button", { name: "Settings" }).click();
   const settings = settingsDialog(page);
   await expect(settings.getByTestId("summary-instructions-settings")).toContainText("Cutpoint's default");
+  await settings.getByTestId("summary-instructions-settings").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/settings-summary-instructions.png` });
   await settings
     .getByTestId("summary-instructions-settings")
-    .getByRole("button", { name: "Summary instructions" })
+    .getByRole("button", { name: "View and edit…" })
     .click();
   const dlg = page.locator('dialog[data-dialog="summary-instructions"]');
   await expect(dlg.getByLabel("All sessions")).toBeChecked();

@@ -50,16 +50,18 @@ export function SummaryInstructionsButton({
   sessionId,
   scope,
   className = "btn small",
+  label = "Summary instructions",
 }: {
   sessionId: string;
   scope: "session" | "global";
   className?: string;
+  label?: string;
 }) {
   const [open, setOpen] = useState(false);
   return (
     <>
       <button type="button" className={className} onClick={() => setOpen(true)}>
-        Summary instructions
+        {label}
       </button>
       {open && (
         <SummaryInstructionsDialog sessionId={sessionId} scope={scope} onClose={() => setOpen(false)} />
@@ -79,7 +81,12 @@ export function SummaryInstructionsSettings({ sessionId }: SessionSlotProps) {
         What the summarizer is asked to write: {set ? "your own instructions" : "Cutpoint's default"} for all
         sessions. A session can have its own.
       </p>
-      <SummaryInstructionsButton sessionId={sessionId} scope="global" className="btn" />
+      <SummaryInstructionsButton
+        sessionId={sessionId}
+        scope="global"
+        className="btn"
+        label="View and edit…"
+      />
     </fieldset>
   );
 }
