@@ -84,3 +84,30 @@ export function parseJsonl(text: string): Record<string, unknown>[] {
     .filter((l) => l.trim() !== "")
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 }
+
+/** Sets the compaction settings in the Settings dialog (fields save on blur). */
+export async function compactionSettings(
+  page: Page,
+  s: { mode?: "ask" | "auto" | "off"; window?: number; reserve?: number; keep?: number },
+): Promise<void> {
+  await page.getByRole("button", { name: "Settings" }).click();
+  const dlg = settingsDialog(page);
+  const form = dlg.getByTestId("compaction-settings");
+  if (s.mode) {
+    const radio = form.locator(`input[type=radio][value=${s.mode}]`);
+    await radio.click();
+    await expect(radio).toBeChecked();
+  }
+  const set = async (id: string, v: number | undefined) => {
+    if (v === undefined) return;
+    const input = form.getByTestId(id);
+    await input.fill(String(v));
+    await input.blur();
+    await expect(input).toHaveValue(String(v));
+  };
+  await set("compaction-window", s.window);
+  await set("compaction-reserve", s.reserve);
+  await set("compaction-keep", s.keep);
+  await dlg.getByRole("button", { name: "Done" }).click();
+  await expect(dlg).toBeHidden();
+}

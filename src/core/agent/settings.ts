@@ -14,6 +14,7 @@ import type {
   ThinkingLevelChangeEntry,
   ToolDeclaration,
 } from "../session/types.ts";
+import { isPinSection } from "./pins.ts";
 
 export const THINKING_LEVELS: readonly ThinkingLevel[] = [
   "off",
@@ -81,12 +82,13 @@ export function loadoutChange(
 
 /**
  * The patch that makes the prompt read `text`: Cutpoint's section set to it and every other
- * section removed. A base `content` a pi session started with cannot be removed by a patch (pi
+ * section removed except the pins (pins.ts; they are changed on their own). A base `content` a pi session started with cannot be removed by a patch (pi
  * appends contents); it stays in front, and `baseText` says what it is.
  */
 export function promptEdit(current: SystemMessage | undefined, text: string): SystemPatch {
   const sections: Record<string, string | null> = {};
-  for (const name of Object.keys(current?.sections ?? {})) if (name !== PROMPT_SECTION) sections[name] = null;
+  for (const name of Object.keys(current?.sections ?? {}))
+    if (name !== PROMPT_SECTION && !isPinSection(name)) sections[name] = null;
   sections[PROMPT_SECTION] = text;
   return { content: "", sections };
 }

@@ -8,16 +8,15 @@ import type { CompactionEntry, SystemMessage, Usage } from "../session/types.ts"
 import { addUsage, emptyUsage } from "../session/usage.ts";
 import { type CompactionDetails, compactionDetails } from "./compaction-record.ts";
 import { formatFileBlocks } from "./file-ops.ts";
+import { historyInstructions } from "./instructions.ts";
 import type { CompactionPlan } from "./plan.ts";
 import {
   buildSummaryUserMessage,
   buildTurnPrefixUserMessage,
-  FIRST_SUMMARY_INSTRUCTIONS,
   NO_PRIOR_HISTORY,
   SPLIT_TURN_HEADING,
   SUMMARIZER_SYSTEM_PROMPT,
   summaryRequestBudget,
-  UPDATE_SUMMARY_INSTRUCTIONS,
 } from "./prompts.ts";
 import { serializeConversation } from "./serialize.ts";
 
@@ -50,6 +49,8 @@ export interface GenerateOptions {
   signal: AbortSignal;
   /** Focus instructions for the history part. */
   focus?: string;
+  /** The person's summary instructions (instructions.ts) for the history part; the default when absent. */
+  instructions?: string;
   model?: SummarizerModel;
   thinkingLevel?: string;
   /** Streamed text of each part. */
@@ -89,7 +90,7 @@ export type SummaryRequestPlan = Pick<CompleteRequest, "systemPrompt" | "userMes
 /** The requests generateCompaction would send (for previews, cost estimates and tests). */
 export function compactionRequests(
   plan: CompactionPlan,
-  options: { focus?: string; model?: SummarizerModel } = {},
+  options: { focus?: string; instructions?: string; model?: SummarizerModel } = {},
 ): { history: SummaryRequestPlan | null; turnPrefix: SummaryRequestPlan | null; historyText?: string } {
   const reserve = plan.settings.reserveTokens;
   const max = options.model?.maxOutputTokens;
@@ -104,7 +105,7 @@ export function compactionRequests(
       userMessage: buildSummaryUserMessage({
         conversation: serializeConversation(history),
         previousSummary: updating ? plan.previousSummary : undefined,
-        instructions: updating ? UPDATE_SUMMARY_INSTRUCTIONS : FIRST_SUMMARY_INSTRUCTIONS,
+        instructions: historyInstructions(options.instructions, updating),
         focus: options.focus,
       }),
       maxTokens: summaryRequestBudget("history", reserve, max),

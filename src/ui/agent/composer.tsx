@@ -18,6 +18,7 @@ import { useUiStore } from "../../store/ui-store.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
 import { HiddenCharsNote } from "../common/safe-text.tsx";
 import { useCurrentSession } from "../hooks/current-session.tsx";
+import { SummaryInstructionsButton } from "../pins/pins-controls.tsx";
 import type { SessionSlotProps } from "../shell/slots.ts";
 import { sessionPath } from "../tree/tree-model.ts";
 import { CompactionNotice, LiveRun } from "./live-run.tsx";
@@ -183,6 +184,7 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
         <button type="button" className="btn small" onClick={() => setPromptOpen(true)}>
           System prompt
         </button>
+        <SummaryInstructionsButton sessionId={sessionId} scope="session" />
         <button
           type="button"
           className="btn small"

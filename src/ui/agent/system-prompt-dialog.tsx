@@ -10,6 +10,7 @@ import {
 } from "../../services/system-prompt-service.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { Dialog } from "../common/dialog.tsx";
+import { SafeText } from "../common/safe-text.tsx";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 
 export function SystemPromptDialog({ sessionId, onClose }: { sessionId: string; onClose: () => void }) {
@@ -82,6 +83,18 @@ export function SystemPromptDialog({ sessionId, onClose }: { sessionId: string; 
         rows={14}
         onChange={(e) => setDraft(e.target.value)}
       />
+      {prompt && prompt.pins.length > 0 && (
+        <div className="agent-prompt-base" data-testid="prompt-pins">
+          <div className="agent-faint">
+            Pinned instructions, also part of this prompt (change them with Pins in the top bar):
+          </div>
+          {prompt.pins.map((p) => (
+            <pre key={p.section}>
+              <SafeText text={p.text} />
+            </pre>
+          ))}
+        </div>
+      )}
       {prompt && prompt.tools.length > 0 && (
         <p className="agent-faint" data-testid="declared-tools">
           Tools declared to the model: {prompt.tools.join(", ")}

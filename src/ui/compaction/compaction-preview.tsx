@@ -6,12 +6,14 @@
  * diff against the previous summary), Discard / Cancel and Confirm. Focus comes back where the
  * person was. Nothing is written before Confirm.
  */
+import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { tokensAfter } from "../../core/compaction/breakdown.ts";
 import { compactionDetails } from "../../core/compaction/compaction-record.ts";
 import { checkCoverage, planCoverageItems } from "../../core/compaction/coverage.ts";
 import { addItemsToSummary, addItemToSummary } from "../../core/compaction/coverage-add.ts";
 import { coverageDetails } from "../../core/compaction/coverage-details.ts";
+import { instructionsLabel } from "../../core/compaction/instructions.ts";
 import type { SystemMessage } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
 import { listModels } from "../../llm/connection.ts";
@@ -20,10 +22,13 @@ import { modelLimits } from "../../services/agent-settings.ts";
 import { releaseQueuedPrompts } from "../../services/compaction-agent-hooks.ts";
 import { resolveSummarizer } from "../../services/compaction-endpoint.ts";
 import { confirmCompaction } from "../../services/compaction-runner.ts";
+import { loadSummaryInstructions } from "../../services/summary-instructions.ts";
 import { useCompactionStore, useSessionCompaction } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { markInvisible } from "../common/invisible.ts";
 import { HiddenCharsNote, SafeText } from "../common/safe-text.tsx";
+import { SummaryInstructionsButton } from "../pins/pins-controls.tsx";
+import { PinsCarriedNote } from "../pins/review-notes.tsx";
 import { describeEntry } from "../timeline/entry-kind.ts";
 import { Markdown } from "../timeline/lazy-markdown.tsx";
 import { CoveragePanel } from "./coverage-panel.tsx";
@@ -150,6 +155,12 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
         ? tokensAfter(plan, model.account, hasDraft ? s.draft : undefined, model.planner.estimator)
         : undefined,
     [plan, ok, model.account, model.planner, hasDraft, s.draft],
+  );
+
+  // The instructions the summarizer gets (the person's focus adds to them).
+  const instructions = useLiveQuery(
+    () => loadSummaryInstructions(db, sessionId).then((r) => r.resolved),
+    [sessionId],
   );
 
   // The coverage check of the draft (items found after the first paint; checked on every edit).
@@ -307,6 +318,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
                 + kept {fullTokens(after.kept)}
                 {byHand ? " (moved by hand)" : ""}
               </p>
+              <PinsCarriedNote system={plan.systemMessage} className="cp-note" />
               <ul className="cp-facts">
                 <li>
                   Summarizes <b data-testid="summarize-count">{plural(plan.summarizeCount, "message")}</b> (≈{" "}
@@ -384,6 +396,18 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
               data-testid="focus"
               onChange={(e) => patch({ focus: e.target.value })}
             />
+            <span className="cp-label">Instructions</span>
+            <span className="cp-instructions" data-testid="instructions-in-use">
+              {instructions
+                ? `${instructionsLabel(instructions.text)}${instructions.source === "session" ? " (this session)" : instructions.source === "global" ? " (all sessions)" : ""}`
+                : "…"}{" "}
+              <SummaryInstructionsButton
+                sessionId={sessionId}
+                scope="session"
+                className="link"
+                label="change…"
+              />
+            </span>
             <label htmlFor={ids.model}>Summarizer</label>
             <div className="cp-summarizer">
               <input

@@ -8,6 +8,7 @@ import { buildSessionContext } from "../../core/session/context.ts";
 import type { AgentMessage, SessionEntry } from "../../core/session/types.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { useListVirtualizer } from "../common/use-list-virtualizer.ts";
+import { PinsCarriedNote } from "../pins/review-notes.tsx";
 import { describeEntry } from "../timeline/entry-kind.ts";
 import { messageModelText } from "../timeline/model-text.ts";
 import { RawToggle } from "../timeline/raw-toggle.tsx";
@@ -18,13 +19,20 @@ const ROW = 28;
 const MAX_RAW_CHARS = 500_000;
 
 export function ModelView({ model }: { model: CompactionModel }) {
-  const messages = useMemo(() => buildSessionContext(model.path).messages, [model.path]);
+  const context = useMemo(() => buildSessionContext(model.path), [model.path]);
+  const messages = context.messages;
   return (
     <div className="cp-tl-body">
       <p className="cp-note">
         {messages.length} messages are sent to the model
-        {messages[0]?.role === "compactionSummary" ? ", the compaction summary first" : ""}.
+        {messages[0]?.role === "compactionSummary"
+          ? ", the compaction summary first"
+          : messages[0]?.role === "system" && messages[1]?.role === "compactionSummary"
+            ? ", the system prompt first, then the compaction summary"
+            : ""}
+        .
       </p>
+      <PinsCarriedNote system={context.systemMessage} className="cp-note" />
       <RawToggle raw={() => contextModelText(messages)} label="Raw text">
         <MessageRows messages={messages} model={model} />
       </RawToggle>

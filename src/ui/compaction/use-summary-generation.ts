@@ -11,6 +11,7 @@ import type { SessionEntry } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
 import { resolveSummarizer } from "../../services/compaction-endpoint.ts";
 import { generateSummary, offlineSummary } from "../../services/compaction-runner.ts";
+import { loadSummaryInstructions } from "../../services/summary-instructions.ts";
 import { type DraftTarget, sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 
 const targetOf = (
@@ -91,6 +92,7 @@ export function useSummaryGeneration(
     });
     const get = () => sessionState(useCompactionStore.getState(), sessionId);
     const resolved = await resolveSummarizer(db, pathRef.current, get().summarizerModel);
+    const instructions = await loadSummaryInstructions(db, sessionId);
     if (ctrl.signal.aborted) return;
     const back = (status: "failed" | "aborted", error: string | null) => {
       const prev = get().previous;
@@ -109,6 +111,7 @@ export function useSummaryGeneration(
       endpoint: resolved.endpoint,
       signal: ctrl.signal,
       focus: get().focus,
+      instructions: instructions.resolved.text,
       onDelta: (delta, part) => {
         if (part === "history") history += delta;
         else prefix += delta;

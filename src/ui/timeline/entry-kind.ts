@@ -1,4 +1,5 @@
 /** What a timeline row shows for an entry: its kind, an icon, and a one-line excerpt. */
+import { isPinSection, pinTextOf } from "../../core/agent/pins.ts";
 import { isMoveEntry } from "../../core/session/moves.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { boundedJson } from "../common/bounded-json.ts";
@@ -69,10 +70,14 @@ function describeSystem(m: Rec): EntryDescription {
   const text = contentText(m.content);
   if (text) parts.push(oneLine(text, 80));
   const sections = m.sections && typeof m.sections === "object" ? Object.entries(m.sections as Rec) : [];
-  const set = sections.filter(([, v]) => typeof v === "string").map(([k]) => k);
-  const removed = sections.filter(([, v]) => v === null).map(([k]) => k);
+  const set = sections.filter(([k, v]) => typeof v === "string" && !isPinSection(k)).map(([k]) => k);
+  const removed = sections.filter(([k, v]) => v === null && !isPinSection(k)).map(([k]) => k);
   if (set.length > 0) parts.push(`sections ${set.join(", ")}`);
   if (removed.length > 0) parts.push(`removes ${removed.join(", ")}`);
+  for (const [k, v] of sections) {
+    if (!isPinSection(k)) continue;
+    parts.push(typeof v === "string" ? `pin “${oneLine(pinTextOf(v), 60)}”` : `unpins ${k}`);
+  }
   const names = (v: unknown) => (Array.isArray(v) ? (v as Rec[]).map((t) => String(t?.name ?? "?")) : []);
   const added = names(m.toolsAdded);
   const gone = names(m.toolsRemoved);

@@ -5,7 +5,8 @@
  */
 import { toLlmMessages } from "../../core/session/context.ts";
 import { entryMessages } from "../../core/session/projection.ts";
-import type { AgentMessage, SessionEntry } from "../../core/session/types.ts";
+import { systemMessageText } from "../../core/session/system-prompt.ts";
+import type { AgentMessage, SessionEntry, SystemMessage } from "../../core/session/types.ts";
 import { boundedJson } from "../common/bounded-json.ts";
 
 type Rec = Record<string, unknown>;
@@ -52,7 +53,7 @@ function assistantText(m: Rec): string {
 /** The text the model sees for one message of the context. */
 export function messageModelText(message: AgentMessage): string {
   const m = message as unknown as Rec;
-  if (m.role === "system") return blocksText(m.content);
+  if (m.role === "system") return systemMessageText(message as SystemMessage);
   if (m.role === "assistant") return assistantText(m);
   if (m.role === "toolResult") return blocksText(m.content) || "(no output)";
   const [llm] = toLlmMessages([message]);

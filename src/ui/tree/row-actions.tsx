@@ -7,10 +7,12 @@
  * were a quarter of that layout.
  */
 import { memo } from "react";
+import { entryPinText } from "../../core/agent/pins.ts";
 import { siblingsOf } from "../../core/session/session-tree.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
+import { pinEntry, usePins } from "../pins/use-pins.ts";
 import { treeData } from "./tree-model.ts";
 import { useTreeActions } from "./use-tree-actions.ts";
 
@@ -28,6 +30,7 @@ export const TreeRowActions = memo(function TreeRowActions({
   const { loaded } = useCurrentSession();
   const sessionId = useUiStore((s) => s.selectedSessionId) ?? "";
   const actions = useTreeActions(sessionId);
+  const pins = usePins(sessionId);
   if (!loaded || sessionId === "") return null;
   const data = treeData(loaded.entries);
   const siblings = siblingsOf(data, entry);
@@ -52,6 +55,16 @@ export const TreeRowActions = memo(function TreeRowActions({
           <button type="button" className="btn small" onClick={() => actions.label(entry.id)}>
             Label
           </button>
+          {entryPinText(entry) !== "" && (
+            <button
+              type="button"
+              className="btn small"
+              title="Pin this message's text: it becomes part of the system prompt and survives every compaction"
+              onClick={() => void pinEntry(pins, entry)}
+            >
+              Pin
+            </button>
+          )}
         </div>
       )}
       {siblings.length > 1 && (

@@ -1,0 +1,146 @@
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { pinsOf } from "../core/agent/pins.ts";
+import { PROMPT_SECTION } from "../core/agent/settings.ts";
+import { DEFAULT_SUMMARY_INSTRUCTIONS, SUMMARY_PRESETS } from "../core/compaction/instructions.ts";
+import type { CompleteFn, CompleteRequest } from "../core/compaction/summarize.ts";
+import { buildSessionContext } from "../core/session/context.ts";
+import { assistant, header, msg, user } from "../core/session/test-builders.ts";
+import { currentPath } from "../core/session/tree.ts";
+import type { SessionEntry } from "../core/session/types.ts";
+import { type CutpointDb, createDb } from "../db/schema.ts";
+import { prepareSession, readEntries, saveSession } from "../db/sessions-repo.ts";
+import { DEFAULT_SYSTEM_PROMPT } from "./agent-settings.ts";
+import { compactAutomatically, confirmCompaction } from "./compaction-runner.ts";
+import { changePin } from "./pins-service.ts";
+import { loadSummaryInstructions, saveSummaryInstructions } from "./summary-instructions.ts";
+
+const ENDPOINT = { baseUrl: "http://127.0.0.1:1/v1", apiKey: "k", provider: "custom", model: "m" };
+const long = (t: string) => `${t} ${"filler words here ".repeat(120)}`;
+const ENTRIES: SessionEntry[] = [
+  msg("u1", null, user(long("first"))),
+  msg("a1", "u1", assistant(long("one"))),
+  msg("u2", "a1", user(long("second"))),
+  msg("a2", "u2", assistant(long("two"))),
+];
+
+let db: CutpointDb;
+const SID = "sess-1";
+
+beforeEach(async () => {
+  db = createDb("summary-instructions", { indexedDB: new IDBFactory(), IDBKeyRange });
+  const saved = await saveSession(db, prepareSession(header({ id: SID }), ENTRIES, 1), "new");
+  if (!saved.ok) throw new Error(saved.error.message);
+});
+afterEach(() => db.close());
+
+const path = async () => currentPath(await readEntries(db, SID));
+
+describe("summary instructions kept in this browser", () => {
+  it("all sessions, then a session's own, then back to inheriting", async () => {
+    const terse = SUMMARY_PRESETS.find((p) => p.id === "terse")!.text;
+    expect((await loadSummaryInstructions(db, SID)).resolved.source).toBe("default");
+    await saveSummaryInstructions(db, { kind: "global" }, terse);
+    expect((await loadSummaryInstructions(db, SID)).resolved).toMatchObject({
+      source: "global",
+      preset: "terse",
+    });
+    await saveSummaryInstructions(db, { kind: "session", sessionId: SID }, "OWN TEXT");
+    const own = await loadSummaryInstructions(db, SID);
+    expect(own.resolved).toMatchObject({ text: "OWN TEXT", source: "session", preset: "custom" });
+    expect((await loadSummaryInstructions(db, "other")).resolved.source).toBe("global");
+    await saveSummaryInstructions(db, { kind: "session", sessionId: SID }, null);
+    expect((await loadSummaryInstructions(db, SID)).resolved.source).toBe("global");
+    // The session's text equal to what it inherits: nothing stored.
+    await saveSummaryInstructions(db, { kind: "session", sessionId: SID }, terse);
+    expect((await loadSummaryInstructions(db, SID)).session).toBeUndefined();
+    // A session may ask for the default while all sessions use a preset.
+    await saveSummaryInstructions(db, { kind: "session", sessionId: SID }, DEFAULT_SUMMARY_INSTRUCTIONS);
+    expect((await loadSummaryInstructions(db, SID)).resolved).toMatchObject({
+      source: "session",
+      isDefault: true,
+    });
+    await saveSummaryInstructions(db, { kind: "global" }, DEFAULT_SUMMARY_INSTRUCTIONS);
+    expect((await loadSummaryInstructions(db, SID)).global).toBeUndefined();
+  });
+
+  it("an automatic compaction sends the session's instructions to the summarizer", async () => {
+    await saveSummaryInstructions(db, { kind: "session", sessionId: SID }, "SESSION-RULES");
+    const calls: CompleteRequest[] = [];
+    const complete: CompleteFn = async (r) => {
+      calls.push(r);
+      return { ok: true, text: "## Goal\nsummary" };
+    };
+    const p = await path();
+    const r = await compactAutomatically(db, {
+      sessionId: SID,
+      path: p,
+      expectedLeafId: "a2",
+      settings: { reserveTokens: 16384, keepRecentTokens: 300 },
+      endpoint: ENDPOINT,
+      signal: new AbortController().signal,
+      complete,
+    });
+    expect(r.ok).toBe(true);
+    expect(calls[0]?.userMessage).toContain("SESSION-RULES");
+  });
+});
+
+describe("pins written to the session", () => {
+  it("the first pin of a session without a prompt declares the prompt it would use; unpin appends a removal", async () => {
+    const added = await changePin(db, SID, {
+      path: await path(),
+      request: { kind: "add", text: "RULE ONE" },
+      expectedLeafId: "a2",
+    });
+    if (!added.ok) throw new Error(added.error.message);
+    let system = buildSessionContext(await path()).systemMessage;
+    expect(system?.sections?.[PROMPT_SECTION]).toBe(DEFAULT_SYSTEM_PROMPT);
+    expect(pinsOf(system).map((p) => p.text)).toEqual(["RULE ONE"]);
+    const leaf = added.value.row.leafId;
+    const stale = await changePin(db, SID, {
+      path: await path(),
+      request: { kind: "remove", section: added.value.section },
+      expectedLeafId: "a2",
+    });
+    expect(stale.ok).toBe(false);
+    const removed = await changePin(db, SID, {
+      path: await path(),
+      request: { kind: "remove", section: added.value.section },
+      expectedLeafId: leaf,
+    });
+    expect(removed.ok).toBe(true);
+    const after = await path();
+    system = buildSessionContext(after).systemMessage;
+    expect(pinsOf(system)).toEqual([]);
+    expect(
+      after.filter((e) => (e as { message?: { role?: string } }).message?.role === "system"),
+    ).toHaveLength(2);
+  });
+});
+
+describe("a compaction confirmed without a system checkpoint", () => {
+  it("gets the replayed prompt at its parent, so the pin survives", async () => {
+    const added = await changePin(db, SID, {
+      path: await path(),
+      request: { kind: "add", text: "KEEP ME" },
+      expectedLeafId: "a2",
+    });
+    if (!added.ok) throw new Error(added.error.message);
+    const leaf = added.value.row.leafId;
+    const r = await confirmCompaction(db, {
+      sessionId: SID,
+      parentId: leaf,
+      expectedLeafId: leaf,
+      fields: {
+        summary: "s",
+        firstKeptEntryId: "u2",
+        tokensBefore: 10,
+        details: { readFiles: [], modifiedFiles: [] },
+      },
+    });
+    if (!r.ok) throw new Error(r.error.message);
+    expect(pinsOf(r.value.entry.systemMessage).map((p) => p.text)).toEqual(["KEEP ME"]);
+    expect(pinsOf(buildSessionContext(await path()).systemMessage).map((p) => p.text)).toEqual(["KEEP ME"]);
+  });
+});
