@@ -113,7 +113,15 @@ test("ask mode: the preview opens past the threshold; move the cut, focus, regen
   const keptIndex = entries.findIndex((e) => e.id === compaction.firstKeptEntryId);
   expect(keptIndex).toBeGreaterThan(1);
   expect(Number(compaction.tokensBefore)).toBeGreaterThan(6000);
-  expect(compaction.details).toEqual({ readFiles: [], modifiedFiles: [] });
+  // pi's file lists, then Cutpoint's record: opened by the threshold (ask mode), written by the mock's
+  // model, with the coverage of the edited summary; the summarizer's usage is on the entry (pi 1.6).
+  expect(compaction.details).toMatchObject({
+    readFiles: [],
+    modifiedFiles: [],
+    cutpoint: { trigger: "threshold", model: "mock-model" },
+    coverage: { covered: expect.any(Number), total: expect.any(Number) },
+  });
+  expect(compaction.usage).toMatchObject({ input: expect.any(Number), output: expect.any(Number) });
 
   // The next request: the summary first, then the kept messages.
   await send(page, "fourth question");
