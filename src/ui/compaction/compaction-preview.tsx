@@ -33,6 +33,7 @@ import { describeEntry } from "../timeline/entry-kind.ts";
 import { Markdown } from "../timeline/lazy-markdown.tsx";
 import { CoveragePanel } from "./coverage-panel.tsx";
 import { fullTokens, kTokens, middleEllipsis, percent, plural, usd } from "./format-tokens.ts";
+import { MaskingPanel } from "./masking-panel.tsx";
 import { skipReview } from "./review-actions.ts";
 import { SummaryDiff } from "./summary-diff.tsx";
 import { runUndo } from "./undo-redo.ts";
@@ -361,6 +362,11 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
               </details>
             </div>
           )}
+          <MaskingPanel
+            model={model}
+            plan={ok ? plan : undefined}
+            summarySaves={plan && after ? Math.max(0, plan.tokensBefore - after.total) : undefined}
+          />
           <div className="cp-controls">
             <label htmlFor={ids.keep}>Keep recent tokens</label>
             <div className="cp-keep">

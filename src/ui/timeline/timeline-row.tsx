@@ -1,6 +1,7 @@
 /** One timeline row: kind, excerpt, time, tokens and running total; expands to the full content. */
 import { memo } from "react";
 import type { CompactionSummaryFacts } from "../../core/compaction/compaction-record.ts";
+import { isMasked } from "../../core/compaction/masking.ts";
 import type { ContextEditEntry, SessionEntry } from "../../core/session/types.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
 import { SafeText } from "../common/safe-text.tsx";
@@ -77,7 +78,11 @@ export const TimelineRow = memo(function TimelineRow(props: TimelineRowProps) {
           )}
           {edit && (
             <span className="row-edit" data-testid="row-edit">
-              {omitted ? "omitted for the model" : "edited for the model"}
+              {omitted
+                ? "omitted for the model"
+                : isMasked(edit.replacement?.content)
+                  ? "masked for the model"
+                  : "edited for the model"}
             </span>
           )}
           <SafeText className="row-excerpt" text={d.excerpt} />

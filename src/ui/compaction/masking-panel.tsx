@@ -1,0 +1,173 @@
+/**
+ * The review's second strategy: mask old tool outputs instead of (or before) summarizing. Shows
+ * what masking would save beside what the summary saves, writes the masking as pi 1.6
+ * `context_edit` entries (the originals stay in the file), and offers Undo. Planned only when
+ * opened: it indexes the whole path.
+ */
+import { useMemo, useState } from "react";
+import { DEFAULT_MASK_MIN_TOKENS, planMasking } from "../../core/compaction/masking.ts";
+import type { CompactionPlan } from "../../core/compaction/plan.ts";
+import { db } from "../../db/instance.ts";
+import { maskToolOutputs, unmaskToolOutputs } from "../../services/masking-service.ts";
+import { useUiStore } from "../../store/ui-store.ts";
+import { fullTokens, plural } from "./format-tokens.ts";
+import type { CompactionModel } from "./use-compaction-model.ts";
+
+type Scope = "outside" | "all";
+
+function MaskingBody({
+  model,
+  plan,
+  summarySaves,
+}: {
+  model: CompactionModel;
+  plan: CompactionPlan | undefined;
+  summarySaves: number | undefined;
+}) {
+  const [scope, setScope] = useState<Scope>(plan ? "outside" : "all");
+  const [minTokens, setMinTokens] = useState(DEFAULT_MASK_MIN_TOKENS);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const beforeIndex = scope === "outside" && plan ? plan.firstKeptIndex : model.path.length;
+  const preview = useMemo(
+    () =>
+      planMasking(model.path, {
+        beforeIndex,
+        minTokens,
+        estimator: model.planner.estimator,
+        newId: (n) => `preview-${n}`,
+        timestamp: "",
+      }),
+    [model.path, model.planner, beforeIndex, minTokens],
+  );
+  const n = preview.targets.length;
+  const stillOver = preview.tokensAfter > model.threshold;
+
+  const mask = async () => {
+    setBusy(true);
+    setError(null);
+    const r = await maskToolOutputs(db, {
+      sessionId: model.sessionId,
+      path: model.path,
+      beforeIndex,
+      minTokens,
+    });
+    setBusy(false);
+    if (!r.ok) {
+      setError(r.reason);
+      return;
+    }
+    const ids = r.plan.targets.map((t) => t.entryId);
+    useUiStore.getState().pushToast({
+      kind: "success",
+      key: `masking:${model.sessionId}`,
+      sessionId: model.sessionId,
+      message: `Masked ${plural(ids.length, "tool output")}: ≈ ${fullTokens(r.plan.savedTokens)} tokens saved`,
+      action: {
+        label: "Undo",
+        run: () =>
+          void unmaskToolOutputs(db, { sessionId: model.sessionId, path: r.path, targetIds: ids }).then((u) =>
+            useUiStore.getState().pushToast({
+              kind: u.ok ? "info" : "error",
+              key: `masking:${model.sessionId}`,
+              sessionId: model.sessionId,
+              message: u.ok ? "Masking undone: the tool outputs are back for the model." : u.reason,
+            }),
+          ),
+      },
+      timeout: 10000,
+    });
+  };
+
+  return (
+    <div className="cp-masking-body">
+      <div className="cp-masking-controls">
+        <label>
+          <input
+            type="radio"
+            name={`mask-scope-${model.sessionId}`}
+            checked={scope === "outside"}
+            disabled={!plan}
+            onChange={() => setScope("outside")}
+          />{" "}
+          outside the kept range
+        </label>
+        <label>
+          <input
+            type="radio"
+            name={`mask-scope-${model.sessionId}`}
+            checked={scope === "all"}
+            onChange={() => setScope("all")}
+          />{" "}
+          anywhere
+        </label>
+        <label>
+          of at least{" "}
+          <input
+            type="number"
+            min={0}
+            step={100}
+            value={minTokens}
+            data-testid="mask-min-tokens"
+            onChange={(e) => {
+              const v = Number(e.target.value);
+              if (Number.isFinite(v) && v >= 0) setMinTokens(v);
+            }}
+          />{" "}
+          tokens
+        </label>
+      </div>
+      <p data-testid="masking-saves">
+        Masking {plural(n, "tool output")} saves ≈ <b>{fullTokens(preview.savedTokens)}</b> tokens (
+        {fullTokens(preview.tokensBefore)} → ≈ {fullTokens(preview.tokensAfter)})
+        {summarySaves !== undefined && (
+          <>
+            ; the summary saves ≈ <b>{fullTokens(summarySaves)}</b>
+          </>
+        )}
+        .{" "}
+        {n > 0 &&
+          (stillOver
+            ? "Still over the threshold after masking: summarize too (the plan above updates once it is masked)."
+            : "Under the threshold after masking: no summary needed.")}
+      </p>
+      <p className="cp-note">
+        Each output is replaced for the model by a line naming the tool, its arguments, its size and its first
+        line. The original stays in the file, and Undo gives it back.
+      </p>
+      {error && (
+        <p className="cp-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button
+        type="button"
+        className="btn"
+        disabled={n === 0 || busy}
+        onClick={() => void mask()}
+        data-testid="mask-apply"
+      >
+        Mask {plural(n, "output")}
+      </button>
+    </div>
+  );
+}
+
+export function MaskingPanel(props: {
+  model: CompactionModel;
+  plan: CompactionPlan | undefined;
+  summarySaves: number | undefined;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details
+      className="cp-masking"
+      data-testid="masking"
+      open={open}
+      onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}
+    >
+      <summary>Mask old tool outputs instead</summary>
+      {open && <MaskingBody {...props} />}
+    </details>
+  );
+}
