@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { pinsOf } from "../core/agent/pins.ts";
 import { PROMPT_SECTION } from "../core/agent/settings.ts";
 import { DEFAULT_SUMMARY_INSTRUCTIONS, SUMMARY_PRESETS } from "../core/compaction/instructions.ts";
-import type { CompleteFn, CompleteRequest } from "../core/compaction/summarize.ts";
+import { planCompaction } from "../core/compaction/plan.ts";
+import { type CompleteFn, type CompleteRequest, planFields } from "../core/compaction/summarize.ts";
 import { buildSessionContext } from "../core/session/context.ts";
 import { assistant, header, msg, user } from "../core/session/test-builders.ts";
 import { currentPath } from "../core/session/tree.ts";
@@ -119,8 +120,8 @@ describe("pins written to the session", () => {
   });
 });
 
-describe("a compaction confirmed without a system checkpoint", () => {
-  it("gets the replayed prompt at its parent, so the pin survives", async () => {
+describe("a compaction confirmed from a plan", () => {
+  it("carries the plan's system checkpoint, so the pin survives", async () => {
     const added = await changePin(db, SID, {
       path: await path(),
       request: { kind: "add", text: "KEEP ME" },
@@ -128,16 +129,14 @@ describe("a compaction confirmed without a system checkpoint", () => {
     });
     if (!added.ok) throw new Error(added.error.message);
     const leaf = added.value.row.leafId;
+    const planned = planCompaction(await path(), { keepRecentTokens: 1, reserveTokens: 1 });
+    if (!planned.ok) throw new Error(planned.reason);
+    expect(pinsOf(planned.plan.systemMessage).map((p) => p.text)).toEqual(["KEEP ME"]);
     const r = await confirmCompaction(db, {
       sessionId: SID,
       parentId: leaf,
       expectedLeafId: leaf,
-      fields: {
-        summary: "s",
-        firstKeptEntryId: "u2",
-        tokensBefore: 10,
-        details: { readFiles: [], modifiedFiles: [] },
-      },
+      fields: planFields(planned.plan, "s"),
     });
     if (!r.ok) throw new Error(r.error.message);
     expect(pinsOf(r.value.entry.systemMessage).map((p) => p.text)).toEqual(["KEEP ME"]);
