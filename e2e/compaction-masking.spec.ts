@@ -100,4 +100,22 @@ test("mask old tool outputs: tokens saved beside the summary's, context_edit ent
   const undone = await exported(app);
   expect(undone.filter((e) => e.type === "context_edit")).toHaveLength(2 * count);
   await expect.poll(() => meterTokens(page)).toBeGreaterThan(after);
+
+  // Mask, then summarize: the compaction confirmed after masking records that strategy.
+  await page.getByTestId("compact-open").click();
+  await preview.getByTestId("masking").locator("summary").click();
+  await preview.getByTestId("mask-apply").click();
+  await expect(app.toast(/Masked [\d,]+ tool outputs/)).toBeVisible();
+  await preview.getByTestId("offline").click();
+  await preview.getByTestId("confirm").click();
+  await expect(preview).toHaveCount(0);
+  const last = (await exported(app)).at(-1)!;
+  expect(last.type).toBe("compaction");
+  expect(last.details).toMatchObject({ cutpoint: { trigger: "masking", maskedOutputs: count } });
+  await timeline.evaluate((el) => {
+    el.scrollTop = el.scrollHeight;
+  });
+  await expect(timeline.getByTestId("record-trigger").last()).toHaveText(
+    `after masking tool outputs (${count})`,
+  );
 });

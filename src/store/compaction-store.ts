@@ -77,6 +77,8 @@ export interface SessionCompaction extends DraftSnapshot {
   notice: string | null;
   /** Coverage items (their keys) the person said the summary does not need. */
   coverageDismissed: readonly string[];
+  /** Tool outputs masked from this review (a compaction confirmed after it records "masking"). */
+  maskedInReview: number;
 }
 
 export const EMPTY_DRAFT: DraftSnapshot & { status: PreviewStatus; error: string | null } = {
@@ -104,6 +106,7 @@ export const INITIAL_SESSION_STATE: Readonly<SessionCompaction> = Object.freeze(
   undone: null,
   notice: null,
   coverageDismissed: Object.freeze([]) as readonly string[],
+  maskedInReview: 0,
 });
 
 export interface CompactionUiState {
@@ -149,7 +152,8 @@ export const useCompactionStore = create<CompactionUiState>()((set) => {
           ...(options.generate && !busy ? { generateRequest: s.generateRequest + 1 } : {}),
         };
       }),
-    closePreview: (sessionId) => update(sessionId, () => ({ previewOpen: false, reason: null })),
+    closePreview: (sessionId) =>
+      update(sessionId, () => ({ previewOpen: false, reason: null, maskedInReview: 0 })),
     patch: (sessionId, patch) => update(sessionId, () => patch),
     setKeepRecent: (sessionId, tokens) =>
       update(sessionId, () => ({ keepRecentOverride: tokens, cutEntryId: null })),

@@ -27,6 +27,8 @@ export interface CompactionRecord {
   durationMs?: number;
   /** What the summary call cost in US dollars, when the price is known. */
   costUsd?: number;
+  /** Tool outputs masked just before (trigger "masking": masked first, then summarized). */
+  maskedOutputs?: number;
 }
 
 /** The details Cutpoint writes on a compaction: pi's file lists plus its own records. */
@@ -63,6 +65,8 @@ export function readCompactionRecord(details: unknown): CompactionRecord | undef
   if (duration !== undefined) out.durationMs = duration;
   const cost = finiteOrUndefined(r.costUsd);
   if (cost !== undefined) out.costUsd = cost;
+  const masked = finiteOrUndefined(r.maskedOutputs);
+  if (masked !== undefined) out.maskedOutputs = masked;
   return out;
 }
 

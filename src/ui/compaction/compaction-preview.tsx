@@ -191,7 +191,10 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
     const record = {
       model: "",
       ...target.record,
-      trigger: s.reason ? ("threshold" as const) : ("manual" as const),
+      // Masked first in this review, then summarized: the "mask, then summarize" strategy.
+      ...(s.maskedInReview > 0
+        ? { trigger: "masking" as const, maskedOutputs: s.maskedInReview }
+        : { trigger: s.reason ? ("threshold" as const) : ("manual" as const) }),
     };
     const r = await confirmCompaction(db, {
       sessionId,
@@ -226,6 +229,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
       focus: "",
       undone: null,
       coverageDismissed: [],
+      maskedInReview: 0,
       last: {
         sessionId,
         entryId: entry.id,

@@ -9,6 +9,7 @@ import { DEFAULT_MASK_MIN_TOKENS, planMasking } from "../../core/compaction/mask
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
 import { db } from "../../db/instance.ts";
 import { maskToolOutputs, unmaskToolOutputs } from "../../services/masking-service.ts";
+import { sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { fullTokens, plural } from "./format-tokens.ts";
 import type { CompactionModel } from "./use-compaction-model.ts";
@@ -58,6 +59,10 @@ function MaskingBody({
       return;
     }
     const ids = r.plan.targets.map((t) => t.entryId);
+    const store = useCompactionStore.getState();
+    store.patch(model.sessionId, {
+      maskedInReview: sessionState(store, model.sessionId).maskedInReview + ids.length,
+    });
     useUiStore.getState().pushToast({
       kind: "success",
       key: `masking:${model.sessionId}`,

@@ -26,7 +26,7 @@ const TRIGGER_TEXT = {
   manual: "by hand",
   threshold: "at the threshold",
   overflow: "after an overflow",
-  masking: "masking tool outputs",
+  masking: "after masking tool outputs",
 } as const;
 
 function seconds(ms: number): string {
@@ -37,7 +37,12 @@ export function CompactionFacts({ facts }: { facts: CompactionSummaryFacts }) {
   const { record, coverage } = facts;
   return (
     <span className="compaction-facts" data-testid="compaction-record">
-      {record && <span data-testid="record-trigger">{TRIGGER_TEXT[record.trigger]}</span>}
+      {record && (
+        <span data-testid="record-trigger">
+          {TRIGGER_TEXT[record.trigger]}
+          {record.maskedOutputs ? ` (${formatCount(record.maskedOutputs)})` : ""}
+        </span>
+      )}
       <span data-testid="record-tokens">
         {formatCount(facts.tokensBefore)} → {formatCount(facts.tokensAfter)} tokens
       </span>
