@@ -165,8 +165,9 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
   );
 
   // The coverage check of the draft (items found after the first paint; checked on every edit).
+  // Items are only looked for once there is a draft to check (opening the review stays instant).
   const coverage = useCoverage(
-    ok ? plan : undefined,
+    ok && s.status === "ready" ? plan : undefined,
     s.status === "ready" ? s.draft : undefined,
     s.coverageDismissed,
   );
