@@ -9,6 +9,8 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
+import { setUpProvider } from "./agent-helpers.ts";
+import { getChatRequests, scriptReplies, uniqueKey } from "./mock/client.ts";
 import { AppPage } from "./pages/app-page.ts";
 
 test.setTimeout(240_000);
@@ -134,4 +136,38 @@ test("coverage: the CLI's figure for the offline summary; add a missing item, di
   await page.reload();
   await expect.poll(() => app.entryCountOf(FIRST_USER), { timeout: 60_000 }).toBe("1,003");
   await check();
+});
+
+test("check with model: the summarizer names the requests the summary leaves out; they join the list as to-dos", async ({
+  page,
+}) => {
+  const key = uniqueKey("covcheck");
+  const app = new AppPage(page);
+  await app.goto();
+  await setUpProvider(page, key);
+  await app.importByPicker(FIXTURE);
+  await expect.poll(() => app.entryCountOf(FIRST_USER), { timeout: 90_000 }).toBe("1,002");
+  await page.getByTestId("context-meter").click();
+  await page.getByTestId("compact-open").click();
+  const preview = page.getByTestId("compaction-preview");
+  await preview.getByTestId("offline").click();
+  const figure = await figureOf(page);
+  await scriptReplies(key, [{ text: "[1, 2]" }]);
+  await preview.getByTestId("coverage-model-check").click();
+  await expect(preview.getByTestId("coverage-model-result")).toContainText(
+    /mock-model finds 2 requests of [\d,]+ not covered/,
+  );
+  // Two more items, both missing (the model said so; the text check agrees unless the summary quotes them).
+  await expect.poll(() => figureOf(page)).toEqual([figure[0], figure[1] + 2]);
+  await expect(preview.getByTestId("coverage-todo").getByTestId("coverage-item")).toHaveCount(2);
+  // The request carried the person's numbered requests and the draft.
+  const asked = (await getChatRequests(key)).at(-1)!;
+  const body = JSON.stringify(asked.body);
+  expect(body).toContain("<requests>");
+  expect(body).toContain("[1] can leave it");
+  expect(body).toContain("This summary was generated offline");
+  // A bad answer is said as such and changes nothing.
+  await scriptReplies(key, [{ text: "I think all is fine." }]);
+  await preview.getByTestId("coverage-model-check").click();
+  await expect(preview.getByTestId("coverage-model-result")).toContainText("not a list of request numbers");
 });

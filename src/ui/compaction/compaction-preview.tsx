@@ -10,69 +10,37 @@ import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { tokensAfter } from "../../core/compaction/breakdown.ts";
 import { compactionDetails } from "../../core/compaction/compaction-record.ts";
-import { checkCoverage, planCoverageItems } from "../../core/compaction/coverage.ts";
-import { addItemsToSummary, addItemToSummary } from "../../core/compaction/coverage-add.ts";
+import { type CoverageReport, checkCoverage, planCoverageItems } from "../../core/compaction/coverage.ts";
 import { coverageDetails } from "../../core/compaction/coverage-details.ts";
 import { instructionsLabel } from "../../core/compaction/instructions.ts";
 import type { SystemMessage } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
 import { listModels } from "../../llm/connection.ts";
-import { modelInfo, providerPreset } from "../../llm/providers.ts";
-import { modelLimits } from "../../services/agent-settings.ts";
 import { releaseQueuedPrompts } from "../../services/compaction-agent-hooks.ts";
 import { resolveSummarizer } from "../../services/compaction-endpoint.ts";
 import { confirmCompaction } from "../../services/compaction-runner.ts";
 import { loadSummaryInstructions } from "../../services/summary-instructions.ts";
 import { useCompactionStore, useSessionCompaction } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
-import { markInvisible } from "../common/invisible.ts";
 import { HiddenCharsNote, SafeText } from "../common/safe-text.tsx";
 import { SummaryInstructionsButton } from "../pins/pins-controls.tsx";
-import { PinsCarriedNote } from "../pins/review-notes.tsx";
-import { describeEntry } from "../timeline/entry-kind.ts";
 import { Markdown } from "../timeline/lazy-markdown.tsx";
-import { CoveragePanel } from "./coverage-panel.tsx";
-import { fullTokens, kTokens, middleEllipsis, percent, plural, usd } from "./format-tokens.ts";
+import { fullTokens, kTokens, usd } from "./format-tokens.ts";
 import { MaskingPanel } from "./masking-panel.tsx";
 import { skipReview } from "./review-actions.ts";
+import { ReviewCoverage } from "./review-coverage.tsx";
+import { ReviewFigures } from "./review-figures.tsx";
+import { summarizerCall } from "./summarizer-call.ts";
 import { SummaryDiff } from "./summary-diff.tsx";
+import { TooBigWarning } from "./too-big-warning.tsx";
 import { runUndo } from "./undo-redo.ts";
 import type { CompactionModel } from "./use-compaction-model.ts";
-import { useCoverage } from "./use-coverage.ts";
 import { useSummaryGeneration } from "./use-summary-generation.ts";
 
 export { runUndo } from "./undo-redo.ts";
 
 /** The last generate request served, by session (a remount must not generate again). */
 const handledRequests = new Map<string, number>();
-
-/** What the summary call costs and whether it fits the summarizer's window (pure; from the plan's numbers). */
-export function summarizerCall(
-  model: CompactionModel,
-  plan: NonNullable<CompactionModel["plan"]["plan"]>,
-  focus: string,
-) {
-  const modelId = model.summarizerModel;
-  const limits = modelLimits(model.provider, modelId);
-  const info = modelInfo(modelId);
-  const prompts = 600 + Math.ceil(focus.length / 4);
-  const input =
-    plan.summarizedTokens +
-    Math.ceil((plan.previousSummary?.length ?? 0) / 4) +
-    prompts * (plan.isSplitTurn ? 2 : 1);
-  const output = Math.min(plan.summaryBudgetTokens, limits.maxOutput * (plan.isSplitTurn ? 2 : 1));
-  const prices = info.prices;
-  return {
-    modelId,
-    provider: providerPreset(model.provider.providerId).label,
-    contextWindow: limits.contextWindow,
-    input,
-    output,
-    // Only for a known model: without one there is nothing to send to (the offline summary is the way).
-    tooBig: modelId !== "" && input + Math.min(output, limits.maxOutput) > limits.contextWindow,
-    usd: prices ? (input * prices.input + output * prices.output) / 1e6 : undefined,
-  };
-}
 
 export function CompactionPreview({ model }: { model: CompactionModel }) {
   const sessionId = model.sessionId;
@@ -164,13 +132,8 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
     [sessionId],
   );
 
-  // The coverage check of the draft (items found after the first paint; checked on every edit).
-  // Items are only looked for once there is a draft to check (opening the review stays instant).
-  const coverage = useCoverage(
-    ok && s.status === "ready" ? plan : undefined,
-    s.status === "ready" ? s.draft : undefined,
-    s.coverageDismissed,
-  );
+  // The coverage check of the draft (review-coverage.tsx); its latest report goes into Confirm.
+  const coverageRef = useRef<CoverageReport | undefined>(undefined);
 
   const close = () => {
     stop();
@@ -186,9 +149,9 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
     const leaf = model.path[model.path.length - 1]?.id ?? null;
     const target = s.draftTarget;
     // Stored with the entry (details, next to the file lists): what the summary covers, and how it came.
-    const report = checkCoverage(s.draft, coverage.items ?? planCoverageItems(plan), {
-      dismissed: s.coverageDismissed,
-    });
+    const report =
+      coverageRef.current ??
+      checkCoverage(s.draft, planCoverageItems(plan), { dismissed: s.coverageDismissed });
     const record = {
       model: "",
       ...target.record,
@@ -252,11 +215,8 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
     });
   };
 
-  const firstKept = plan ? model.path[plan.firstKeptIndex] : undefined;
-  const firstKeptText = firstKept ? describeEntry(firstKept) : undefined;
   const maxKeep = Math.max(model.keepRecentTokens, Math.ceil(model.context.tokens), 1000);
   const byHand = s.cutEntryId !== null;
-  const change = after && plan ? after.total - plan.tokensBefore : 0;
 
   return (
     <section
@@ -297,76 +257,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
               Nothing to compact: {model.plan.reason ?? "the session is empty."}
             </p>
           )}
-          {ok && plan && after && (
-            <div className="cp-figures" data-testid="preview-figures">
-              <p className="cp-numbers" data-testid="preview-numbers">
-                <b data-testid="tokens-before">{fullTokens(plan.tokensBefore)}</b> → ≈{" "}
-                <b data-testid="tokens-after">{fullTokens(after.total)}</b> tokens{" "}
-                {change > 0 ? (
-                  <span className="cp-grows" data-testid="context-grows">
-                    (+{fullTokens(change)}: the context grows)
-                  </span>
-                ) : (
-                  <>(−{percent(-change, plan.tokensBefore)} %)</>
-                )}
-              </p>
-              <p className="cp-after-parts" data-testid="after-parts">
-                after ={" "}
-                {after.systemPrompt + after.tools > 0
-                  ? `system prompt and tools ${fullTokens(after.systemPrompt + after.tools)} + `
-                  : ""}
-                summary{" "}
-                <b data-testid="after-summary">
-                  {after.summarySource === "budget"
-                    ? `≤ ${fullTokens(after.summary)} (its budget)`
-                    : fullTokens(after.summary)}
-                </b>{" "}
-                + kept {fullTokens(after.kept)}
-                {byHand ? " (moved by hand)" : ""}
-              </p>
-              <PinsCarriedNote system={plan.systemMessage} className="cp-note" />
-              <ul className="cp-facts">
-                <li>
-                  Summarizes <b data-testid="summarize-count">{plural(plan.summarizeCount, "message")}</b> (≈{" "}
-                  {kTokens(plan.summarizedTokens)} tokens)
-                </li>
-                <li>
-                  Keeps {fullTokens(plan.keptTokens)}
-                  {byHand ? " (moved by hand)" : ""} from{" "}
-                  <q title={markInvisible(firstKeptText?.excerpt ?? "")}>
-                    <SafeText text={`${firstKeptText?.label}: ${firstKeptText?.excerpt.slice(0, 50)}`} />
-                  </q>
-                </li>
-                <li data-testid="split-turn">
-                  {plan.isSplitTurn && plan.turnPrefixCount > 0
-                    ? `Splits a turn: its first ${plural(plan.turnPrefixCount, "message")} summarized separately`
-                    : "Does not split a turn"}
-                </li>
-              </ul>
-              <details className="cp-files">
-                <summary>
-                  Files read ({fullTokens(plan.fileOps.readFiles.length)}) and modified (
-                  {fullTokens(plan.fileOps.modifiedFiles.length)})
-                </summary>
-                <div className="cp-file-lists">
-                  <ul aria-label="Files read">
-                    {plan.fileOps.readFiles.map((f) => (
-                      <li key={f} title={markInvisible(f)}>
-                        <SafeText text={middleEllipsis(f)} />
-                      </li>
-                    ))}
-                  </ul>
-                  <ul aria-label="Files modified">
-                    {plan.fileOps.modifiedFiles.map((f) => (
-                      <li key={f} title={markInvisible(f)}>
-                        ✎ <SafeText text={middleEllipsis(f)} />
-                      </li>
-                    ))}
-                  </ul>
-                </div>
-              </details>
-            </div>
-          )}
+          {ok && plan && after && <ReviewFigures model={model} plan={plan} after={after} byHand={byHand} />}
           <MaskingPanel
             model={model}
             plan={ok ? plan : undefined}
@@ -445,40 +336,14 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
             </div>
           </div>
           {call?.tooBig && (
-            <div className="cp-warn" role="alert" data-testid="summarizer-too-big">
-              <p>
-                The summarizer's input (≈ {fullTokens(call.input)} tokens) is larger than{" "}
-                {call.modelId || "its"} window ({fullTokens(call.contextWindow)}). Generate would fail. Ways
-                out:
-              </p>
-              <ul>
-                <li>
-                  <button
-                    type="button"
-                    className="link"
-                    onClick={() => document.getElementById(ids.model)?.focus()}
-                  >
-                    choose a model with a larger window
-                  </button>
-                </li>
-                <li>
-                  <button
-                    type="button"
-                    className="link"
-                    onClick={() =>
-                      store().setKeepRecent(sessionId, Math.ceil((plan?.keptTokens ?? 0) + call.input))
-                    }
-                  >
-                    move the cut back (keep more, summarize less)
-                  </button>
-                </li>
-                <li>
-                  <button type="button" className="link" onClick={useOffline}>
-                    use the offline summary
-                  </button>
-                </li>
-              </ul>
-            </div>
+            <TooBigWarning
+              call={call}
+              onChooseModel={() => document.getElementById(ids.model)?.focus()}
+              onKeepMore={() =>
+                store().setKeepRecent(sessionId, Math.ceil((plan?.keptTokens ?? 0) + call.input))
+              }
+              onOffline={useOffline}
+            />
           )}
           {s.error && (
             <div className="cp-error" role="alert" data-testid="preview-error">
@@ -547,14 +412,8 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
               {!rendered && !compare && <HiddenCharsNote value={s.draft} />}
             </div>
           )}
-          {s.status === "ready" && (
-            <CoveragePanel
-              report={coverage.report}
-              onAdd={(i) => patch({ draft: addItemToSummary(s.draft, i) })}
-              onAddAll={(list) => patch({ draft: addItemsToSummary(s.draft, list) })}
-              onDismiss={(i) => patch({ coverageDismissed: [...s.coverageDismissed, i.key] })}
-              onRestore={(i) => patch({ coverageDismissed: s.coverageDismissed.filter((k) => k !== i.key) })}
-            />
+          {s.status === "ready" && plan && ok && (
+            <ReviewCoverage model={model} plan={plan} reportRef={coverageRef} />
           )}
           <div className="cp-actions">
             {s.status === "generating" ? (

@@ -78,14 +78,23 @@ function ItemRow({
   );
 }
 
+/** "Check with model": available when a summarizer is set up. */
+export interface ModelCheckState {
+  status: "idle" | "asking" | "done" | "failed";
+  message: string | null;
+  run: () => void;
+}
+
 export function CoveragePanel({
   report,
+  modelCheck,
   onAdd,
   onAddAll,
   onDismiss,
   onRestore,
 }: {
   report: CoverageReport | undefined;
+  modelCheck: ModelCheckState | undefined;
   onAdd: (item: CoverageItem) => void;
   onAddAll: (items: CoverageItem[]) => void;
   onDismiss: (item: CoverageItem) => void;
@@ -116,7 +125,28 @@ export function CoveragePanel({
             Add all {missing.length}
           </button>
         )}
+        {modelCheck && (
+          <button
+            type="button"
+            className="btn small"
+            disabled={modelCheck.status === "asking"}
+            onClick={modelCheck.run}
+            data-testid="coverage-model-check"
+            title="Ask the summarizer which of the person's requests the summary leaves out"
+          >
+            {modelCheck.status === "asking" ? "Asking the model…" : "Check with model"}
+          </button>
+        )}
       </div>
+      {modelCheck?.message && (
+        <p
+          className={modelCheck.status === "failed" ? "cp-error" : "cp-note"}
+          role={modelCheck.status === "failed" ? "alert" : "status"}
+          data-testid="coverage-model-result"
+        >
+          <SafeText text={modelCheck.message} />
+        </p>
+      )}
       <p className="cp-note">
         Files, commands, errors, names, values, links, instructions and to-dos of the summarized range,
         checked against the summary without a model.

@@ -8,6 +8,8 @@ import { type CoverageReport, checkCoverage, planCoverageItems } from "../../cor
 import type { CoverageCandidate } from "../../core/compaction/coverage-extract.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
 
+const NONE: readonly CoverageCandidate[] = [];
+
 /** Items by plan object: re-opening or re-rendering the same plan never extracts again. */
 const itemsByPlan = new WeakMap<CompactionPlan, CoverageCandidate[]>();
 
@@ -21,6 +23,8 @@ export function useCoverage(
   plan: CompactionPlan | undefined,
   draft: string | undefined,
   dismissed: readonly string[],
+  /** Items from elsewhere ("Check with model"), merged in when not already found. */
+  extra: readonly CoverageCandidate[] = NONE,
 ): CoverageState {
   const [, setFound] = useState(0);
   const cached = plan ? itemsByPlan.get(plan) : undefined;
@@ -33,9 +37,14 @@ export function useCoverage(
     }, 0);
     return () => window.clearTimeout(t);
   }, [plan]);
+  const merged = useMemo(() => {
+    if (!cached || extra.length === 0) return cached;
+    const keys = new Set(cached.map((i) => i.key));
+    return [...cached, ...extra.filter((i) => !keys.has(i.key))];
+  }, [cached, extra]);
   const report = useMemo(
-    () => (cached && draft !== undefined ? checkCoverage(draft, cached, { dismissed }) : undefined),
-    [cached, draft, dismissed],
+    () => (merged && draft !== undefined ? checkCoverage(draft, merged, { dismissed }) : undefined),
+    [merged, draft, dismissed],
   );
-  return { report, items: cached };
+  return { report, items: merged };
 }

@@ -1,0 +1,79 @@
+/**
+ * The review's coverage section: the draft checked against the items of the plan's summarized
+ * range (found once a draft exists), the person's adds and dismissals (kept with the session's
+ * review), and "Check with model" when a summarizer is set up. Its latest report is handed to
+ * Confirm through `reportRef`.
+ */
+import { type MutableRefObject, useState } from "react";
+import { type CoverageReport, coverageRanges } from "../../core/compaction/coverage.ts";
+import { addItemsToSummary, addItemToSummary } from "../../core/compaction/coverage-add.ts";
+import type { CoverageCandidate } from "../../core/compaction/coverage-extract.ts";
+import type { CompactionPlan } from "../../core/compaction/plan.ts";
+import { db } from "../../db/instance.ts";
+import { resolveSummarizer } from "../../services/compaction-endpoint.ts";
+import { checkCoverageWithModel } from "../../services/coverage-check-service.ts";
+import { useCompactionStore, useSessionCompaction } from "../../store/compaction-store.ts";
+import { CoveragePanel, type ModelCheckState } from "./coverage-panel.tsx";
+import { plural } from "./format-tokens.ts";
+import type { CompactionModel } from "./use-compaction-model.ts";
+import { useCoverage } from "./use-coverage.ts";
+
+export function ReviewCoverage({
+  model,
+  plan,
+  reportRef,
+}: {
+  model: CompactionModel;
+  plan: CompactionPlan;
+  reportRef: MutableRefObject<CoverageReport | undefined>;
+}) {
+  const sessionId = model.sessionId;
+  const draft = useSessionCompaction(sessionId, (x) => x.draft);
+  const dismissed = useSessionCompaction(sessionId, (x) => x.coverageDismissed);
+  const chosen = useSessionCompaction(sessionId, (x) => x.summarizerModel);
+  const patch = (p: Parameters<ReturnType<typeof useCompactionStore.getState>["patch"]>[1]) =>
+    useCompactionStore.getState().patch(sessionId, p);
+  const [modelItems, setModelItems] = useState<CoverageCandidate[]>([]);
+  const [check, setCheck] = useState<Omit<ModelCheckState, "run">>({ status: "idle", message: null });
+  const coverage = useCoverage(plan, draft, dismissed, modelItems);
+  reportRef.current = coverage.report;
+
+  const runModelCheck = async () => {
+    setCheck({ status: "asking", message: null });
+    const resolved = await resolveSummarizer(db, model.path, chosen);
+    if (!resolved.ok) {
+      setCheck({ status: "failed", message: resolved.reason });
+      return;
+    }
+    const r = await checkCoverageWithModel({
+      ranges: coverageRanges(plan),
+      summary: draft,
+      endpoint: resolved.endpoint,
+      signal: new AbortController().signal,
+    });
+    if (!r.ok) {
+      setCheck({ status: "failed", message: `The check failed: ${r.error}` });
+      return;
+    }
+    setModelItems(r.items);
+    const who = resolved.endpoint.model;
+    setCheck({
+      status: "done",
+      message:
+        r.items.length === 0
+          ? `${who} finds all ${plural(r.asked, "request")} covered.`
+          : `${who} finds ${plural(r.items.length, "request")} of ${r.asked} not covered: listed under To-dos.`,
+    });
+  };
+
+  return (
+    <CoveragePanel
+      report={coverage.report}
+      modelCheck={model.summarizerModel !== "" ? { ...check, run: () => void runModelCheck() } : undefined}
+      onAdd={(i) => patch({ draft: addItemToSummary(draft, i) })}
+      onAddAll={(list) => patch({ draft: addItemsToSummary(draft, list) })}
+      onDismiss={(i) => patch({ coverageDismissed: [...dismissed, i.key] })}
+      onRestore={(i) => patch({ coverageDismissed: dismissed.filter((k) => k !== i.key) })}
+    />
+  );
+}
