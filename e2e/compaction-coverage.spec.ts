@@ -133,6 +133,11 @@ test("coverage: the CLI's figure for the offline summary; add a missing item, di
     );
   };
   await check();
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: `${SHOTS}/record-history-1280-${scheme}.png` });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
   await page.reload();
   await expect.poll(() => app.entryCountOf(FIRST_USER), { timeout: 60_000 }).toBe("1,003");
   await check();
