@@ -18,6 +18,9 @@ import {
   undoCompaction,
 } from "./compaction-runner.ts";
 import { loadCompactionSettings } from "./compaction-settings.ts";
+import { onWaitingCount, takeSkip, waitForReview } from "./review-queue.ts";
+
+export { releaseQueuedPrompts } from "./review-queue.ts";
 
 export interface CompactionNotice {
   sessionId: string;
@@ -41,30 +44,8 @@ export interface CompactionUi {
   compacted(info: { sessionId: string; entryId: string; tokensBefore: number; tokensAfter: number }): void;
 }
 
-type Waiter = (path: SessionEntry[] | undefined) => void;
-const waiting = new Map<string, Waiter[]>();
-const skippedAt = new Map<string, true>();
 /** One compact-and-retry per prompt (pi 1.6): set on recovery, cleared by a new prompt or a good reply. */
 const recovered = new Set<string>();
-let ui: CompactionUi | undefined;
-
-/** Lets what waits behind a review go: with the compacted path, or as it was (Skip). */
-export function releaseQueuedPrompts(sessionId: string, path: SessionEntry[] | undefined): void {
-  const list = waiting.get(sessionId) ?? [];
-  waiting.delete(sessionId);
-  if (!path) skippedAt.set(sessionId, true);
-  ui?.setWaiting(sessionId, 0);
-  for (const w of list) w(path);
-}
-
-function wait(sessionId: string): Promise<SessionEntry[] | undefined> {
-  return new Promise((resolve) => {
-    const list = waiting.get(sessionId) ?? [];
-    list.push(resolve);
-    waiting.set(sessionId, list);
-    ui?.setWaiting(sessionId, list.length);
-  });
-}
 
 const fmt = (n: number) => (n < 10_000 ? `${(n / 1000).toFixed(1)}k` : `${Math.round(n / 1000)}k`);
 
@@ -77,7 +58,7 @@ export interface CompactionHooksDeps {
 
 export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
   const { db } = deps;
-  ui = deps.ui;
+  onWaitingCount((sessionId, count) => deps.ui.setWaiting(sessionId, count));
 
   async function context(ctx: HookContext) {
     const settings = await loadCompactionSettings(db, ctx.sessionId);
@@ -203,12 +184,9 @@ export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
       return r.ok ? [...path, r.entry] : undefined;
     }
     if (d.action !== "ask") return;
-    if (skippedAt.has(sessionId)) {
-      skippedAt.delete(sessionId);
-      return;
-    }
+    if (takeSkip(sessionId)) return;
     deps.ui.openReview(sessionId, reviewReason(d.tokens, window, moment));
-    return wait(sessionId);
+    return waitForReview(sessionId);
   }
 
   return {
@@ -216,14 +194,16 @@ export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
       recovered.delete(ctx.sessionId);
       const c = await context(ctx);
       if (c.settings.mode === "off") return;
-      if (c.settings.mode !== "auto" && deps.ui.isReviewing(ctx.sessionId)) return wait(ctx.sessionId);
+      if (c.settings.mode !== "auto" && deps.ui.isReviewing(ctx.sessionId))
+        return waitForReview(ctx.sessionId);
       return onThreshold(ctx, decide(ctx, c, "before-prompt", ctx.path), c.window, ctx.path, "next-message");
     },
 
     async betweenTurns(ctx) {
       const c = await context(ctx);
       if (c.settings.mode === "off") return;
-      if (c.settings.mode !== "auto" && deps.ui.isReviewing(ctx.sessionId)) return wait(ctx.sessionId);
+      if (c.settings.mode !== "auto" && deps.ui.isReviewing(ctx.sessionId))
+        return waitForReview(ctx.sessionId);
       return onThreshold(ctx, decide(ctx, c, "between-turns", ctx.path), c.window, ctx.path, "between-turns");
     },
 

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { generateOfflineCompaction as offlineSummary } from "../core/compaction/offline-summary.ts";
 import { planCompaction } from "../core/compaction/plan.ts";
 import { isPositionMarker } from "../core/session/moves.ts";
 import { parseSessionJsonl } from "../core/session/parse.ts";
@@ -10,7 +11,7 @@ import type { SessionEntry } from "../core/session/types.ts";
 import { type CutpointDb, createDb } from "../db/schema.ts";
 import { prepareSession, readEntries, saveSession } from "../db/sessions-repo.ts";
 import { loadSavedReview, readSavedReview, saveReview } from "./compaction-drafts.ts";
-import { confirmCompaction, offlineSummary, redoCompaction, undoCompaction } from "./compaction-runner.ts";
+import { confirmCompaction, redoCompaction, undoCompaction } from "./compaction-runner.ts";
 import {
   loadCompactionSettings,
   saveCompactionSettings,

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { generateOfflineCompaction as offlineSummary } from "../core/compaction/offline-summary.ts";
 import { planCompaction } from "../core/compaction/plan.ts";
 import type { CompleteFn } from "../core/compaction/summarize.ts";
 import { buildSessionContext } from "../core/session/context.ts";
@@ -22,7 +23,6 @@ import {
   compactAutomatically,
   confirmCompaction,
   generateSummary,
-  offlineSummary,
   undoCompaction,
 } from "./compaction-runner.ts";
 import { loadCompactionSettings, normalizeSettings, saveCompactionSettings } from "./compaction-settings.ts";

@@ -4,10 +4,7 @@
  * offline summary), then persist in ONE transaction, and only on Confirm. Errors are values.
  */
 import { type CompactionTrigger, summaryRecord, withRecord } from "../core/compaction/compaction-record.ts";
-import { coverageOf } from "../core/compaction/coverage.ts";
-import { coverageDetails } from "../core/compaction/coverage-details.ts";
 import { omissionEdits } from "../core/compaction/decide.ts";
-import { generateOfflineCompaction } from "../core/compaction/offline-summary.ts";
 import { type CompactionPlan, contextTokensOf, indexPath, planCompaction } from "../core/compaction/plan.ts";
 import {
   buildCompactionEntry,
@@ -62,11 +59,6 @@ export async function generateSummary(
     ...(options.thinkingLevel ? { thinkingLevel: options.thinkingLevel } : {}),
     ...(options.onDelta ? { onDelta: options.onDelta } : {}),
   });
-}
-
-/** The offline summary (no model, no key): same shape as a generated one. */
-export function offlineSummary(plan: CompactionPlan): GenerateResult {
-  return generateOfflineCompaction(plan);
 }
 
 export interface ConfirmInput {
@@ -207,6 +199,15 @@ export interface AutoCompactInput {
   trigger?: Extract<CompactionTrigger, "threshold" | "overflow">;
 }
 
+/** The coverage record of a summary (loaded on demand: the check is not needed to show a session). */
+async function coverageRecord(summary: string, plan: CompactionPlan) {
+  const [{ coverageOf }, { coverageDetails }] = await Promise.all([
+    import("../core/compaction/coverage.ts"),
+    import("../core/compaction/coverage-details.ts"),
+  ]);
+  return coverageDetails(coverageOf(summary, plan));
+}
+
 /** Plan, summarize and confirm without asking (auto mode and overflow recovery). */
 export async function compactAutomatically(
   db: CutpointDb,
@@ -227,7 +228,7 @@ export async function compactAutomatically(
         ...(input.complete ? { complete: input.complete } : {}),
         ...(input.thinkingLevel ? { thinkingLevel: input.thinkingLevel } : {}),
       })
-    : offlineSummary(plan);
+    : (await import("../core/compaction/offline-summary.ts")).generateOfflineCompaction(plan);
   if (!generated.ok)
     return { ok: false, reason: `The summary failed: ${generated.error}`, aborted: generated.aborted };
   const last = input.path[input.path.length - 1];
@@ -236,7 +237,7 @@ export async function compactAutomatically(
     parentId: last?.id ?? null,
     expectedLeafId: input.expectedLeafId,
     fields: withRecord(generated.fields, {
-      coverage: coverageDetails(coverageOf(generated.fields.summary, plan)),
+      coverage: await coverageRecord(generated.fields.summary, plan),
       record: summaryRecord(
         input.trigger ?? "threshold",
         input.endpoint?.model ?? "",

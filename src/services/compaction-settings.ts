@@ -5,8 +5,9 @@
  * the estimator, the summarizer model and whether leaving a branch offers a branch summary. Read
  * loose, write strict: unknown or bad values fall back to the defaults.
  */
-import type { TriggerSetting } from "../core/compaction/decide.ts";
+
 import { DEFAULT_COMPACTION_SETTINGS } from "../core/compaction/tokens.ts";
+import type { TriggerSetting } from "../core/compaction/trigger.ts";
 import type { CutpointDb } from "../db/schema.ts";
 import { deleteSetting, getSetting, setSetting } from "../db/settings-repo.ts";
 

@@ -6,7 +6,7 @@
  */
 import type { CompactionEntry } from "../session/types.ts";
 import type { CoverageReport } from "./coverage.ts";
-import { COVERAGE_KINDS, type CoverageKind } from "./coverage-extract.ts";
+import { COVERAGE_KINDS, type CoverageKind } from "./coverage-kinds.ts";
 
 export interface CoverageRef {
   kind: CoverageKind;

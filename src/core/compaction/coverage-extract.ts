@@ -7,6 +7,7 @@
  */
 import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../session/types.ts";
 import { commandParts, toolCallCommand } from "./coverage-commands.ts";
+import { COVERAGE_KINDS, type CoverageKind } from "./coverage-kinds.ts";
 import { instructionLanguages, isNextStep } from "./coverage-lang.ts";
 import {
   basename,
@@ -22,26 +23,7 @@ import {
 } from "./coverage-text.ts";
 import { messageFileOps } from "./file-ops.ts";
 
-export type CoverageKind =
-  | "file"
-  | "command"
-  | "error"
-  | "identifier"
-  | "value"
-  | "url"
-  | "instruction"
-  | "todo";
-
-export const COVERAGE_KINDS: readonly CoverageKind[] = [
-  "file",
-  "command",
-  "error",
-  "identifier",
-  "value",
-  "url",
-  "instruction",
-  "todo",
-];
+export { COVERAGE_KINDS, type CoverageKind };
 
 /** An item found in the summarized range (before checking a summary). */
 export interface CoverageCandidate {

@@ -8,12 +8,11 @@ import { entryTimeMs, projectPath } from "../session/projection.ts";
 import type { AssistantMessage, ContextEditEntry, SessionEntry } from "../session/types.ts";
 import { isOverflowErrorReply, isSilentOverflow, isTruncatedInput } from "./overflow.ts";
 import { contextTokensOf, indexPath } from "./plan.ts";
-import { compactionThreshold } from "./tokens.ts";
+import { type TriggerSetting, triggerThreshold } from "./trigger.ts";
+
+export { type TriggerSetting, triggerThreshold };
 
 export type CompactionMode = "ask" | "auto" | "off";
-
-/** Where the threshold lies: pi's window − reserve, or a share of the window. */
-export type TriggerSetting = { kind: "reserve" } | { kind: "percent"; percent: number };
 
 export interface DecideInput {
   moment: "before-prompt" | "between-turns" | "after-run";
@@ -51,19 +50,6 @@ export const RECOVERY_FAILED_LENGTH =
   "The reply was cut off again after compacting once, so Cutpoint stopped instead of looping. Compact with less kept, or use a model with a larger window.";
 export const OVERFLOW_WITH_MODE_OFF =
   "The model rejected the request as too long. Automatic compaction is off: compact from the meter, or start a new session.";
-
-/** The threshold in tokens for a window: window − reserve, or the share of the window. */
-export function triggerThreshold(
-  contextWindow: number,
-  reserveTokens: number,
-  trigger?: TriggerSetting,
-): number {
-  if (trigger?.kind === "percent") {
-    const p = Math.min(100, Math.max(1, trigger.percent));
-    return Math.floor((contextWindow * p) / 100);
-  }
-  return compactionThreshold(contextWindow, reserveTokens);
-}
 
 /** Path index of the entry holding `message` (by object), -1 when not on the path. */
 function indexOfMessage(path: readonly SessionEntry[], message: AssistantMessage): number {

@@ -8,13 +8,14 @@
  */
 import type { ContextEditEntry, SessionEntry, ToolCall, ToolResultMessage } from "../session/types.ts";
 import { clip, contentText } from "./coverage-text.ts";
+/** Every placeholder starts with this (so a masked result is never masked again). */
+import { isMasked, MASK_PREFIX } from "./mask-marker.ts";
 import { ABSENT } from "./path-index.ts";
 import { contextTokensOf, indexPath, type PlanResult, type PlanSettings, planCompaction } from "./plan.ts";
 import { formatToolCall } from "./serialize.ts";
 import { type Estimator, shouldCompact } from "./tokens.ts";
 
-/** Every placeholder starts with this (so a masked result is never masked again). */
-export const MASK_PREFIX = "[Tool output masked to save context.";
+export { isMasked, MASK_PREFIX };
 
 export interface EditIds {
   /** The id of the n-th new entry (0-based); must not clash with the path's ids. */
@@ -63,11 +64,6 @@ export function maskPlaceholder(call: string, text: string, images: number): str
   const pics = images > 0 ? ` and ${images} image${images === 1 ? "" : "s"}` : "";
   const began = first ? `; it began: ${JSON.stringify(clip(first, 120))}` : "";
   return `${MASK_PREFIX} ${clip(call, 160)} returned ${size}${pics}${began}. Run the tool again if it is needed.]`;
-}
-
-/** True when a (projected) tool result's content is a mask placeholder. */
-export function isMasked(content: unknown): boolean {
-  return contentText(content).startsWith(MASK_PREFIX);
 }
 
 function editEntry(

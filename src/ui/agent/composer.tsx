@@ -19,12 +19,17 @@ import { ErrorBoundary } from "../common/error-boundary.tsx";
 import { HiddenCharsNote } from "../common/safe-text.tsx";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import { SummaryInstructionsButton } from "../pins/pins-controls.tsx";
+import { lazyComponent } from "../shell/lazy-component.ts";
 import type { SessionSlotProps } from "../shell/slots.ts";
 import { sessionPath } from "../tree/tree-model.ts";
 import { CompactionNotice, LiveRun } from "./live-run.tsx";
-import { SystemPromptDialog } from "./system-prompt-dialog.tsx";
 import { useProviderSettings, useSessionAgent } from "./use-agent.ts";
-import { WorkspacePanel } from "./workspace-panel.tsx";
+
+// Opened on demand: not needed to show a session.
+const SystemPromptDialog = lazyComponent(() =>
+  import("./system-prompt-dialog.tsx").then((m) => m.SystemPromptDialog),
+);
+const WorkspacePanel = lazyComponent(() => import("./workspace-panel.tsx").then((m) => m.WorkspacePanel));
 
 export function AgentComposer({ sessionId }: SessionSlotProps) {
   const { loaded } = useCurrentSession();

@@ -6,7 +6,7 @@
  */
 import { useLiveQuery } from "dexie-react-hooks";
 import { useId, useState } from "react";
-import type { TriggerSetting } from "../../core/compaction/decide.ts";
+import type { TriggerSetting } from "../../core/compaction/trigger.ts";
 import { db } from "../../db/instance.ts";
 import {
   COMPACTION_SETTINGS_KEY,

@@ -7,18 +7,26 @@
  */
 import { db } from "../../db/instance.ts";
 import { registerAgentHooks } from "../../services/agent-instance.ts";
-import { type CompactionUi, createCompactionHooks } from "../../services/compaction-agent-hooks.ts";
+import type { AgentHooks } from "../../services/agent-types.ts";
+import type { CompactionUi } from "../../services/compaction-agent-hooks.ts";
 import { sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
-import { registerSlot } from "../shell/slots.ts";
-import { CompactionSettingsForm } from "./compaction-settings-form.tsx";
+import { registerLazySlot, registerSlot } from "../shell/slots.ts";
 import { ContextMeter } from "./context-meter.tsx";
-import { TokenTimeline } from "./token-timeline.tsx";
 import "./compaction.css";
 
+// The panel (token timeline and review) and the settings form load on demand: not needed to show a session.
 registerSlot("topBar", ContextMeter, "compaction-meter");
-registerSlot("rightPanel", TokenTimeline, "compaction-timeline");
-registerSlot("settings", CompactionSettingsForm, "compaction-settings");
+registerLazySlot(
+  "rightPanel",
+  () => import("./token-timeline.tsx").then((m) => m.TokenTimeline),
+  "compaction-timeline",
+);
+registerLazySlot(
+  "settings",
+  () => import("./compaction-settings-form.tsx").then((m) => m.CompactionSettingsForm),
+  "compaction-settings",
+);
 
 const compactionUi: CompactionUi = {
   isReviewing(sessionId) {
@@ -55,4 +63,14 @@ const compactionUi: CompactionUi = {
   },
 };
 
-registerAgentHooks(createCompactionHooks({ db, ui: compactionUi }));
+// The hooks (and the compaction code they run) load with the first run, not with the page.
+let hooks: Promise<AgentHooks> | undefined;
+const loadHooks = () =>
+  (hooks ??= import("../../services/compaction-agent-hooks.ts").then((m) =>
+    m.createCompactionHooks({ db, ui: compactionUi }),
+  ));
+registerAgentHooks({
+  beforePrompt: async (ctx) => (await loadHooks()).beforePrompt?.(ctx),
+  betweenTurns: async (ctx) => (await loadHooks()).betweenTurns?.(ctx),
+  afterRun: async (ctx) => (await loadHooks()).afterRun?.(ctx),
+});

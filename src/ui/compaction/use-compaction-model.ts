@@ -7,10 +7,10 @@
 import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useMemo, useState } from "react";
 import { accountContext, type ContextAccount } from "../../core/compaction/breakdown.ts";
-import { triggerThreshold } from "../../core/compaction/decide.ts";
 import type { CompactionPlan, PlanFailureCode } from "../../core/compaction/plan.ts";
 import { createPlanner, type Planner } from "../../core/compaction/planner.ts";
 import { type Estimator, PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
+import { triggerThreshold } from "../../core/compaction/trigger.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
 import {

@@ -5,12 +5,13 @@
  */
 import { useCallback, useEffect, useRef } from "react";
 import { summaryRecord } from "../../core/compaction/compaction-record.ts";
+import { generateOfflineCompaction } from "../../core/compaction/offline-summary.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
 import type { CompactionFields } from "../../core/compaction/summarize.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
 import { resolveSummarizer } from "../../services/compaction-endpoint.ts";
-import { generateSummary, offlineSummary } from "../../services/compaction-runner.ts";
+import { generateSummary } from "../../services/compaction-runner.ts";
 import { loadSummaryInstructions } from "../../services/summary-instructions.ts";
 import { type DraftTarget, sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 
@@ -53,7 +54,7 @@ export function useSummaryGeneration(
     const p = planRef.current;
     if (!p) return;
     controller.current?.abort();
-    const r = offlineSummary(p);
+    const r = generateOfflineCompaction(p);
     const store = useCompactionStore.getState();
     if (!r.ok) {
       store.setStatus(sessionId, "failed", { error: r.error });

@@ -1,7 +1,7 @@
 /** One timeline row: kind, excerpt, time, tokens and running total; expands to the full content. */
 import { memo } from "react";
 import type { CompactionSummaryFacts } from "../../core/compaction/compaction-record.ts";
-import { isMasked } from "../../core/compaction/masking.ts";
+import { isMasked } from "../../core/compaction/mask-marker.ts";
 import type { ContextEditEntry, SessionEntry } from "../../core/session/types.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
 import { SafeText } from "../common/safe-text.tsx";
