@@ -2,10 +2,12 @@
  * The concrete items of a summarized range that a summary should mention: files, commands,
  * errors, the person's identifiers, values, URLs and instructions, and open to-dos. Tool results
  * are never a source of instructions, names or to-dos (only of errors and nested file calls).
- * Per-message findings are cached per message object (the projection caches those), so
- * re-planning the same session re-reads nothing. Deterministic.
+ * Per-message findings are kept per range and reused for the same message objects (the
+ * projection caches those; coverage-cache.ts), so re-planning the same session re-reads little.
+ * Deterministic.
  */
 import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../session/types.ts";
+import { createItemMemo } from "./coverage-cache.ts";
 import { commandParts, toolCallCommand } from "./coverage-commands.ts";
 import { instructionLanguages, isNextStep } from "./coverage-lang.ts";
 import {
@@ -79,6 +81,11 @@ const INSTRUCTION_CHARS = 240;
 const ERROR_CHARS = 200;
 const MAX_PASTED_ERRORS = 3;
 
+/** Whether a text may hold a to-do (`todos` reads only lines with one of these). */
+function mayHoldTodo(text: string): boolean {
+  return text.includes("[") || text.includes("TODO") || text.includes("FIXME");
+}
+
 function todos(lines: readonly string[], out: Found[]): void {
   for (const line of lines) {
     if (!line.includes("[") && !line.includes("TODO") && !line.includes("FIXME")) continue;
@@ -114,7 +121,8 @@ function urls(text: string, out: Found[], detail: string): void {
 
 /** Paths in text; `specific`: only paths with a directory and a file extension (assistant prose names many files in passing). */
 function paths(text: string, out: Found[], specific: boolean): void {
-  for (const p of pathsInText(text)) {
+  // A specific path has a slash after its first character.
+  for (const p of pathsInText(text, specific)) {
     if (specific && !(/\/[^/]/.test(p.slice(1)) && /\.\w+$/.test(p))) continue;
     out.push({ kind: "file", text: p, detail: "mentioned" });
   }
@@ -197,13 +205,18 @@ function fromAssistant(m: AssistantMessage, out: Found[]): void {
     if (b?.type !== "toolCall") continue;
     const command = toolCallCommand(b.name, b.arguments);
     if (command) commandFindings(command, "tool", out);
-    for (const v of Object.values(b.arguments ?? {})) if (typeof v === "string") urls(v, out, "tool call");
+    const args = b.arguments;
+    if (args && typeof args === "object")
+      for (const k in args) {
+        const v = (args as Record<string, unknown>)[k];
+        if (typeof v === "string") urls(v, out, "tool call");
+      }
   }
   const text = contentText(content);
   if (text) {
     paths(text, out, true);
     urls(text, out, "assistant");
-    todos(text.split("\n"), out);
+    if (mayHoldTodo(text)) todos(text.split("\n"), out);
   }
   if (m.stopReason === "error" && typeof m.errorMessage === "string" && m.errorMessage.trim() !== "") {
     const line = errorLineOf(m.errorMessage);
@@ -219,15 +232,11 @@ function fromToolResult(m: ToolResultMessage, out: Found[]): void {
     out.push({ kind: "error", text: line, detail: typeof m.toolName === "string" ? m.toolName : "tool" });
 }
 
-const cache = new WeakMap<AgentMessage, readonly Found[]>();
-
 const NO_FINDINGS: readonly Found[] = [];
 
 function findingsOf(m: AgentMessage): readonly Found[] {
-  // Most tool results hold nothing to find: no cache entry for them (cheaper than the lookup).
+  // Most tool results hold nothing to find.
   if (m.role === "toolResult" && m.isError !== true && !m.nestedCalls) return NO_FINDINGS;
-  const hit = cache.get(m);
-  if (hit) return hit;
   const out: Found[] = [];
   if (m.role === "user") fromUser(contentText(m.content), out);
   else if (m.role === "assistant") fromAssistant(m, out);
@@ -244,9 +253,11 @@ function findingsOf(m: AgentMessage): readonly Found[] {
     }
   }
   for (const f of out) f.key = coverageKey(f.kind, f.text);
-  cache.set(m, out);
   return out;
 }
+
+/** Findings per message, kept per range array and reused for the same messages (coverage-cache.ts). */
+const findingsMemo = createItemMemo(findingsOf);
 
 /** The key of an item: its kind and its normalised text. */
 export function coverageKey(kind: CoverageKind, text: string): string {
@@ -305,23 +316,30 @@ function mergeMentionedPaths(
  * announced next step counts only after the last user message.
  */
 export function extractCoverageItems(ranges: readonly CoverageRange[]): CoverageCandidate[] {
+  // The position of the last user message, read from the end (the messages are many and cold).
   let lastUser = -1;
   let n = 0;
-  for (const r of ranges)
-    for (const m of r.messages) {
-      if (m.role === "user") lastUser = n;
-      n++;
-    }
+  for (const r of ranges) n += r.messages.length;
+  for (let ri = ranges.length - 1, end = n; ri >= 0 && lastUser < 0; ri--) {
+    const { messages } = ranges[ri]!;
+    end -= messages.length;
+    for (let i = messages.length - 1; i >= 0; i--)
+      if (messages[i]!.role === "user") {
+        lastUser = end + i;
+        break;
+      }
+  }
   const byKey = new Map<string, CoverageCandidate>();
   const seenIds = new Map<CoverageCandidate, Set<string>>();
   const closed = new Set<string>();
   let at = 0;
   for (const r of ranges) {
+    const findings = findingsMemo.map(r.messages);
     for (let i = 0; i < r.messages.length; i++, at++) {
       const id = r.entryIds[i] ?? "";
       const m = r.messages[i]!;
       const found =
-        at > lastUser && m.role === "assistant" ? [...findingsOf(m), ...nextSteps(m)] : findingsOf(m);
+        at > lastUser && m.role === "assistant" ? [...findings[i]!, ...nextSteps(m)] : findings[i]!;
       for (const f of found) {
         const key = f.key ?? coverageKey(f.kind, f.text);
         if (f.closes) {
