@@ -55,6 +55,9 @@ function isExploration(tokens: readonly string[]): boolean {
 
 const SPACES = /\s+/;
 const SPACE = /\s/;
+
+/** Where the first token that starts with " ' ` $ or ( begins (at the start or after a space). */
+const QUOTED_TOKEN = /(?:^|\s)["'`$(]/;
 const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const DUP_REDIRECT = /\s*\d*>&\d+/g;
 const FILE_REDIRECT = /\s*(?:\d*>>?|<)\s*\S+/g;
@@ -72,7 +75,10 @@ function salientStage(stage: string): string[] {
     stage.includes(">") || stage.includes("<")
       ? stage.replace(DUP_REDIRECT, " ").replace(FILE_REDIRECT, " ").replace(HEREDOC_REDIRECT, " ")
       : stage;
-  const tokens = cleaned.split(SPACES).filter((t) => t !== "");
+  // Tokens from the first quoted one on are dropped (env assignments and sudo never start with a
+  // quote): split only what comes before it.
+  const quoted = cleaned.search(QUOTED_TOKEN);
+  const tokens = (quoted < 0 ? cleaned : cleaned.slice(0, quoted)).split(SPACES).filter((t) => t !== "");
   while (tokens.length > 0 && ENV_ASSIGNMENT.test(tokens[0]!)) tokens.shift();
   if (tokens[0] === "sudo" || tokens[0] === "time" || tokens[0] === "exec") tokens.shift();
   let cut = 0;
@@ -91,9 +97,11 @@ const COMPOUND = new Set(
  * The first pipeline stage of each segment of a script: splits at newlines, `&&`, `||`, `;` and
  * `|` outside quotes and `$(...)`; a heredoc ends the script (its body is content).
  */
-/** Index of the quote closing the one at `open` (a backslash escapes inside double quotes), or the end. */
 const HEREDOC = /<<-?\s*\S/;
+/** The characters `segments` looks at: ' " ` $ ) & | ; and newline (it jumps from one to the next). */
+const SPECIAL = /['"`$)&|;\n]/g;
 
+/** Index of the quote closing the one at `open` (a backslash escapes inside double quotes), or the end. */
 function closingQuote(script: string, open: number): number {
   const q = script[open]!;
   let at = script.indexOf(q, open + 1);
@@ -108,39 +116,45 @@ function closingQuote(script: string, open: number): number {
 }
 
 function segments(commandLine: string): string[] {
-  const script = commandLine.includes("\\\n") ? commandLine.replace(/\\\n/g, " ") : commandLine;
+  // (A one-character search first: much faster than looking for two characters.)
+  const continued = commandLine.includes("\\") && commandLine.includes("\\\n");
+  const script = continued ? commandLine.replace(/\\\n/g, " ") : commandLine;
   const out: string[] = [];
   let start = 0;
   let piped = false;
   let depth = 0;
-  const mayHeredoc = script.includes("<<");
+  const mayHeredoc = script.includes("<") && script.includes("<<");
   const end = (i: number, nextPiped: boolean) => {
     const part = script.slice(start, i).trim();
     if (!piped && part !== "") out.push(part);
     piped = nextPiped;
   };
-  // Character codes: ' " ` $ ( ) & | ; and newline.
-  for (let i = 0; i < script.length; i++) {
+  const special = SPECIAL;
+  special.lastIndex = 0;
+  for (let found = special.exec(script); found; found = special.exec(script)) {
+    let i = found.index;
     const c = script.charCodeAt(i);
     if (c === 39 || c === 34 || c === 96) {
       i = closingQuote(script, i);
-      continue;
+    } else if (c === 36) {
+      if (script.charCodeAt(i + 1) === 40) depth++;
+    } else if (c === 41) {
+      if (depth > 0) depth--;
+    } else if (depth === 0) {
+      if ((c === 38 || c === 124) && script.charCodeAt(i + 1) === c) {
+        end(i, false);
+        start = ++i + 1;
+      } else if (c === 59 || c === 10) {
+        const heredoc = mayHeredoc && HEREDOC.test(script.slice(start, i));
+        end(i, false);
+        start = i + 1;
+        if (heredoc && c === 10) return out;
+      } else if (c === 124) {
+        end(i, true);
+        start = i + 1;
+      }
     }
-    if (c === 36 && script.charCodeAt(i + 1) === 40) depth++;
-    else if (c === 41 && depth > 0) depth--;
-    if (depth > 0) continue;
-    if ((c === 38 || c === 124) && script.charCodeAt(i + 1) === c) {
-      end(i, false);
-      start = ++i + 1;
-    } else if (c === 59 || c === 10) {
-      const heredoc = mayHeredoc && HEREDOC.test(script.slice(start, i));
-      end(i, false);
-      start = i + 1;
-      if (heredoc && c === 10) return out;
-    } else if (c === 124) {
-      end(i, true);
-      start = i + 1;
-    }
+    special.lastIndex = i + 1;
   }
   end(script.length, false);
   return out;

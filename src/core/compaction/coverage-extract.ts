@@ -73,8 +73,8 @@ interface Found {
   detail?: string;
   /** A checked to-do: closes an open one with the same text. */
   closes?: boolean;
-  /** coverageKey(kind, text), set when the findings are cached. */
-  key?: string;
+  /** normalizeKey(text) (the key without its kind), set when the findings are kept. */
+  norm?: string;
 }
 
 const INSTRUCTION_CHARS = 240;
@@ -252,7 +252,7 @@ function findingsOf(m: AgentMessage): readonly Found[] {
       });
     }
   }
-  for (const f of out) f.key = coverageKey(f.kind, f.text);
+  for (const f of out) f.norm = normalizeKey(f.text);
   return out;
 }
 
@@ -265,6 +265,14 @@ export function coverageKey(kind: CoverageKind, text: string): string {
 }
 
 const FILE_RANK: Record<string, number> = { mentioned: 0, read: 1, modified: 2 };
+
+/** An item being merged: its normalised text, the ids it has (a set, and the last one added). */
+interface Merged {
+  item: CoverageCandidate;
+  norm: string;
+  ids: Set<string>;
+  lastId: string;
+}
 
 /**
  * Merges a path named in text into the path it names: a recorded one (same path, a suffix of it,
@@ -329,8 +337,12 @@ export function extractCoverageItems(ranges: readonly CoverageRange[]): Coverage
         break;
       }
   }
-  const byKey = new Map<string, CoverageCandidate>();
-  const seenIds = new Map<CoverageCandidate, Set<string>>();
+  // Items by kind, then by normalised text (the key without its kind: keys are built only for
+  // new items, not hashed for every finding), in order of first appearance.
+  const byKind = new Map<CoverageKind, Map<string, Merged>>();
+  for (const k of COVERAGE_KINDS) byKind.set(k, new Map());
+  const order: Merged[] = [];
+  /** Normalised texts of to-dos checked later in the range. */
   const closed = new Set<string>();
   let at = 0;
   for (const r of ranges) {
@@ -341,31 +353,43 @@ export function extractCoverageItems(ranges: readonly CoverageRange[]): Coverage
       const found =
         at > lastUser && m.role === "assistant" ? [...findings[i]!, ...nextSteps(m)] : findings[i]!;
       for (const f of found) {
-        const key = f.key ?? coverageKey(f.kind, f.text);
+        const norm = f.norm ?? normalizeKey(f.text);
         if (f.closes) {
-          closed.add(key);
+          closed.add(norm);
           continue;
         }
-        if (key.endsWith(":")) continue;
-        if (f.kind === "todo") closed.delete(key);
-        const item = byKey.get(key);
-        if (!item) {
-          const c: CoverageCandidate = { kind: f.kind, text: f.text, key, entryIds: [id] };
+        if (norm === "") continue;
+        if (f.kind === "todo") closed.delete(norm);
+        const table = byKind.get(f.kind)!;
+        const merged = table.get(norm);
+        if (!merged) {
+          const c: CoverageCandidate = {
+            kind: f.kind,
+            text: f.text,
+            key: `${f.kind}:${norm}`,
+            entryIds: [id],
+          };
           if (f.detail !== undefined) c.detail = f.detail;
-          byKey.set(key, c);
-          seenIds.set(c, new Set([id]));
+          const record: Merged = { item: c, norm, ids: new Set([id]), lastId: id };
+          table.set(norm, record);
+          order.push(record);
         } else {
-          const ids = seenIds.get(item)!;
-          if (!ids.has(id)) {
-            ids.add(id);
+          const item = merged.item;
+          // The same entry again (one message naming it twice): no set lookup.
+          if (id !== merged.lastId && !merged.ids.has(id)) {
+            merged.ids.add(id);
             item.entryIds.push(id);
           }
+          merged.lastId = id;
           if (f.kind === "file" && (FILE_RANK[f.detail ?? ""] ?? 0) > (FILE_RANK[item.detail ?? ""] ?? 0))
             item.detail = f.detail;
         }
       }
     }
   }
-  const items = [...byKey.values()].filter((i) => !(i.kind === "todo" && closed.has(i.key)));
+  const kept = order.filter((r) => !(r.item.kind === "todo" && closed.has(r.norm)));
+  const seenIds = new Map<CoverageCandidate, Set<string>>();
+  for (const r of kept) seenIds.set(r.item, r.ids);
+  const items = kept.map((r) => r.item);
   return mergeMentionedPaths(items, seenIds);
 }

@@ -21,9 +21,44 @@ const NEEDS_WORK = /[ς`’‘]|\s\s|[^\S ]/;
 
 const EDGE_PUNCT = /^[\s"'([{<.,;:!?*_~-]+|[\s"')\]}>.,;:!?*_~-]+$/g;
 
+const EDGE_LEAD = "\"'([{<.,;:!?*_~-";
+const EDGE_TRAIL = "\"')]}>.,;:!?*_~-";
+
+/**
+ * Whether a UTF-16 code unit is a regex `\s` (ECMAScript WhiteSpace or LineTerminator): tab, line
+ * feed, vertical tab, form feed, carriage return, space, no-break space, the Zs spaces, U+2028,
+ * U+2029 and U+FEFF.
+ */
+export function isSpaceCode(c: number): boolean {
+  if (c < 0x80) return c === 32 || (c >= 9 && c <= 13);
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
 /** normalize() with whitespace and punctuation trimmed at both ends. */
 export function normalizeKey(text: string): string {
-  return normalize(text).replace(EDGE_PUNCT, "");
+  const norm = normalize(text);
+  if (norm === "") return norm;
+  // Most keys have nothing to trim: no regex then.
+  const first = norm.charCodeAt(0);
+  const last = norm.charCodeAt(norm.length - 1);
+  if (
+    !EDGE_LEAD.includes(norm[0]!) &&
+    !EDGE_TRAIL.includes(norm[norm.length - 1]!) &&
+    !isSpaceCode(first) &&
+    !isSpaceCode(last)
+  )
+    return norm;
+  return norm.replace(EDGE_PUNCT, "");
 }
 
 const WORD = /[\p{L}\p{N}_]+/gu;
