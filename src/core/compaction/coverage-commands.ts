@@ -78,7 +78,10 @@ function salientStage(stage: string): string[] {
   // Tokens from the first quoted one on are dropped (env assignments and sudo never start with a
   // quote): split only what comes before it.
   const quoted = cleaned.search(QUOTED_TOKEN);
-  const tokens = (quoted < 0 ? cleaned : cleaned.slice(0, quoted)).split(SPACES).filter((t) => t !== "");
+  const tokens = (quoted < 0 ? cleaned : cleaned.slice(0, quoted)).split(SPACES);
+  // split() gives empty strings only for spaces at either end.
+  if (tokens[0] === "") tokens.shift();
+  if (tokens.length > 0 && tokens[tokens.length - 1] === "") tokens.pop();
   while (tokens.length > 0 && ENV_ASSIGNMENT.test(tokens[0]!)) tokens.shift();
   if (tokens[0] === "sudo" || tokens[0] === "time" || tokens[0] === "exec") tokens.shift();
   let cut = 0;
@@ -98,8 +101,6 @@ const COMPOUND = new Set(
  * `|` outside quotes and `$(...)`; a heredoc ends the script (its body is content).
  */
 const HEREDOC = /<<-?\s*\S/;
-/** The characters `segments` looks at: ' " ` $ ) & | ; and newline (it jumps from one to the next). */
-const SPECIAL = /['"`$)&|;\n]/g;
 
 /** Index of the quote closing the one at `open` (a backslash escapes inside double quotes), or the end. */
 function closingQuote(script: string, open: number): number {
@@ -129,32 +130,28 @@ function segments(commandLine: string): string[] {
     if (!piped && part !== "") out.push(part);
     piped = nextPiped;
   };
-  const special = SPECIAL;
-  special.lastIndex = 0;
-  for (let found = special.exec(script); found; found = special.exec(script)) {
-    let i = found.index;
+  // Character codes: ' " ` $ ( ) & | ; and newline.
+  for (let i = 0; i < script.length; i++) {
     const c = script.charCodeAt(i);
     if (c === 39 || c === 34 || c === 96) {
       i = closingQuote(script, i);
-    } else if (c === 36) {
-      if (script.charCodeAt(i + 1) === 40) depth++;
-    } else if (c === 41) {
-      if (depth > 0) depth--;
-    } else if (depth === 0) {
-      if ((c === 38 || c === 124) && script.charCodeAt(i + 1) === c) {
-        end(i, false);
-        start = ++i + 1;
-      } else if (c === 59 || c === 10) {
-        const heredoc = mayHeredoc && HEREDOC.test(script.slice(start, i));
-        end(i, false);
-        start = i + 1;
-        if (heredoc && c === 10) return out;
-      } else if (c === 124) {
-        end(i, true);
-        start = i + 1;
-      }
+      continue;
     }
-    special.lastIndex = i + 1;
+    if (c === 36 && script.charCodeAt(i + 1) === 40) depth++;
+    else if (c === 41 && depth > 0) depth--;
+    if (depth > 0) continue;
+    if ((c === 38 || c === 124) && script.charCodeAt(i + 1) === c) {
+      end(i, false);
+      start = ++i + 1;
+    } else if (c === 59 || c === 10) {
+      const heredoc = mayHeredoc && HEREDOC.test(script.slice(start, i));
+      end(i, false);
+      start = i + 1;
+      if (heredoc && c === 10) return out;
+    } else if (c === 124) {
+      end(i, true);
+      start = i + 1;
+    }
   }
   end(script.length, false);
   return out;
@@ -168,10 +165,20 @@ export function salientCommands(commandLine: string): string[] {
   return commandParts(commandLine).commands;
 }
 
+const SHELL_CHARS = /[*?$"'`<>&]/;
+const TRAILING_SLASHES = /\/+$/;
+
 /** salientCommands, plus the path arguments of file commands (mv, rm, mkdir, ...). */
 export function commandParts(commandLine: string): { commands: string[]; paths: string[] } {
-  const out: string[] = [];
+  const commands: string[] = [];
   const paths: string[] = [];
+  collectCommandParts(commandLine, commands, paths);
+  return { commands, paths };
+}
+
+/** `commandParts` into the caller's lists (`out` gets no command twice from this line). */
+export function collectCommandParts(commandLine: string, out: string[], paths: string[]): void {
+  const first = out.length;
   for (const stage of segments(commandLine)) {
     if (stage.startsWith("#")) continue;
     // A stage is trimmed: it has more than one word exactly when it has a space inside.
@@ -180,8 +187,8 @@ export function commandParts(commandLine: string): { commands: string[]; paths: 
     if (EXPLORATION.has(head) || head === "cd") continue;
     if (FILE_COMMANDS.has(head)) {
       for (const a of stage.split(SPACES).slice(1))
-        if (!a.startsWith("-") && !/[*?$"'`<>&]/.test(a) && /[/.]/.test(a) && /[a-z]/i.test(a))
-          paths.push(a.replace(/\/+$/, ""));
+        if (!a.startsWith("-") && !SHELL_CHARS.test(a) && /[/.]/.test(a) && /[a-z]/i.test(a))
+          paths.push(a.replace(TRAILING_SLASHES, ""));
       continue;
     }
     const tokens = salientStage(stage);
@@ -196,7 +203,6 @@ export function commandParts(commandLine: string): { commands: string[]; paths: 
       const cut = text.slice(0, MAX_COMMAND_CHARS);
       text = cut.slice(0, Math.max(cut.lastIndexOf(" "), 1));
     }
-    if (!out.includes(text)) out.push(text);
+    if (out.indexOf(text, first) < 0) out.push(text);
   }
-  return { commands: out, paths };
 }

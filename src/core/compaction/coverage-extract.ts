@@ -8,7 +8,7 @@
  */
 import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../session/types.ts";
 import { createItemMemo } from "./coverage-cache.ts";
-import { commandParts, toolCallCommand } from "./coverage-commands.ts";
+import { collectCommandParts, toolCallCommand } from "./coverage-commands.ts";
 import { instructionLanguages, isNextStep } from "./coverage-lang.ts";
 import {
   basename,
@@ -22,7 +22,7 @@ import {
   splitProse,
   URL_RE,
 } from "./coverage-text.ts";
-import { messageFileOps } from "./file-ops.ts";
+import { callFileOp, messageFileOps } from "./file-ops.ts";
 
 export type CoverageKind =
   | "file"
@@ -192,26 +192,41 @@ function fromUser(text: string, out: Found[]): void {
   }
 }
 
+/** Scratch lists of commandFindings (emptied on each call; nothing here is reentrant). */
+const commandScratch: string[] = [];
+const pathScratch: string[] = [];
+
 function commandFindings(command: string, detail: string, out: Found[]): void {
-  const parts = commandParts(command);
-  for (const c of parts.commands) out.push({ kind: "command", text: c, detail });
-  for (const p of parts.paths) out.push({ kind: "file", text: p, detail: "mentioned" });
+  commandScratch.length = 0;
+  pathScratch.length = 0;
+  collectCommandParts(command, commandScratch, pathScratch);
+  for (const c of commandScratch) out.push({ kind: "command", text: c, detail });
+  for (const p of pathScratch) out.push({ kind: "file", text: p, detail: "mentioned" });
 }
 
+/** Findings of an assistant message's calls, before they join its list (see fromAssistant). */
+const callScratch: Found[] = [];
+
 function fromAssistant(m: AssistantMessage, out: Found[]): void {
-  for (const op of messageFileOps(m)) out.push({ kind: "file", text: op.path, detail: op.kind });
   const content = Array.isArray(m.content) ? m.content : [];
+  // One pass over the tool calls: their file operations first (as messageFileOps lists them), then
+  // each call's commands and URLs.
+  const fromCalls = callScratch;
+  fromCalls.length = 0;
   for (const b of content) {
     if (b?.type !== "toolCall") continue;
-    const command = toolCallCommand(b.name, b.arguments);
-    if (command) commandFindings(command, "tool", out);
     const args = b.arguments;
+    const op = callFileOp(b.name, args);
+    if (op) out.push({ kind: "file", text: op.path, detail: op.kind });
+    const command = toolCallCommand(b.name, args);
+    if (command) commandFindings(command, "tool", fromCalls);
     if (args && typeof args === "object")
       for (const k in args) {
         const v = (args as Record<string, unknown>)[k];
-        if (typeof v === "string") urls(v, out, "tool call");
+        if (typeof v === "string" && v.includes("://")) urls(v, fromCalls, "tool call");
       }
   }
+  for (const f of fromCalls) out.push(f);
   const text = contentText(content);
   if (text) {
     paths(text, out, true);
@@ -252,6 +267,7 @@ function findingsOf(m: AgentMessage): readonly Found[] {
       });
     }
   }
+  if (out.length === 0) return NO_FINDINGS;
   for (const f of out) f.norm = normalizeKey(f.text);
   return out;
 }
@@ -352,7 +368,8 @@ export function extractCoverageItems(ranges: readonly CoverageRange[]): Coverage
       const m = r.messages[i]!;
       const found =
         at > lastUser && m.role === "assistant" ? [...findings[i]!, ...nextSteps(m)] : findings[i]!;
-      for (const f of found) {
+      for (let k = 0; k < found.length; k++) {
+        const f = found[k]!;
         const norm = f.norm ?? normalizeKey(f.text);
         if (f.closes) {
           closed.add(norm);
