@@ -81,6 +81,19 @@ const INSTRUCTION_CHARS = 240;
 const ERROR_CHARS = 200;
 const MAX_PASTED_ERRORS = 3;
 
+// Patterns compiled once (a literal in a function body is a new object on every call).
+const OPEN_TODO = /^\s*[-*+]\s+\[ \]\s+(.+)/;
+const DONE_TODO = /^\s*[-*+]\s+\[[xX]\]\s+(.+)/;
+const TODO_LINE = /^\s*(?:[-*+]\s+|\d+[.)]\s+|\/\/\s*|#\s*)?(?:TODO|FIXME)\b[:\s-]*(.+)/;
+const URL_TAIL = /[.,;:!?]+$/;
+const INNER_SLASH = /\/[^/]/;
+const EXTENSION = /\.\w+$/;
+const QUOTE_CHAR = /["“„«']/;
+const SPACE_RUN = /\s+/;
+const SLASHED_WORD = /[^\s/]*\/[^\s]*/g;
+const DIGIT = /\d/;
+const CURLY_APOSTROPHE = /[’]/g;
+
 /** Whether a text may hold a to-do (`todos` reads only lines with one of these). */
 function mayHoldTodo(text: string): boolean {
   return text.includes("[") || text.includes("TODO") || text.includes("FIXME");
@@ -89,17 +102,17 @@ function mayHoldTodo(text: string): boolean {
 function todos(lines: readonly string[], out: Found[]): void {
   for (const line of lines) {
     if (!line.includes("[") && !line.includes("TODO") && !line.includes("FIXME")) continue;
-    const open = /^\s*[-*+]\s+\[ \]\s+(.+)/.exec(line);
+    const open = OPEN_TODO.exec(line);
     if (open) {
       out.push({ kind: "todo", text: clip(open[1]!, INSTRUCTION_CHARS), detail: "unchecked" });
       continue;
     }
-    const done = /^\s*[-*+]\s+\[[xX]\]\s+(.+)/.exec(line);
+    const done = DONE_TODO.exec(line);
     if (done) {
       out.push({ kind: "todo", text: clip(done[1]!, INSTRUCTION_CHARS), closes: true });
       continue;
     }
-    const todo = /^\s*(?:[-*+]\s+|\d+[.)]\s+|\/\/\s*|#\s*)?(?:TODO|FIXME)\b[:\s-]*(.+)/.exec(line);
+    const todo = TODO_LINE.exec(line);
     if (todo) out.push({ kind: "todo", text: clip(todo[1]!, INSTRUCTION_CHARS), detail: "todo" });
   }
 }
@@ -115,15 +128,14 @@ function nextSteps(m: AgentMessage): Found[] {
 
 function urls(text: string, out: Found[], detail: string): void {
   if (!text.includes("://")) return;
-  for (const m of text.matchAll(URL_RE))
-    out.push({ kind: "url", text: m[0].replace(/[.,;:!?]+$/, ""), detail });
+  for (const m of text.matchAll(URL_RE)) out.push({ kind: "url", text: m[0].replace(URL_TAIL, ""), detail });
 }
 
 /** Paths in text; `specific`: only paths with a directory and a file extension (assistant prose names many files in passing). */
 function paths(text: string, out: Found[], specific: boolean): void {
   // A specific path has a slash after its first character.
   for (const p of pathsInText(text, specific)) {
-    if (specific && !(/\/[^/]/.test(p.slice(1)) && /\.\w+$/.test(p))) continue;
+    if (specific && !(INNER_SLASH.test(p.slice(1)) && EXTENSION.test(p))) continue;
     out.push({ kind: "file", text: p, detail: "mentioned" });
   }
 }
@@ -156,22 +168,22 @@ function named(prose: string, out: Found[]): void {
   }
   const unticked = ticks ? prose.replace(BACKTICK, " ") : prose;
   const plain = unticked.includes("://") ? unticked.replace(URL_RE, " ") : unticked;
-  for (const m of /["“„«']/.test(plain) ? plain.matchAll(QUOTED) : []) {
+  for (const m of QUOTE_CHAR.test(plain) ? plain.matchAll(QUOTED) : []) {
     const t = m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? "";
-    if (t.trim().split(/\s+/).length <= 8) add("value", t);
+    if (t.trim().split(SPACE_RUN).length <= 8) add("value", t);
   }
-  const bare = plain.includes("/") ? plain.replace(/[^\s/]*\/[^\s]*/g, " ") : plain;
+  const bare = plain.includes("/") ? plain.replace(SLASHED_WORD, " ") : plain;
   if (bare.includes("()")) for (const m of bare.matchAll(CALL)) add("identifier", m[0]);
   for (const m of bare.matchAll(CAMEL)) if (!seen.has(`${m[0]}()`)) add("identifier", m[0]);
   if (bare.includes("--")) for (const m of bare.matchAll(FLAG)) add("identifier", m[0]);
-  if (/\d/.test(bare)) {
+  if (DIGIT.test(bare)) {
     for (const m of bare.matchAll(VERSION)) add("value", m[0]);
     for (const m of bare.matchAll(NUMBER_UNIT)) add("value", m[0]);
   }
 }
 
 function fromUser(text: string, out: Found[]): void {
-  const { prose, pasted } = splitProse(text.replace(/[’]/g, "'"));
+  const { prose, pasted } = splitProse(text.replace(CURLY_APOSTROPHE, "'"));
   for (const s of sentences(prose)) {
     if (s.endsWith("?") || s.length < 8) continue;
     const langs = instructionLanguages(s);
@@ -248,11 +260,14 @@ function fromToolResult(m: ToolResultMessage, out: Found[]): void {
 }
 
 const NO_FINDINGS: readonly Found[] = [];
+/** The list findingsOf fills (findingsOf is not reentrant). */
+const findingScratch: Found[] = [];
 
 function findingsOf(m: AgentMessage): readonly Found[] {
   // Most tool results hold nothing to find.
   if (m.role === "toolResult" && m.isError !== true && !m.nestedCalls) return NO_FINDINGS;
-  const out: Found[] = [];
+  const out = findingScratch;
+  out.length = 0;
   if (m.role === "user") fromUser(contentText(m.content), out);
   else if (m.role === "assistant") fromAssistant(m, out);
   else if (m.role === "toolResult") fromToolResult(m, out);
@@ -269,7 +284,8 @@ function findingsOf(m: AgentMessage): readonly Found[] {
   }
   if (out.length === 0) return NO_FINDINGS;
   for (const f of out) f.norm = normalizeKey(f.text);
-  return out;
+  // A copy of the exact length: the memo keeps one list per message.
+  return out.slice();
 }
 
 /** Findings per message, kept per range array and reused for the same messages (coverage-cache.ts). */
