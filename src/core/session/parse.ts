@@ -92,6 +92,10 @@ export interface StreamOptions {
   retainEntries?: boolean;
 }
 
+function sourceText(source: string | (() => string)): string {
+  return typeof source === "string" ? source : source();
+}
+
 function isHeaderObject(value: unknown): value is SessionHeader {
   return isPlainObject(value) && value.type === "session" && typeof value.id === "string";
 }
@@ -121,18 +125,28 @@ function createAssembler(options: StreamOptions) {
   };
 
   /** Validates one object as an entry; `start` < 0: no verbatim span. */
-  const accept = (value: unknown, line: number, start: number, end: number, excerpt: () => string): void => {
+  /**
+   * `source`: the line's text, or (for a migrated object) how to write it; read only for a problem.
+   * A string rather than a closure on the streaming path: one closure per line is garbage.
+   */
+  const accept = (
+    value: unknown,
+    line: number,
+    start: number,
+    end: number,
+    source: string | (() => string),
+  ): void => {
     // Shape first, then ids: in a v1 file a bad object got no id, and its shape is the real reason.
     const reason = entryProblem(value, false) ?? entryProblem(value, true);
     const utf8 = invalidUtf8.has(line);
     if (reason !== undefined) {
-      bad(line, utf8 ? `${reason} (and not valid UTF-8)` : reason, excerpt());
+      bad(line, utf8 ? `${reason} (and not valid UTF-8)` : reason, sourceText(source));
       return;
     }
     const entry = value as SessionEntry;
     const duplicate = tree.add(entry, line);
     if (duplicate) {
-      problems.push({ ...duplicate, excerpt: excerptOf(excerpt()) });
+      problems.push({ ...duplicate, excerpt: excerptOf(sourceText(source)) });
       return;
     }
     if (utf8)
@@ -140,7 +154,7 @@ function createAssembler(options: StreamOptions) {
         line,
         kind: "invalid-utf8",
         reason: UTF8_REASON,
-        excerpt: excerptAround(excerpt(), "\uFFFD"),
+        excerpt: excerptAround(sourceText(source), "\uFFFD"),
       });
     if (retainEntries) {
       entries.push(entry);
@@ -180,7 +194,7 @@ function createAssembler(options: StreamOptions) {
       if (invalid) invalidUtf8.add(lineNo);
       if (streaming) {
         // A CRLF line is rewritten on export (JSONL lines end in "\n" alone): no verbatim span.
-        accept(value, lineNo, hasCr ? -1 : start, hasCr ? -1 : end, () => line);
+        accept(value, lineNo, hasCr ? -1 : start, hasCr ? -1 : end, line);
         return;
       }
       if (pending.length === 0 && isHeaderObject(value) && headerVersion(value) >= CURRENT_SESSION_VERSION)

@@ -95,6 +95,10 @@ function synthesize(entry: SessionEntry): readonly AgentMessage[] {
  */
 export function entryMessages(entry: SessionEntry): readonly AgentMessage[] {
   if (entry.type === "message") {
+    const stored = (entry as { message?: { content?: unknown } }).message;
+    // The entry's own message: a new one-element list costs less than a cache entry per message
+    // (on a 100 MB session, 90k WeakMap entries take longer than building the whole context).
+    if (stored && typeof stored === "object" && stored.content != null) return [stored as AgentMessage];
     const hit = synthesized.get(entry);
     if (hit) return hit;
     const m = storedMessage(entry);
