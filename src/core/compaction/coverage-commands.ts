@@ -126,8 +126,11 @@ function segments(commandLine: string): string[] {
   let depth = 0;
   const mayHeredoc = script.includes("<") && script.includes("<<");
   const end = (i: number, nextPiped: boolean) => {
-    const part = script.slice(start, i).trim();
-    if (!piped && part !== "") out.push(part);
+    // A later pipeline stage is never kept: not even cut out.
+    if (!piped) {
+      const part = script.slice(start, i).trim();
+      if (part !== "") out.push(part);
+    }
     piped = nextPiped;
   };
   // Character codes: ' " ` $ ( ) & | ; and newline.

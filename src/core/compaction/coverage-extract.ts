@@ -143,6 +143,8 @@ function paths(text: string, out: Found[], specific: boolean): void {
 const BACKTICK = /`([^`\n]{2,80})`/g;
 const QUOTED =
   /(?<![\p{L}\p{N}])(?:"([^"\n]{2,80})"|“([^”\n]{2,80})”|„([^“\n]{2,80})“|«\s?([^»\n]{2,80}?)\s?»|'([^'\n]{2,60})')(?![\p{L}\p{N}])/gu;
+/** What every CAMEL match holds: a capital right after a small letter or digit, or an underscore. */
+const MAY_BE_CAMEL = /[a-z0-9][A-Z]|_/;
 const CAMEL =
   /(?<![\w$.])(?:[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+)(?:\(\))?(?![\w$])/g;
 const CALL = /(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\(\)/g;
@@ -174,7 +176,8 @@ function named(prose: string, out: Found[]): void {
   }
   const bare = plain.includes("/") ? plain.replace(SLASHED_WORD, " ") : plain;
   if (bare.includes("()")) for (const m of bare.matchAll(CALL)) add("identifier", m[0]);
-  for (const m of bare.matchAll(CAMEL)) if (!seen.has(`${m[0]}()`)) add("identifier", m[0]);
+  if (MAY_BE_CAMEL.test(bare))
+    for (const m of bare.matchAll(CAMEL)) if (!seen.has(`${m[0]}()`)) add("identifier", m[0]);
   if (bare.includes("--")) for (const m of bare.matchAll(FLAG)) add("identifier", m[0]);
   if (DIGIT.test(bare)) {
     for (const m of bare.matchAll(VERSION)) add("value", m[0]);
