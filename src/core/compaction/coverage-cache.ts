@@ -53,7 +53,8 @@ export function createItemMemo<I extends object, T>(compute: (item: I) => T): It
         const shift = shiftOf(memo, items);
         if (shift !== undefined) sources.push({ memo, shift });
       }
-      const values: T[] = new Array(items.length);
+      // Pushed, not preallocated: `new Array(n)` for a large n is a slow (dictionary) array in V8.
+      const values: T[] = [];
       for (let i = 0; i < items.length; i++) {
         const item = items[i]!;
         let value: T | undefined;
@@ -65,7 +66,7 @@ export function createItemMemo<I extends object, T>(compute: (item: I) => T): It
             break;
           }
         }
-        values[i] = found ? (value as T) : compute(item);
+        values.push(found ? (value as T) : compute(item));
       }
       const memo: ArrayMemo<T> = { items: items.slice(), values };
       byArray.set(items, memo);
