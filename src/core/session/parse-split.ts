@@ -29,8 +29,8 @@ const RUN_BYTES = 8 * 1024;
  * The whole lines of a piece are decoded in runs of about RUN_BYTES, one `TextDecoder` call per
  * run, and cut in the string; a line that spans pieces (its bytes carried over) is decoded on its
  * own. No decode starts or ends inside a line, so a multi-byte character is never cut, and a bad
- * sequence never reaches past its line (0x0A is never part of one). When a run is not ASCII, its
- * lines' byte ends are found in the bytes beside the string's; a line whose text holds U+FFFD is
+ * sequence never reaches past its line (0x0A is never part of one). When a run's string is shorter
+ * than its bytes, its lines' byte ends are found in the bytes beside the string's; a line whose text holds U+FFFD is
  * checked with a fatal decoder (the file may hold a real U+FFFD).
  */
 export function createLineSplitter(sink: LineSink): LineSplitter {
@@ -67,12 +67,14 @@ export function createLineSplitter(sink: LineSink): LineSplitter {
   /** Whole lines, each ending in "\n", at most about RUN_BYTES; `base`: offset of `bytes[0]`. */
   const decodeRun = (bytes: Uint8Array, base: number): void => {
     const text = lenient.decode(bytes);
-    const ascii = text.length === bytes.length;
+    // One code unit per byte (ASCII, or bad bytes each read as one U+FFFD; a character of two or
+    // more bytes gives fewer units): string offsets are byte offsets.
+    const oneUnitPerByte = text.length === bytes.length;
     const suspect = text.includes("\uFFFD");
     let from = 0;
     let byteFrom = 0;
     for (let newline = text.indexOf("\n"); newline >= 0; newline = text.indexOf("\n", from)) {
-      const byteEnd = ascii ? newline : bytes.indexOf(10, byteFrom);
+      const byteEnd = oneUnitPerByte ? newline : bytes.indexOf(10, byteFrom);
       const line = text.slice(from, newline);
       const invalid = suspect && line.includes("\uFFFD") && !validUtf8(bytes.subarray(byteFrom, byteEnd));
       emit(line, invalid, false, base + byteFrom, base + byteEnd);
