@@ -1,7 +1,10 @@
 /** The per-array item memo of the coverage check: always the computed values, reused where the same objects come again. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { coverageRanges, extractCoverageItems } from "./coverage.ts";
 import { createItemMemo } from "./coverage-cache.ts";
+import { planCompaction } from "./plan.ts";
+import { loadFixture, pathThroughLine } from "./test-fixture.ts";
 
 interface Item {
   n: number;
@@ -54,5 +57,34 @@ describe("createItemMemo", () => {
     const earlier = [{ n: -1 }, ...grown];
     expect(memo.map(earlier)).toEqual(earlier.map((i) => `v${i.n}`));
     expect(calls()).toBe(102);
+  });
+});
+
+describe("coverage items with the memo", () => {
+  it("are the same cold, warm, re-planned and on a cut range, at many leaves of the real fixture", () => {
+    const fixture = loadFixture();
+    const step = Math.floor(fixture.lines.length / 12);
+    let checked = 0;
+    for (let at = step; at < fixture.lines.length; at += step) {
+      const planned = planCompaction(pathThroughLine(fixture, fixture.lines[at]!), {
+        keepRecentTokens: 3000,
+        reserveTokens: 16384,
+      });
+      if (!planned.ok) continue;
+      checked++;
+      const ranges = coverageRanges(planned.plan);
+      // Cold: message objects never seen (a deep copy); then the same arrays; then new arrays.
+      const cold = extractCoverageItems(ranges.map((r) => ({ ...r, messages: structuredClone(r.messages) })));
+      expect(extractCoverageItems(ranges)).toEqual(cold);
+      expect(extractCoverageItems(ranges)).toEqual(cold);
+      expect(extractCoverageItems(ranges.map((r) => ({ ...r, messages: [...r.messages] })))).toEqual(cold);
+      // A range that starts later reads the rest from the memo and matches a cold read of it.
+      const cut = ranges.map((r) => ({ messages: r.messages.slice(1), entryIds: r.entryIds.slice(1) }));
+      expect(extractCoverageItems(cut)).toEqual(
+        extractCoverageItems(cut.map((r) => ({ ...r, messages: structuredClone(r.messages) }))),
+      );
+      expect(cold.length).toBeGreaterThan(0);
+    }
+    expect(checked).toBeGreaterThan(8);
   });
 });
