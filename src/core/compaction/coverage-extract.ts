@@ -154,14 +154,17 @@ const NUMBER_UNIT =
 const VERSION = /(?<![\w.])(?:v\d+(?:\.\d+){1,3}|\d+\.\d+\.\d+)(?:-[0-9A-Za-z.]+)?(?![\w.])/g;
 
 /** Identifiers and values the person named in their prose (code spans, names, flags, numbers with units, versions, quotes). */
+/** Adds a name found in the person's prose once (trimmed, two characters or more). */
+function addName(seen: Set<string>, out: Found[], kind: "identifier" | "value", text: string): void {
+  const t = text.trim();
+  if (t.length < 2 || seen.has(t)) return;
+  seen.add(t);
+  out.push({ kind, text: t, detail: "user" });
+}
+
 function named(prose: string, out: Found[]): void {
   const seen = new Set<string>();
-  const add = (kind: "identifier" | "value", text: string) => {
-    const t = text.trim();
-    if (t.length < 2 || seen.has(t)) return;
-    seen.add(t);
-    out.push({ kind, text: t, detail: "user" });
-  };
+  const add = (kind: "identifier" | "value", text: string) => addName(seen, out, kind, text);
   const ticks = prose.includes("`");
   for (const m of ticks ? prose.matchAll(BACKTICK) : []) {
     const t = m[1]!;
@@ -174,6 +177,10 @@ function named(prose: string, out: Found[]): void {
     const t = m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? "";
     if (t.trim().split(SPACE_RUN).length <= 8) add("value", t);
   }
+  // What follows reads `bare` for "()", a camel-case hump, "--" or a digit: dropping the slashed
+  // words can add none of them, so without any in `plain` there is nothing more to find.
+  if (!plain.includes("()") && !MAY_BE_CAMEL.test(plain) && !plain.includes("--") && !DIGIT.test(plain))
+    return;
   const bare = plain.includes("/") ? plain.replace(SLASHED_WORD, " ") : plain;
   if (bare.includes("()")) for (const m of bare.matchAll(CALL)) add("identifier", m[0]);
   if (MAY_BE_CAMEL.test(bare))
