@@ -12,7 +12,6 @@ import { ensurePi16, type Pi16, runWithPi16 } from "../../../src/conformance/pi1
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 const PI_CHILD = resolve(import.meta.dirname, "open-pi16.child.ts");
-const CUTPOINT_CHILD = resolve(import.meta.dirname, "open-cutpoint.child.ts");
 
 /** What a child prints (one JSON line, phase-timer.ts). */
 export interface OpenRun {
@@ -40,12 +39,16 @@ function parseRun(who: string, run: { status: number | null; stdout: string; std
   return JSON.parse(run.stdout.trim().split("\n").at(-1)!) as OpenRun;
 }
 
-/** Node 22 strips the child's types itself; without pi's Node 22 the system node needs tsx. */
-function runCutpoint(node: string, file: string): OpenRun {
-  const args = node === process.execPath ? ["--import", "tsx", CUTPOINT_CHILD, file] : [CUTPOINT_CHILD, file];
-  const run = spawnSync(node, args, { cwd: ROOT, encoding: "utf8" });
+/**
+ * Node 22 strips the child's types itself; without pi's Node 22 the system node needs tsx.
+ * `root`: the checkout whose core is measured (another one: a previous build, see openSideBySide).
+ */
+function runCutpoint(node: string, file: string, root = ROOT): OpenRun {
+  const child = resolve(root, "e2e/bench/lib/open-cutpoint.child.ts");
+  const args = node === process.execPath ? ["--import", "tsx", child, file] : [child, file];
+  const run = spawnSync(node, args, { cwd: root, encoding: "utf8" });
   if (run.error) throw run.error;
-  return parseRun("Cutpoint", run);
+  return parseRun(root === ROOT ? "Cutpoint" : `Cutpoint at ${root}`, run);
 }
 
 /** The median of each number over the runs (phase by phase). */
@@ -85,8 +88,17 @@ function line(label: string, s: OpenRun): string {
 const ratio = (ours: number, theirs: number) =>
   `${(ours / theirs).toFixed(2)}x${ours <= theirs ? " ok" : " BEHIND"}`;
 
-/** Writes the session to a temporary file, runs the rounds, prints the table. */
-export function openSideBySide(text: string, rounds = 5): void {
+/**
+ * Writes the session to a temporary file, runs the rounds, prints the table. Environment:
+ * CUTPOINT_BENCH_ROUNDS (default 5); CUTPOINT_BENCH_BASELINE, a folder holding another checkout
+ * of the project (e.g. `git archive <commit> src e2e | tar -x -C /tmp/base`), whose core is
+ * measured in the same rounds and printed as "previous build", with Cutpoint / previous ratios.
+ */
+export function openSideBySide(
+  text: string,
+  rounds = Number(process.env.CUTPOINT_BENCH_ROUNDS ?? 5),
+  baseline = process.env.CUTPOINT_BENCH_BASELINE,
+): void {
   let pi: Pi16 | undefined;
   try {
     pi = ensurePi16();
@@ -100,8 +112,10 @@ export function openSideBySide(text: string, rounds = 5): void {
   try {
     const piRuns: OpenRun[] = [];
     const ourRuns: OpenRun[] = [];
+    const baseRuns: OpenRun[] = [];
     for (let r = 0; r < rounds; r++) {
       if (pi) piRuns.push(parseRun("pi 1.6", runWithPi16(PI_CHILD, [file], { pi, cwd: ROOT })));
+      if (baseline) baseRuns.push(runCutpoint(node, file, resolve(baseline)));
       ourRuns.push(runCutpoint(node, file));
     }
     const version = spawnSync(node, ["--version"], { encoding: "utf8" }).stdout.trim();
@@ -111,22 +125,27 @@ export function openSideBySide(text: string, rounds = 5): void {
     const head = ["time", "CPU", "peak RSS", "peak - start"];
     console.log(`  ${"".padEnd(15)}${head.map((h) => h.padStart(14)).join("")}   phases (median)`);
     const ours = summarize(ourRuns);
+    const previous = baseRuns.length > 0 ? summarize(baseRuns) : undefined;
+    const ratioRow = (label: string, theirs: OpenRun, goal: string) => {
+      const ratios = [
+        ratio(ours.totalMs, theirs.totalMs),
+        ratio(ours.cpuMs, theirs.cpuMs),
+        ratio(ours.peakMB, theirs.peakMB),
+        ratio(ours.peakMB - ours.baselineMB, theirs.peakMB - theirs.baselineMB),
+      ];
+      console.log(`  ${label.padEnd(15)}${ratios.map((r) => r.padStart(14)).join("")}   ${goal}`);
+    };
+    if (previous) console.log(line("previous build", previous));
     if (!pi) {
       console.log(line("Cutpoint core", ours));
+      if (previous) ratioRow("Cutpoint / prev", previous, `(previous build: ${baseline})`);
       return;
     }
     const theirs = summarize(piRuns);
     console.log(line("pi 1.6", theirs));
     console.log(line("Cutpoint core", ours));
-    const ratios = [
-      ratio(ours.totalMs, theirs.totalMs),
-      ratio(ours.cpuMs, theirs.cpuMs),
-      ratio(ours.peakMB, theirs.peakMB),
-      ratio(ours.peakMB - ours.baselineMB, theirs.peakMB - theirs.baselineMB),
-    ];
-    console.log(
-      `  ${"Cutpoint / pi".padEnd(15)}${ratios.map((r) => r.padStart(14)).join("")}   (goal: ahead on all)`,
-    );
+    ratioRow("Cutpoint / pi", theirs, "(goal: ahead on all)");
+    if (previous) ratioRow("Cutpoint / prev", previous, `(previous build: ${baseline})`);
     console.log(
       "    start: RSS after start-up and imports, before opening (both children are TypeScript run by Node 22's type stripping)",
     );

@@ -53,20 +53,40 @@ function isExploration(tokens: readonly string[]): boolean {
   return false;
 }
 
+const SPACES = /\s+/;
+const SPACE = /\s/;
+
+/** Where the first token that starts with " ' ` $ or ( begins (at the start or after a space). */
+const QUOTED_TOKEN = /(?:^|\s)["'`$(]/;
+const ENV_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+const DUP_REDIRECT = /\s*\d*>&\d+/g;
+const FILE_REDIRECT = /\s*(?:\d*>>?|<)\s*\S+/g;
+const HEREDOC_REDIRECT = /\s*<<-?\s*\S+/g;
+
+/** A token that starts a quoted or substituted argument: " ' ` $ ( */
+function opensQuote(token: string): boolean {
+  const c = token.charCodeAt(0);
+  return c === 34 || c === 39 || c === 96 || c === 36 || c === 40;
+}
+
 /** One stage: redirections, leading env assignments and everything from the first quoted argument dropped. */
 function salientStage(stage: string): string[] {
   const cleaned =
     stage.includes(">") || stage.includes("<")
-      ? stage
-          .replace(/\s*\d*>&\d+/g, " ")
-          .replace(/\s*(?:\d*>>?|<)\s*\S+/g, " ")
-          .replace(/\s*<<-?\s*\S+/g, " ")
+      ? stage.replace(DUP_REDIRECT, " ").replace(FILE_REDIRECT, " ").replace(HEREDOC_REDIRECT, " ")
       : stage;
-  const tokens = cleaned.split(/\s+/).filter((t) => t !== "");
-  while (tokens.length > 0 && /^[A-Za-z_][A-Za-z0-9_]*=/.test(tokens[0]!)) tokens.shift();
+  // Tokens from the first quoted one on are dropped (env assignments and sudo never start with a
+  // quote): split only what comes before it.
+  const quoted = cleaned.search(QUOTED_TOKEN);
+  const tokens = (quoted < 0 ? cleaned : cleaned.slice(0, quoted)).split(SPACES);
+  // split() gives empty strings only for spaces at either end.
+  if (tokens[0] === "") tokens.shift();
+  if (tokens.length > 0 && tokens[tokens.length - 1] === "") tokens.pop();
+  while (tokens.length > 0 && ENV_ASSIGNMENT.test(tokens[0]!)) tokens.shift();
   if (tokens[0] === "sudo" || tokens[0] === "time" || tokens[0] === "exec") tokens.shift();
-  const cut = tokens.findIndex((t) => /^["'`$(]/.test(t));
-  const kept = cut < 0 ? tokens : tokens.slice(0, cut);
+  let cut = 0;
+  while (cut < tokens.length && !opensQuote(tokens[cut]!)) cut++;
+  const kept = cut === tokens.length ? tokens : tokens.slice(0, cut);
   while (kept.length > 1 && kept[kept.length - 1]!.startsWith("-")) kept.pop();
   return kept;
 }
@@ -80,6 +100,8 @@ const COMPOUND = new Set(
  * The first pipeline stage of each segment of a script: splits at newlines, `&&`, `||`, `;` and
  * `|` outside quotes and `$(...)`; a heredoc ends the script (its body is content).
  */
+const HEREDOC = /<<-?\s*\S/;
+
 /** Index of the quote closing the one at `open` (a backslash escapes inside double quotes), or the end. */
 function closingQuote(script: string, open: number): number {
   const q = script[open]!;
@@ -95,35 +117,41 @@ function closingQuote(script: string, open: number): number {
 }
 
 function segments(commandLine: string): string[] {
-  const script = commandLine.includes("\\\n") ? commandLine.replace(/\\\n/g, " ") : commandLine;
+  // (A one-character search first: much faster than looking for two characters.)
+  const continued = commandLine.includes("\\") && commandLine.includes("\\\n");
+  const script = continued ? commandLine.replace(/\\\n/g, " ") : commandLine;
   const out: string[] = [];
   let start = 0;
   let piped = false;
   let depth = 0;
-  const mayHeredoc = script.includes("<<");
+  const mayHeredoc = script.includes("<") && script.includes("<<");
   const end = (i: number, nextPiped: boolean) => {
-    const part = script.slice(start, i).trim();
-    if (!piped && part !== "") out.push(part);
+    // A later pipeline stage is never kept: not even cut out.
+    if (!piped) {
+      const part = script.slice(start, i).trim();
+      if (part !== "") out.push(part);
+    }
     piped = nextPiped;
   };
+  // Character codes: ' " ` $ ( ) & | ; and newline.
   for (let i = 0; i < script.length; i++) {
-    const c = script[i]!;
-    if (c === "'" || c === '"' || c === "`") {
+    const c = script.charCodeAt(i);
+    if (c === 39 || c === 34 || c === 96) {
       i = closingQuote(script, i);
       continue;
     }
-    if (c === "$" && script[i + 1] === "(") depth++;
-    else if (c === ")" && depth > 0) depth--;
+    if (c === 36 && script.charCodeAt(i + 1) === 40) depth++;
+    else if (c === 41 && depth > 0) depth--;
     if (depth > 0) continue;
-    if ((c === "&" || c === "|") && script[i + 1] === c) {
+    if ((c === 38 || c === 124) && script.charCodeAt(i + 1) === c) {
       end(i, false);
       start = ++i + 1;
-    } else if (c === ";" || c === "\n") {
-      const heredoc = mayHeredoc && /<<-?\s*\S/.test(script.slice(start, i));
+    } else if (c === 59 || c === 10) {
+      const heredoc = mayHeredoc && HEREDOC.test(script.slice(start, i));
       end(i, false);
       start = i + 1;
-      if (heredoc && c === "\n") return out;
-    } else if (c === "|") {
+      if (heredoc && c === 10) return out;
+    } else if (c === 124) {
       end(i, true);
       start = i + 1;
     }
@@ -140,19 +168,30 @@ export function salientCommands(commandLine: string): string[] {
   return commandParts(commandLine).commands;
 }
 
+const SHELL_CHARS = /[*?$"'`<>&]/;
+const TRAILING_SLASHES = /\/+$/;
+
 /** salientCommands, plus the path arguments of file commands (mv, rm, mkdir, ...). */
 export function commandParts(commandLine: string): { commands: string[]; paths: string[] } {
-  const out: string[] = [];
+  const commands: string[] = [];
   const paths: string[] = [];
+  collectCommandParts(commandLine, commands, paths);
+  return { commands, paths };
+}
+
+/** `commandParts` into the caller's lists (`out` gets no command twice from this line). */
+export function collectCommandParts(commandLine: string, out: string[], paths: string[]): void {
+  const first = out.length;
   for (const stage of segments(commandLine)) {
     if (stage.startsWith("#")) continue;
-    const head = program(stage.slice(0, (stage.search(/\s/) + 1 || stage.length + 1) - 1));
+    // A stage is trimmed: it has more than one word exactly when it has a space inside.
+    const space = stage.search(SPACE);
+    const head = program(space < 0 ? stage : stage.slice(0, space));
     if (EXPLORATION.has(head) || head === "cd") continue;
-    const all = stage.split(/\s+/);
-    if (FILE_COMMANDS.has(program(all[0] ?? ""))) {
-      for (const a of all.slice(1))
-        if (!a.startsWith("-") && !/[*?$"'`<>&]/.test(a) && /[/.]/.test(a) && /[a-z]/i.test(a))
-          paths.push(a.replace(/\/+$/, ""));
+    if (FILE_COMMANDS.has(head)) {
+      for (const a of stage.split(SPACES).slice(1))
+        if (!a.startsWith("-") && !SHELL_CHARS.test(a) && /[/.]/.test(a) && /[a-z]/i.test(a))
+          paths.push(a.replace(TRAILING_SLASHES, ""));
       continue;
     }
     const tokens = salientStage(stage);
@@ -160,14 +199,13 @@ export function commandParts(commandLine: string): { commands: string[]; paths: 
     const p = program(tokens[0]!);
     if (p === "cd" || p === "export" || p === "set" || p === "source" || p === "." || COMPOUND.has(p))
       continue;
-    if (tokens.length === 1 && all.length > 1) continue;
+    if (tokens.length === 1 && space >= 0) continue;
     if (isExploration(tokens)) continue;
     let text = tokens.join(" ");
     if (text.length > MAX_COMMAND_CHARS) {
       const cut = text.slice(0, MAX_COMMAND_CHARS);
       text = cut.slice(0, Math.max(cut.lastIndexOf(" "), 1));
     }
-    if (!out.includes(text)) out.push(text);
+    if (out.indexOf(text, first) < 0) out.push(text);
   }
-  return { commands: out, paths };
 }

@@ -2,11 +2,13 @@
  * The concrete items of a summarized range that a summary should mention: files, commands,
  * errors, the person's identifiers, values, URLs and instructions, and open to-dos. Tool results
  * are never a source of instructions, names or to-dos (only of errors and nested file calls).
- * Per-message findings are cached per message object (the projection caches those), so
- * re-planning the same session re-reads nothing. Deterministic.
+ * Per-message findings are kept per range and reused for the same message objects (the
+ * projection caches those; coverage-cache.ts), so re-planning the same session re-reads little.
+ * Deterministic.
  */
 import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../session/types.ts";
-import { commandParts, toolCallCommand } from "./coverage-commands.ts";
+import { createItemMemo } from "./coverage-cache.ts";
+import { collectCommandParts, toolCallCommand } from "./coverage-commands.ts";
 import { COVERAGE_KINDS, type CoverageKind } from "./coverage-kinds.ts";
 import { instructionLanguages, isNextStep } from "./coverage-lang.ts";
 import {
@@ -21,7 +23,7 @@ import {
   splitProse,
   URL_RE,
 } from "./coverage-text.ts";
-import { messageFileOps } from "./file-ops.ts";
+import { callFileOp, messageFileOps } from "./file-ops.ts";
 
 export { COVERAGE_KINDS, type CoverageKind };
 
@@ -53,28 +55,46 @@ interface Found {
   detail?: string;
   /** A checked to-do: closes an open one with the same text. */
   closes?: boolean;
-  /** coverageKey(kind, text), set when the findings are cached. */
-  key?: string;
+  /** normalizeKey(text) (the key without its kind), set when the findings are kept. */
+  norm?: string;
 }
 
 const INSTRUCTION_CHARS = 240;
 const ERROR_CHARS = 200;
 const MAX_PASTED_ERRORS = 3;
 
+// Patterns compiled once (a literal in a function body is a new object on every call).
+const OPEN_TODO = /^\s*[-*+]\s+\[ \]\s+(.+)/;
+const DONE_TODO = /^\s*[-*+]\s+\[[xX]\]\s+(.+)/;
+const TODO_LINE = /^\s*(?:[-*+]\s+|\d+[.)]\s+|\/\/\s*|#\s*)?(?:TODO|FIXME)\b[:\s-]*(.+)/;
+const URL_TAIL = /[.,;:!?]+$/;
+const INNER_SLASH = /\/[^/]/;
+const EXTENSION = /\.\w+$/;
+const QUOTE_CHAR = /["“„«']/;
+const SPACE_RUN = /\s+/;
+const SLASHED_WORD = /[^\s/]*\/[^\s]*/g;
+const DIGIT = /\d/;
+const CURLY_APOSTROPHE = /[’]/g;
+
+/** Whether a text may hold a to-do (`todos` reads only lines with one of these). */
+function mayHoldTodo(text: string): boolean {
+  return text.includes("[") || text.includes("TODO") || text.includes("FIXME");
+}
+
 function todos(lines: readonly string[], out: Found[]): void {
   for (const line of lines) {
     if (!line.includes("[") && !line.includes("TODO") && !line.includes("FIXME")) continue;
-    const open = /^\s*[-*+]\s+\[ \]\s+(.+)/.exec(line);
+    const open = OPEN_TODO.exec(line);
     if (open) {
       out.push({ kind: "todo", text: clip(open[1]!, INSTRUCTION_CHARS), detail: "unchecked" });
       continue;
     }
-    const done = /^\s*[-*+]\s+\[[xX]\]\s+(.+)/.exec(line);
+    const done = DONE_TODO.exec(line);
     if (done) {
       out.push({ kind: "todo", text: clip(done[1]!, INSTRUCTION_CHARS), closes: true });
       continue;
     }
-    const todo = /^\s*(?:[-*+]\s+|\d+[.)]\s+|\/\/\s*|#\s*)?(?:TODO|FIXME)\b[:\s-]*(.+)/.exec(line);
+    const todo = TODO_LINE.exec(line);
     if (todo) out.push({ kind: "todo", text: clip(todo[1]!, INSTRUCTION_CHARS), detail: "todo" });
   }
 }
@@ -90,14 +110,14 @@ function nextSteps(m: AgentMessage): Found[] {
 
 function urls(text: string, out: Found[], detail: string): void {
   if (!text.includes("://")) return;
-  for (const m of text.matchAll(URL_RE))
-    out.push({ kind: "url", text: m[0].replace(/[.,;:!?]+$/, ""), detail });
+  for (const m of text.matchAll(URL_RE)) out.push({ kind: "url", text: m[0].replace(URL_TAIL, ""), detail });
 }
 
 /** Paths in text; `specific`: only paths with a directory and a file extension (assistant prose names many files in passing). */
 function paths(text: string, out: Found[], specific: boolean): void {
-  for (const p of pathsInText(text)) {
-    if (specific && !(/\/[^/]/.test(p.slice(1)) && /\.\w+$/.test(p))) continue;
+  // A specific path has a slash after its first character.
+  for (const p of pathsInText(text, specific)) {
+    if (specific && !(INNER_SLASH.test(p.slice(1)) && EXTENSION.test(p))) continue;
     out.push({ kind: "file", text: p, detail: "mentioned" });
   }
 }
@@ -105,6 +125,8 @@ function paths(text: string, out: Found[], specific: boolean): void {
 const BACKTICK = /`([^`\n]{2,80})`/g;
 const QUOTED =
   /(?<![\p{L}\p{N}])(?:"([^"\n]{2,80})"|“([^”\n]{2,80})”|„([^“\n]{2,80})“|«\s?([^»\n]{2,80}?)\s?»|'([^'\n]{2,60})')(?![\p{L}\p{N}])/gu;
+/** What every CAMEL match holds: a capital right after a small letter or digit, or an underscore. */
+const MAY_BE_CAMEL = /[a-z0-9][A-Z]|_/;
 const CAMEL =
   /(?<![\w$.])(?:[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+)(?:\(\))?(?![\w$])/g;
 const CALL = /(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\(\)/g;
@@ -114,14 +136,17 @@ const NUMBER_UNIT =
 const VERSION = /(?<![\w.])(?:v\d+(?:\.\d+){1,3}|\d+\.\d+\.\d+)(?:-[0-9A-Za-z.]+)?(?![\w.])/g;
 
 /** Identifiers and values the person named in their prose (code spans, names, flags, numbers with units, versions, quotes). */
+/** Adds a name found in the person's prose once (trimmed, two characters or more). */
+function addName(seen: Set<string>, out: Found[], kind: "identifier" | "value", text: string): void {
+  const t = text.trim();
+  if (t.length < 2 || seen.has(t)) return;
+  seen.add(t);
+  out.push({ kind, text: t, detail: "user" });
+}
+
 function named(prose: string, out: Found[]): void {
   const seen = new Set<string>();
-  const add = (kind: "identifier" | "value", text: string) => {
-    const t = text.trim();
-    if (t.length < 2 || seen.has(t)) return;
-    seen.add(t);
-    out.push({ kind, text: t, detail: "user" });
-  };
+  const add = (kind: "identifier" | "value", text: string) => addName(seen, out, kind, text);
   const ticks = prose.includes("`");
   for (const m of ticks ? prose.matchAll(BACKTICK) : []) {
     const t = m[1]!;
@@ -130,22 +155,27 @@ function named(prose: string, out: Found[]): void {
   }
   const unticked = ticks ? prose.replace(BACKTICK, " ") : prose;
   const plain = unticked.includes("://") ? unticked.replace(URL_RE, " ") : unticked;
-  for (const m of /["“„«']/.test(plain) ? plain.matchAll(QUOTED) : []) {
+  for (const m of QUOTE_CHAR.test(plain) ? plain.matchAll(QUOTED) : []) {
     const t = m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? "";
-    if (t.trim().split(/\s+/).length <= 8) add("value", t);
+    if (t.trim().split(SPACE_RUN).length <= 8) add("value", t);
   }
-  const bare = plain.includes("/") ? plain.replace(/[^\s/]*\/[^\s]*/g, " ") : plain;
+  // What follows reads `bare` for "()", a camel-case hump, "--" or a digit: dropping the slashed
+  // words can add none of them, so without any in `plain` there is nothing more to find.
+  if (!plain.includes("()") && !MAY_BE_CAMEL.test(plain) && !plain.includes("--") && !DIGIT.test(plain))
+    return;
+  const bare = plain.includes("/") ? plain.replace(SLASHED_WORD, " ") : plain;
   if (bare.includes("()")) for (const m of bare.matchAll(CALL)) add("identifier", m[0]);
-  for (const m of bare.matchAll(CAMEL)) if (!seen.has(`${m[0]}()`)) add("identifier", m[0]);
+  if (MAY_BE_CAMEL.test(bare))
+    for (const m of bare.matchAll(CAMEL)) if (!seen.has(`${m[0]}()`)) add("identifier", m[0]);
   if (bare.includes("--")) for (const m of bare.matchAll(FLAG)) add("identifier", m[0]);
-  if (/\d/.test(bare)) {
+  if (DIGIT.test(bare)) {
     for (const m of bare.matchAll(VERSION)) add("value", m[0]);
     for (const m of bare.matchAll(NUMBER_UNIT)) add("value", m[0]);
   }
 }
 
 function fromUser(text: string, out: Found[]): void {
-  const { prose, pasted } = splitProse(text.replace(/[’]/g, "'"));
+  const { prose, pasted } = splitProse(text.replace(CURLY_APOSTROPHE, "'"));
   for (const s of sentences(prose)) {
     if (s.endsWith("?") || s.length < 8) continue;
     const langs = instructionLanguages(s);
@@ -166,26 +196,46 @@ function fromUser(text: string, out: Found[]): void {
   }
 }
 
+/** Scratch lists of commandFindings (emptied on each call; nothing here is reentrant). */
+const commandScratch: string[] = [];
+const pathScratch: string[] = [];
+
 function commandFindings(command: string, detail: string, out: Found[]): void {
-  const parts = commandParts(command);
-  for (const c of parts.commands) out.push({ kind: "command", text: c, detail });
-  for (const p of parts.paths) out.push({ kind: "file", text: p, detail: "mentioned" });
+  commandScratch.length = 0;
+  pathScratch.length = 0;
+  collectCommandParts(command, commandScratch, pathScratch);
+  for (const c of commandScratch) out.push({ kind: "command", text: c, detail });
+  for (const p of pathScratch) out.push({ kind: "file", text: p, detail: "mentioned" });
 }
 
+/** Findings of an assistant message's calls, before they join its list (see fromAssistant). */
+const callScratch: Found[] = [];
+
 function fromAssistant(m: AssistantMessage, out: Found[]): void {
-  for (const op of messageFileOps(m)) out.push({ kind: "file", text: op.path, detail: op.kind });
   const content = Array.isArray(m.content) ? m.content : [];
+  // One pass over the tool calls: their file operations first (as messageFileOps lists them), then
+  // each call's commands and URLs.
+  const fromCalls = callScratch;
+  fromCalls.length = 0;
   for (const b of content) {
     if (b?.type !== "toolCall") continue;
-    const command = toolCallCommand(b.name, b.arguments);
-    if (command) commandFindings(command, "tool", out);
-    for (const v of Object.values(b.arguments ?? {})) if (typeof v === "string") urls(v, out, "tool call");
+    const args = b.arguments;
+    const op = callFileOp(b.name, args);
+    if (op) out.push({ kind: "file", text: op.path, detail: op.kind });
+    const command = toolCallCommand(b.name, args);
+    if (command) commandFindings(command, "tool", fromCalls);
+    if (args && typeof args === "object")
+      for (const k in args) {
+        const v = (args as Record<string, unknown>)[k];
+        if (typeof v === "string" && v.includes("://")) urls(v, fromCalls, "tool call");
+      }
   }
+  for (const f of fromCalls) out.push(f);
   const text = contentText(content);
   if (text) {
     paths(text, out, true);
     urls(text, out, "assistant");
-    todos(text.split("\n"), out);
+    if (mayHoldTodo(text)) todos(text.split("\n"), out);
   }
   if (m.stopReason === "error" && typeof m.errorMessage === "string" && m.errorMessage.trim() !== "") {
     const line = errorLineOf(m.errorMessage);
@@ -201,16 +251,15 @@ function fromToolResult(m: ToolResultMessage, out: Found[]): void {
     out.push({ kind: "error", text: line, detail: typeof m.toolName === "string" ? m.toolName : "tool" });
 }
 
-const cache = new WeakMap<AgentMessage, readonly Found[]>();
-
 const NO_FINDINGS: readonly Found[] = [];
+/** The list findingsOf fills (findingsOf is not reentrant). */
+const findingScratch: Found[] = [];
 
 function findingsOf(m: AgentMessage): readonly Found[] {
-  // Most tool results hold nothing to find: no cache entry for them (cheaper than the lookup).
+  // Most tool results hold nothing to find.
   if (m.role === "toolResult" && m.isError !== true && !m.nestedCalls) return NO_FINDINGS;
-  const hit = cache.get(m);
-  if (hit) return hit;
-  const out: Found[] = [];
+  const out = findingScratch;
+  out.length = 0;
   if (m.role === "user") fromUser(contentText(m.content), out);
   else if (m.role === "assistant") fromAssistant(m, out);
   else if (m.role === "toolResult") fromToolResult(m, out);
@@ -225,10 +274,14 @@ function findingsOf(m: AgentMessage): readonly Found[] {
       });
     }
   }
-  for (const f of out) f.key = coverageKey(f.kind, f.text);
-  cache.set(m, out);
-  return out;
+  if (out.length === 0) return NO_FINDINGS;
+  for (const f of out) f.norm = normalizeKey(f.text);
+  // A copy of the exact length: the memo keeps one list per message.
+  return out.slice();
 }
+
+/** Findings per message, kept per range array and reused for the same messages (coverage-cache.ts). */
+const findingsMemo = createItemMemo(findingsOf);
 
 /** The key of an item: its kind and its normalised text. */
 export function coverageKey(kind: CoverageKind, text: string): string {
@@ -236,6 +289,14 @@ export function coverageKey(kind: CoverageKind, text: string): string {
 }
 
 const FILE_RANK: Record<string, number> = { mentioned: 0, read: 1, modified: 2 };
+
+/** An item being merged: its normalised text, the ids it has (a set, and the last one added). */
+interface Merged {
+  item: CoverageCandidate;
+  norm: string;
+  ids: Set<string>;
+  lastId: string;
+}
 
 /**
  * Merges a path named in text into the path it names: a recorded one (same path, a suffix of it,
@@ -287,49 +348,73 @@ function mergeMentionedPaths(
  * announced next step counts only after the last user message.
  */
 export function extractCoverageItems(ranges: readonly CoverageRange[]): CoverageCandidate[] {
+  // The position of the last user message, read from the end (the messages are many and cold).
   let lastUser = -1;
   let n = 0;
-  for (const r of ranges)
-    for (const m of r.messages) {
-      if (m.role === "user") lastUser = n;
-      n++;
-    }
-  const byKey = new Map<string, CoverageCandidate>();
-  const seenIds = new Map<CoverageCandidate, Set<string>>();
+  for (const r of ranges) n += r.messages.length;
+  for (let ri = ranges.length - 1, end = n; ri >= 0 && lastUser < 0; ri--) {
+    const { messages } = ranges[ri]!;
+    end -= messages.length;
+    for (let i = messages.length - 1; i >= 0; i--)
+      if (messages[i]!.role === "user") {
+        lastUser = end + i;
+        break;
+      }
+  }
+  // Items by kind, then by normalised text (the key without its kind: keys are built only for
+  // new items, not hashed for every finding), in order of first appearance.
+  const byKind = new Map<CoverageKind, Map<string, Merged>>();
+  for (const k of COVERAGE_KINDS) byKind.set(k, new Map());
+  const order: Merged[] = [];
+  /** Normalised texts of to-dos checked later in the range. */
   const closed = new Set<string>();
   let at = 0;
   for (const r of ranges) {
+    const findings = findingsMemo.map(r.messages);
     for (let i = 0; i < r.messages.length; i++, at++) {
       const id = r.entryIds[i] ?? "";
       const m = r.messages[i]!;
       const found =
-        at > lastUser && m.role === "assistant" ? [...findingsOf(m), ...nextSteps(m)] : findingsOf(m);
-      for (const f of found) {
-        const key = f.key ?? coverageKey(f.kind, f.text);
+        at > lastUser && m.role === "assistant" ? [...findings[i]!, ...nextSteps(m)] : findings[i]!;
+      for (let k = 0; k < found.length; k++) {
+        const f = found[k]!;
+        const norm = f.norm ?? normalizeKey(f.text);
         if (f.closes) {
-          closed.add(key);
+          closed.add(norm);
           continue;
         }
-        if (key.endsWith(":")) continue;
-        if (f.kind === "todo") closed.delete(key);
-        const item = byKey.get(key);
-        if (!item) {
-          const c: CoverageCandidate = { kind: f.kind, text: f.text, key, entryIds: [id] };
+        if (norm === "") continue;
+        if (f.kind === "todo") closed.delete(norm);
+        const table = byKind.get(f.kind)!;
+        const merged = table.get(norm);
+        if (!merged) {
+          const c: CoverageCandidate = {
+            kind: f.kind,
+            text: f.text,
+            key: `${f.kind}:${norm}`,
+            entryIds: [id],
+          };
           if (f.detail !== undefined) c.detail = f.detail;
-          byKey.set(key, c);
-          seenIds.set(c, new Set([id]));
+          const record: Merged = { item: c, norm, ids: new Set([id]), lastId: id };
+          table.set(norm, record);
+          order.push(record);
         } else {
-          const ids = seenIds.get(item)!;
-          if (!ids.has(id)) {
-            ids.add(id);
+          const item = merged.item;
+          // The same entry again (one message naming it twice): no set lookup.
+          if (id !== merged.lastId && !merged.ids.has(id)) {
+            merged.ids.add(id);
             item.entryIds.push(id);
           }
+          merged.lastId = id;
           if (f.kind === "file" && (FILE_RANK[f.detail ?? ""] ?? 0) > (FILE_RANK[item.detail ?? ""] ?? 0))
             item.detail = f.detail;
         }
       }
     }
   }
-  const items = [...byKey.values()].filter((i) => !(i.kind === "todo" && closed.has(i.key)));
+  const kept = order.filter((r) => !(r.item.kind === "todo" && closed.has(r.norm)));
+  const seenIds = new Map<CoverageCandidate, Set<string>>();
+  for (const r of kept) seenIds.set(r.item, r.ids);
+  const items = kept.map((r) => r.item);
   return mergeMentionedPaths(items, seenIds);
 }

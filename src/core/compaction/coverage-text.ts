@@ -21,9 +21,44 @@ const NEEDS_WORK = /[ς`’‘]|\s\s|[^\S ]/;
 
 const EDGE_PUNCT = /^[\s"'([{<.,;:!?*_~-]+|[\s"')\]}>.,;:!?*_~-]+$/g;
 
+const EDGE_LEAD = "\"'([{<.,;:!?*_~-";
+const EDGE_TRAIL = "\"')]}>.,;:!?*_~-";
+
+/**
+ * Whether a UTF-16 code unit is a regex `\s` (ECMAScript WhiteSpace or LineTerminator): tab, line
+ * feed, vertical tab, form feed, carriage return, space, no-break space, the Zs spaces, U+2028,
+ * U+2029 and U+FEFF.
+ */
+export function isSpaceCode(c: number): boolean {
+  if (c < 0x80) return c === 32 || (c >= 9 && c <= 13);
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
 /** normalize() with whitespace and punctuation trimmed at both ends. */
 export function normalizeKey(text: string): string {
-  return normalize(text).replace(EDGE_PUNCT, "");
+  const norm = normalize(text);
+  if (norm === "") return norm;
+  // Most keys have nothing to trim: no regex then.
+  const first = norm.charCodeAt(0);
+  const last = norm.charCodeAt(norm.length - 1);
+  if (
+    !EDGE_LEAD.includes(norm[0]!) &&
+    !EDGE_TRAIL.includes(norm[norm.length - 1]!) &&
+    !isSpaceCode(first) &&
+    !isSpaceCode(last)
+  )
+    return norm;
+  return norm.replace(EDGE_PUNCT, "");
 }
 
 const WORD = /[\p{L}\p{N}_]+/gu;
@@ -81,9 +116,39 @@ export function contentText(content: unknown): string {
   return out;
 }
 
+// The patterns of the recognisers below, compiled once (a literal in a function body is a new
+// object on every call).
+const SPACE_RUNS = /\s+/g;
+const SPACE_RUN = /\s+/;
+const TRAILING_PUNCT = /[.,;:-]+$/;
+const LETTER = /[a-z]/i;
+const ROOTED = /^(?:\/|~\/|\.\.?\/)/;
+const DOTFILE = /^[./]*\.\w+$/;
+const TOP_LEVEL = /^\/[^/]+$/;
+const ONLY_SLASHES_OR_DOTS = /^\/+$|^\.+\/*$/;
+const LEADING_DIGIT = /^\d/;
+const TRAILING_SLASHES = /\/+$/;
+const INDENTED = /^\s{2,}\S/;
+const TABBED = /^\t/;
+const STACK_FRAME = /^at\s+\S+.*(?:\(|:\d+)/;
+const PROMPT = /^(?:[➜❯$#%>]\s|~\/|\S+@\S+:|\S+\s+git:\()/;
+const JSON_START = /^[{[]/;
+const JSON_CHARS = /[:"\]}]/;
+const CARETS = /^\^+$/;
+const LOCATION = /^\S+:\d+(?::\d+)?$/;
+const NODE_PREFIX = /^node:/;
+const NOT_LETTER_OR_SPACE = /[^\p{L}\s]/gu;
+const BARE_LOCATION = /^\S+:\d+$/;
+const FENCE = /^\s*(?:```|~~~)/;
+const LEADING_SPACE = /^\s/;
+const ENDS_SENTENCE = /[.!?:]$/;
+const LEAD_IN = /:\s*$/;
+const SENTENCE_BREAK = /(?<=[.!?])\s+(?=[\p{Lu}\p{Ll}"'`(])/u;
+const LIST_MARK = /^[-*+]\s+|^\d+[.)]\s+/;
+
 /** Cuts a text to `max` characters at a word boundary when one is near, with an ellipsis. */
 export function clip(text: string, max: number): string {
-  const t = text.replace(/\s+/g, " ").trim();
+  const t = text.replace(SPACE_RUNS, " ").trim();
   if (t.length <= max) return t;
   const cut = t.slice(0, max);
   const space = cut.lastIndexOf(" ");
@@ -111,10 +176,13 @@ function isPathChar(c: number): boolean {
   );
 }
 
-/** The maximal runs of path characters that contain a slash or a dot (linear: expands around each one). */
-function pathTokens(text: string): string[] {
+/**
+ * The maximal runs of path characters that contain a slash or a dot (`withSlash`: a slash), in
+ * order; linear: expands around each one.
+ */
+function pathTokens(text: string, withSlash: boolean): string[] {
   const out: string[] = [];
-  const re = /[/.]/g;
+  const re = withSlash ? /\//g : /[/.]/g;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     let start = m.index;
     while (start > 0 && isPathChar(text.charCodeAt(start - 1))) start--;
@@ -140,26 +208,28 @@ const NOT_FILES = new Set([
 /**
  * The file paths mentioned in a text (URLs excluded): tokens with a known file extension, or with
  * at least two slashes, or starting with /, ~/, ./ or ../; a leading @ (a mention) is dropped.
+ * `withSlash`: only the paths that contain a slash (the same ones, found faster).
  */
-export function pathsInText(text: string): string[] {
-  if (!text.includes("/") && !text.includes(".")) return [];
+export function pathsInText(text: string, withSlash = false): string[] {
+  if (!text.includes("/") && (withSlash || !text.includes("."))) return [];
   const plain = text.includes("://") ? text.replace(URL_RE, " ") : text;
   const out: string[] = [];
-  for (const token of pathTokens(plain)) {
+  for (const token of pathTokens(plain, withSlash)) {
     if (!token.includes("/") && token.indexOf(".") <= 0) continue;
-    let p = token.replace(/[.,;:-]+$/, "");
+    let p = token.replace(TRAILING_PUNCT, "");
     if (p.startsWith("@")) p = p.slice(1);
     if (p.length > 300) continue;
-    if (p.length < 3 || !/[a-z]/i.test(p)) continue;
-    const slashes = p.split("/").length - 1;
+    if (p.length < 3 || !LETTER.test(p)) continue;
+    let slashes = 0;
+    for (let at = p.indexOf("/"); at >= 0; at = p.indexOf("/", at + 1)) slashes++;
     const ext = EXT.test(p);
-    const rooted = /^(?:\/|~\/|\.\.?\/)/.test(p);
+    const rooted = ROOTED.test(p);
     if (!(ext || slashes >= 2 || (rooted && slashes >= 1 && p.length > 2))) continue;
-    if (ext && /^[./]*\.\w+$/.test(basename(p))) continue;
-    if (!ext && /^\/[^/]+$/.test(p)) continue;
-    if (!ext && /^\/+$|^\.+\/*$/.test(p)) continue;
+    if (ext && DOTFILE.test(basename(p))) continue;
+    if (!ext && TOP_LEVEL.test(p)) continue;
+    if (!ext && ONLY_SLASHES_OR_DOTS.test(p)) continue;
     if (NOT_FILES.has(p.toLowerCase())) continue;
-    if (/^\d/.test(p) && !ext) continue;
+    if (LEADING_DIGIT.test(p) && !ext) continue;
     out.push(p);
   }
   return out;
@@ -167,7 +237,7 @@ export function pathsInText(text: string): string[] {
 
 /** The last segment of a path (directories keep their name without the trailing slash). */
 export function basename(path: string): string {
-  const p = path.replace(/\/+$/, "");
+  const p = path.replace(TRAILING_SLASHES, "");
   return p.slice(p.lastIndexOf("/") + 1);
 }
 
@@ -178,13 +248,13 @@ export function basename(path: string): string {
 export function isPastedLine(line: string): boolean {
   const t = line.trim();
   if (t === "") return false;
-  if (/^\s{2,}\S/.test(line) || /^\t/.test(line)) return true;
-  if (/^at\s+\S+.*(?:\(|:\d+)/.test(t)) return true;
-  if (/^(?:[➜❯$#%>]\s|~\/|\S+@\S+:|\S+\s+git:\()/.test(t)) return true;
-  if (/^[{[]/.test(t) && /[:"\]}]/.test(t)) return true;
-  if (/^\^+$/.test(t) || /^\S+:\d+(?::\d+)?$/.test(t) || /^node:/.test(t)) return true;
+  if (INDENTED.test(line) || TABBED.test(line)) return true;
+  if (STACK_FRAME.test(t)) return true;
+  if (PROMPT.test(t)) return true;
+  if (JSON_START.test(t) && JSON_CHARS.test(t)) return true;
+  if (CARETS.test(t) || LOCATION.test(t) || NODE_PREFIX.test(t)) return true;
   if (t.length > 400) return true;
-  const letters = t.replace(/[^\p{L}\s]/gu, "").length;
+  const letters = t.replace(NOT_LETTER_OR_SPACE, "").length;
   return t.length > 20 && letters / t.length < 0.55;
 }
 
@@ -205,7 +275,7 @@ export function errorLineOf(text: string): string | undefined {
     .split("\n", 80)
     .map((l) => l.trim())
     .filter((l) => l !== "" && !NOISE_LINE.test(l));
-  const hit = lines.find((l) => ERROR_LINE.test(` ${l}`)) ?? lines.find((l) => !/^\S+:\d+$/.test(l));
+  const hit = lines.find((l) => ERROR_LINE.test(` ${l}`)) ?? lines.find((l) => !BARE_LOCATION.test(l));
   if (!hit || hit === "(no output)") return undefined;
   return clip(hit, 200);
 }
@@ -224,7 +294,7 @@ export function splitProse(text: string): { prose: string[]; pasted: string[] } 
     current = [];
   };
   for (const line of text.split("\n")) {
-    if (/^\s*(?:```|~~~)/.test(line)) {
+    if (FENCE.test(line)) {
       flush(fence);
       fence = !fence;
     } else if (!fence && line.trim() === "") flush(false);
@@ -234,7 +304,7 @@ export function splitProse(text: string): { prose: string[]; pasted: string[] } 
   const kinds = paragraphs.map((p) => {
     if (p.code) return "pasted";
     const pasted = p.lines.filter((l) => isPastedLine(l) || ERROR_LINE.test(` ${l.trim()}`)).length;
-    const allIndented = p.lines.length > 1 && p.lines.every((l) => /^\s/.test(l));
+    const allIndented = p.lines.length > 1 && p.lines.every((l) => LEADING_SPACE.test(l));
     return pasted * 2 >= p.lines.length || allIndented ? "pasted" : "prose";
   });
   const prose: string[] = [];
@@ -243,7 +313,7 @@ export function splitProse(text: string): { prose: string[]; pasted: string[] } 
     let kind = kinds[i];
     const after = kinds[i + 1];
     const line = p.lines[0]!.trim();
-    const terse = p.lines.length === 1 && !/[.!?:]$/.test(line) && line.split(/\s+/).length < 6;
+    const terse = p.lines.length === 1 && !ENDS_SENTENCE.test(line) && line.split(SPACE_RUN).length < 6;
     if (kind === "prose" && terse && kinds[i - 1] === "pasted" && (after ?? "pasted") === "pasted")
       kind = "pasted";
     if (kind === "prose") {
@@ -251,7 +321,7 @@ export function splitProse(text: string): { prose: string[]; pasted: string[] } 
       return;
     }
     const lead = p.lines[0]!;
-    if (!p.code && /:\s*$/.test(lead) && !isPastedLine(lead) && p.lines.length > 1) {
+    if (!p.code && LEAD_IN.test(lead) && !isPastedLine(lead) && p.lines.length > 1) {
       prose.push(lead);
       pasted.push(...p.lines.slice(1));
     } else pasted.push(...p.lines);
@@ -263,8 +333,8 @@ export function splitProse(text: string): { prose: string[]; pasted: string[] } 
 export function sentences(lines: readonly string[]): string[] {
   const out: string[] = [];
   for (const line of lines) {
-    for (const s of line.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{Ll}"'`(])/u)) {
-      const t = s.trim().replace(/^[-*+]\s+|^\d+[.)]\s+/, "");
+    for (const s of line.split(SENTENCE_BREAK)) {
+      const t = s.trim().replace(LIST_MARK, "");
       if (t !== "") out.push(t);
     }
   }

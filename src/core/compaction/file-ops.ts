@@ -15,7 +15,8 @@ export interface FileOp {
 
 const NONE: readonly FileOp[] = [];
 
-function callOp(name: unknown, args: unknown): FileOp | undefined {
+/** The file operation of one call (its name and arguments), if it is one. */
+export function callFileOp(name: unknown, args: unknown): FileOp | undefined {
   const path = args && typeof args === "object" ? (args as { path?: unknown }).path : undefined;
   if (typeof path !== "string" || path === "") return undefined;
   const kind: FileOpKind | undefined =
@@ -42,7 +43,7 @@ export function messageFileOps(message: AgentMessage | undefined): readonly File
   for (const call of calls) {
     if (!call || typeof call !== "object") continue;
     if (!nested && (call as { type?: unknown }).type !== "toolCall") continue;
-    const op = callOp((call as { name?: unknown }).name, (call as { arguments?: unknown }).arguments);
+    const op = callFileOp((call as { name?: unknown }).name, (call as { arguments?: unknown }).arguments);
     if (!op) continue;
     ops ??= [];
     ops.push(op);

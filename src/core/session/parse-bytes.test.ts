@@ -121,6 +121,59 @@ describe("the byte parser", () => {
     );
   });
 
+  it("any cut of multi-byte text, long lines and bad bytes into pieces gives the one-piece result", () => {
+    // Text that puts 2-, 3- and 4-byte characters (and a real U+FFFD) on every side of a cut, lines
+    // longer than a decoding run (parse-split.ts), and bytes that are not UTF-8.
+    const text = fc.oneof(
+      fc.string({ unit: "grapheme", maxLength: 30 }),
+      fc.constantFrom("é", "中文", "😀👍🏽", "\uFFFD", "e\u0301", "x".repeat(9000), "ü😀".repeat(2500)),
+    );
+    const line = fc.oneof(
+      { weight: 6, arbitrary: fc.tuple(fc.nat(20), text).map(([i, t]) => enc.encode(entryLine(i, t))) },
+      { weight: 1, arbitrary: fc.uint8Array({ maxLength: 12 }) },
+      { weight: 1, arbitrary: fc.constantFrom("", "{broken", "\uFEFF{}", "   \r").map((t) => enc.encode(t)) },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 30 }),
+        fc.boolean(),
+        fc.boolean(),
+        fc.array(fc.nat(), { maxLength: 40 }),
+        (lines, bom, finalNewline, cutSeeds) => {
+          const parts: (string | Uint8Array)[] = [`${bom ? "\uFEFF" : ""}${HEADER}`];
+          for (const l of lines) parts.push("\n", l);
+          if (finalNewline) parts.push("\n");
+          const bytes = concat(parts);
+          const whole = ok(parseSessionBytes(bytes));
+          const pieces = ok(
+            parseInPieces(
+              bytes,
+              cutSeeds.map((c) => c % (bytes.length + 1)),
+            ),
+          );
+          expect(pieces).toEqual(whole);
+          // And byte by byte, for the short files.
+          if (bytes.length < 2000) {
+            const cuts = Array.from({ length: bytes.length }, (_, i) => i);
+            expect(ok(parseInPieces(bytes, cuts))).toEqual(whole);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a file's BOM is dropped however the first bytes come, and a BOM on a later line as before", () => {
+    const text = `\uFEFF${HEADER}\n\uFEFF${entryLine(0, "a")}\n`;
+    const bytes = enc.encode(text);
+    const whole = ok(parseSessionBytes(bytes));
+    expect(whole.entries.map((e) => e.id)).toEqual(["e0"]);
+    expect(whole.problems).toEqual([]);
+    // The later line's span keeps its BOM bytes (they are written back as they are).
+    expect(Array.from(whole.verbatimSpans!)).toEqual([HEADER.length + 4, bytes.length - 1]);
+    expect(ok(parseInPieces(bytes, [1, 2]))).toEqual(whole);
+  });
+
   it("the verbatim export of a v3 file is the file without its bad and blank lines, LF endings", () => {
     fc.assert(
       fc.property(fc.array(lineArb, { maxLength: 25 }), fc.boolean(), (items, finalNewline) => {

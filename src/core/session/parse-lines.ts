@@ -1,6 +1,7 @@
 /**
- * One line of a session file before JSON.parse: decoding its bytes (fast for ASCII, checked for
- * UTF-8 validity otherwise), the nesting-depth guard, blank lines and excerpts.
+ * One line of a session file before JSON.parse: decoding one line's bytes (fast for ASCII, checked
+ * for UTF-8 validity otherwise; for readers of single lines such as db/chunks.ts; the file parser
+ * decodes runs of lines, parse-split.ts), the nesting-depth guard, blank lines and excerpts.
  */
 
 const NON_ASCII = /[\u0080-\uffff]/;

@@ -1,8 +1,9 @@
 /**
  * Parsing a pi session JSONL file (docs/session-format.md §2) into a header and v3 entries.
  *
- * - One pass over the text: lines are cut with indexOf, each non-blank line goes through
- *   JSON.parse once. A UTF-8 BOM is dropped; CRLF endings are accepted.
+ * - One pass over the bytes: they are cut into lines and decoded in runs of whole lines
+ *   (parse-split.ts), each non-blank line goes through JSON.parse once. A UTF-8 BOM is dropped;
+ *   CRLF endings are accepted.
  * - Not a session at all -> `{ok:false}`: empty text, NUL bytes before the header (binary), or
  *   a first parsed JSON value that is not `{type:"session", id:<string>}`. As in pi, lines that
  *   are not JSON before the header are skipped (and reported).
@@ -22,14 +23,8 @@
  */
 import { createTreeScanner, type LineProblem, type PathSummary } from "./damage.ts";
 import { headerVersion, migrateToV3, type NewId, type ParsedObject } from "./migrate.ts";
-import {
-  createCheckedLineDecoder,
-  excerptAround,
-  excerptOf,
-  isBlank,
-  MAX_JSON_DEPTH,
-  nestedTooDeep,
-} from "./parse-lines.ts";
+import { excerptAround, excerptOf, isBlank, MAX_JSON_DEPTH, nestedTooDeep } from "./parse-lines.ts";
+import { createLineSplitter } from "./parse-split.ts";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.ts";
 import { entryProblem, isPlainObject } from "./validate.ts";
 
@@ -97,6 +92,10 @@ export interface StreamOptions {
   retainEntries?: boolean;
 }
 
+function sourceText(source: string | (() => string)): string {
+  return typeof source === "string" ? source : source();
+}
+
 function isHeaderObject(value: unknown): value is SessionHeader {
   return isPlainObject(value) && value.type === "session" && typeof value.id === "string";
 }
@@ -126,18 +125,28 @@ function createAssembler(options: StreamOptions) {
   };
 
   /** Validates one object as an entry; `start` < 0: no verbatim span. */
-  const accept = (value: unknown, line: number, start: number, end: number, excerpt: () => string): void => {
+  /**
+   * `source`: the line's text, or (for a migrated object) how to write it; read only for a problem.
+   * A string rather than a closure on the streaming path: one closure per line is garbage.
+   */
+  const accept = (
+    value: unknown,
+    line: number,
+    start: number,
+    end: number,
+    source: string | (() => string),
+  ): void => {
     // Shape first, then ids: in a v1 file a bad object got no id, and its shape is the real reason.
     const reason = entryProblem(value, false) ?? entryProblem(value, true);
     const utf8 = invalidUtf8.has(line);
     if (reason !== undefined) {
-      bad(line, utf8 ? `${reason} (and not valid UTF-8)` : reason, excerpt());
+      bad(line, utf8 ? `${reason} (and not valid UTF-8)` : reason, sourceText(source));
       return;
     }
     const entry = value as SessionEntry;
     const duplicate = tree.add(entry, line);
     if (duplicate) {
-      problems.push({ ...duplicate, excerpt: excerptOf(excerpt()) });
+      problems.push({ ...duplicate, excerpt: excerptOf(sourceText(source)) });
       return;
     }
     if (utf8)
@@ -145,7 +154,7 @@ function createAssembler(options: StreamOptions) {
         line,
         kind: "invalid-utf8",
         reason: UTF8_REASON,
-        excerpt: excerptAround(excerpt(), "\uFFFD"),
+        excerpt: excerptAround(sourceText(source), "\uFFFD"),
       });
     if (retainEntries) {
       entries.push(entry);
@@ -185,7 +194,7 @@ function createAssembler(options: StreamOptions) {
       if (invalid) invalidUtf8.add(lineNo);
       if (streaming) {
         // A CRLF line is rewritten on export (JSONL lines end in "\n" alone): no verbatim span.
-        accept(value, lineNo, hasCr ? -1 : start, hasCr ? -1 : end, () => line);
+        accept(value, lineNo, hasCr ? -1 : start, hasCr ? -1 : end, line);
         return;
       }
       if (pending.length === 0 && isHeaderObject(value) && headerVersion(value) >= CURRENT_SESSION_VERSION)
@@ -258,74 +267,21 @@ export interface SessionByteParser {
  * A parser over the UTF-8 bytes of a file, for large files (the import worker, the CLI). It
  * gives the same result as the text parser, and in addition, when the entries need no migration,
  * `verbatimSpans`: the byte span of each entry's line, so that the stored and exported JSONL are
- * the input's own bytes (no re-serialization).
- *
- * Each line is decoded on its own: a line of ASCII bytes (most of a session) through the
- * single-byte decoder, which is several times faster in V8 than UTF-8 decoding and gives a
- * one-byte string that JSON.parse reads faster too; other lines through the UTF-8 decoder.
+ * the input's own bytes (no re-serialization). Lines are cut and decoded by parse-split.ts.
  */
 export function createSessionByteParser(options: StreamOptions = {}): SessionByteParser {
   const lines = createAssembler(options);
-  const decoder = createCheckedLineDecoder();
-  const handle = (bytes: Uint8Array, isLast: boolean, start: number): void => {
-    const text = decoder.decode(bytes);
-    lines.handle(text, decoder.invalid, isLast, start, start + bytes.length);
-  };
-  /** Bytes of an unfinished line from earlier pieces, and the offset where that line starts. */
-  let carry: Uint8Array[] = [];
-  let carryStart = 0;
-  /** Absolute offset of the next byte pushed. */
-  let offset = 0;
+  const splitter = createLineSplitter(lines.handle);
   let finished = false;
-
-  const concatCarry = (tail: Uint8Array): Uint8Array => {
-    const total = carry.reduce((n, c) => n + c.length, tail.length);
-    const out = new Uint8Array(total);
-    let at = 0;
-    for (const c of carry) {
-      out.set(c, at);
-      at += c.length;
-    }
-    out.set(tail, at);
-    carry = [];
-    return out;
-  };
-
   return {
-    push(input: Uint8Array): void {
+    push(bytes: Uint8Array): void {
       if (finished) throw new Error("SessionByteParser.push after finish");
-      let bytes = input;
-      let base = offset;
-      offset += input.length;
-      if (base === 0 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
-        bytes = bytes.subarray(3);
-        base = 3;
-      }
-      let start = 0;
-      let newline = bytes.indexOf(10);
-      if (newline >= 0 && carry.length > 0) {
-        handle(concatCarry(bytes.subarray(0, newline)), false, carryStart);
-        start = newline + 1;
-        newline = bytes.indexOf(10, start);
-      }
-      while (newline >= 0) {
-        handle(bytes.subarray(start, newline), false, base + start);
-        start = newline + 1;
-        newline = bytes.indexOf(10, start);
-      }
-      if (start < bytes.length) {
-        if (carry.length === 0) carryStart = base + start;
-        // Copied: the caller may reuse its buffer (a Node Buffer's own slice() is a view, not a copy).
-        carry.push(Uint8Array.prototype.slice.call(bytes, start));
-      }
+      splitter.push(bytes);
     },
-
     finish(): ParseResult {
       if (finished) throw new Error("SessionByteParser.finish called twice");
       finished = true;
-      if (carry.length > 0) {
-        handle(concatCarry(new Uint8Array(0)), true, carryStart);
-      }
+      splitter.finish();
       return lines.finish(options.newId);
     },
   };

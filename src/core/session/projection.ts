@@ -202,12 +202,32 @@ export function projectPath(path: readonly SessionEntry[]): ProjectedEntry[] {
   const edits = latestEdits(order.map((i) => path[i]!));
   return order.map((i) => {
     const entry = path[i]!;
+    const edit = edits.get(entry.id);
     const messages =
       i === lc
         ? entryMessages(entry)
         : entry.type === "compaction"
           ? NO_MESSAGES
-          : projectEntry(entry, edits.get(entry.id));
+          : edit
+            ? projectEntry(entry, edit)
+            : uncachedMessages(entry);
     return { entry, pathIndex: i, messages };
   });
+}
+
+/**
+ * `entryMessages` without filling its cache for a message entry that holds its own message (a new
+ * one-element list unless the entry is cached already): opening a session projects its path once,
+ * and on a 100 MB session 90k cache entries cost more than building the whole context. The
+ * messages are the same objects either way.
+ */
+function uncachedMessages(entry: SessionEntry): readonly AgentMessage[] {
+  if (entry.type === "message") {
+    // A lookup is cheap when the entry was never cached (it has no identity hash yet).
+    const hit = synthesized.get(entry);
+    if (hit) return hit;
+    const stored = (entry as { message?: { content?: unknown } }).message;
+    if (stored && typeof stored === "object" && stored.content != null) return [stored as AgentMessage];
+  }
+  return entryMessages(entry);
 }

@@ -58,6 +58,23 @@ export function getPath(
 ): SessionEntry[] {
   const path: SessionEntry[] = [];
   if (leafId === null || leafId === undefined) return path;
+  // Without a cycle the walk meets each entry once, so a longer walk is in one: only then is a
+  // set of the ids seen needed (keeping one costs more than the walk itself).
+  let current = byId.get(leafId);
+  while (current !== undefined) {
+    if (path.length === byId.size) return pathThroughCycle(byId, leafId);
+    path.push(current);
+    const parentId = current.parentId;
+    if (parentId === null || parentId === undefined) break;
+    current = byId.get(parentId);
+  }
+  path.reverse();
+  return path;
+}
+
+/** `getPath` when the walk from `leafId` runs into a cycle: it stops before the first repeat. */
+function pathThroughCycle(byId: ReadonlyMap<string, SessionEntry>, leafId: string): SessionEntry[] {
+  const path: SessionEntry[] = [];
   const seen = new Set<string>();
   let current = byId.get(leafId);
   while (current !== undefined && !seen.has(current.id)) {
@@ -91,8 +108,9 @@ export function pathTo(
 ): SessionEntry[] {
   let byId = index?.byId;
   if (!byId) {
+    // Backwards, so that the first entry of an id in file order is the one that stays.
     const ids = new Map<string, SessionEntry>();
-    for (const e of entries) if (!ids.has(e.id)) ids.set(e.id, e);
+    for (let i = entries.length - 1; i >= 0; i--) ids.set(entries[i]!.id, entries[i]!);
     byId = ids;
   }
   return getPath(byId, leafId);
