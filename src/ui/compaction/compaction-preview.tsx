@@ -9,22 +9,17 @@
 import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { tokensAfter } from "../../core/compaction/breakdown.ts";
-import { compactionDetails } from "../../core/compaction/compaction-record.ts";
-import { type CoverageReport, checkCoverage, planCoverageItems } from "../../core/compaction/coverage.ts";
-import { coverageDetails } from "../../core/compaction/coverage-details.ts";
+import type { CoverageReport } from "../../core/compaction/coverage.ts";
 import { instructionsLabel } from "../../core/compaction/instructions.ts";
-import type { SystemMessage } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
 import { listModels } from "../../llm/connection.ts";
 import { resolveSummarizer } from "../../services/compaction-endpoint.ts";
-import { confirmCompaction } from "../../services/compaction-runner.ts";
-import { releaseQueuedPrompts } from "../../services/review-queue.ts";
 import { loadSummaryInstructions } from "../../services/summary-instructions.ts";
 import { useCompactionStore, useSessionCompaction } from "../../store/compaction-store.ts";
-import { useUiStore } from "../../store/ui-store.ts";
 import { HiddenCharsNote, SafeText } from "../common/safe-text.tsx";
 import { SummaryInstructionsButton } from "../pins/pins-controls.tsx";
 import { Markdown } from "../timeline/lazy-markdown.tsx";
+import { confirmReview } from "./confirm-review.ts";
 import { fullTokens, kTokens, usd } from "./format-tokens.ts";
 import { MaskingPanel } from "./masking-panel.tsx";
 import { skipReview } from "./review-actions.ts";
@@ -33,7 +28,6 @@ import { ReviewFigures } from "./review-figures.tsx";
 import { summarizerCall } from "./summarizer-call.ts";
 import { SummaryDiff } from "./summary-diff.tsx";
 import { TooBigWarning } from "./too-big-warning.tsx";
-import { runUndo } from "./undo-redo.ts";
 import type { CompactionModel } from "./use-compaction-model.ts";
 import { useSummaryGeneration } from "./use-summary-generation.ts";
 
@@ -144,75 +138,11 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
   const stale =
     s.draftTarget !== null && plan !== undefined && s.draftTarget.firstKeptEntryId !== plan.firstKeptEntryId;
   const confirm = async () => {
-    if (!plan || !s.draftTarget || stale) return;
+    if (!plan || stale) return;
     setBusy(true);
-    const leaf = model.path[model.path.length - 1]?.id ?? null;
-    const target = s.draftTarget;
-    // Stored with the entry (details, next to the file lists): what the summary covers, and how it came.
-    const report =
-      coverageRef.current ??
-      checkCoverage(s.draft, planCoverageItems(plan), { dismissed: s.coverageDismissed });
-    const record = {
-      model: "",
-      ...target.record,
-      // Masked first in this review, then summarized: the "mask, then summarize" strategy.
-      ...(s.maskedInReview > 0
-        ? { trigger: "masking" as const, maskedOutputs: s.maskedInReview }
-        : { trigger: s.reason ? ("threshold" as const) : ("manual" as const) }),
-    };
-    const r = await confirmCompaction(db, {
-      sessionId,
-      parentId: leaf,
-      expectedLeafId: leaf,
-      fields: {
-        summary: s.draft,
-        firstKeptEntryId: target.firstKeptEntryId,
-        tokensBefore: target.tokensBefore,
-        details: compactionDetails(target, { coverage: coverageDetails(report), record }),
-        ...(target.systemMessage ? { systemMessage: target.systemMessage as SystemMessage } : {}),
-        ...(target.usage ? { usage: target.usage } : {}),
-      },
-      takenIds: new Set(model.path.map((e) => e.id)),
-    });
+    const done = await confirmReview(model, plan, coverageRef.current);
     setBusy(false);
-    const ui = useUiStore.getState();
-    if (!r.ok) {
-      patch({ error: `Nothing was written: ${r.error.message}` });
-      return;
-    }
-    const entry = r.value.entry;
-    const measured = tokensAfter(plan, model.account, entry.summary, model.planner.estimator).total;
-    store().setStatus(sessionId, "confirmed", {
-      draft: "",
-      draftTarget: null,
-      draftSource: null,
-      previous: null,
-      error: null,
-      cutEntryId: null,
-      keepRecentOverride: null,
-      focus: "",
-      undone: null,
-      coverageDismissed: [],
-      maskedInReview: 0,
-      last: {
-        sessionId,
-        entryId: entry.id,
-        tokensBefore: plan.tokensBefore,
-        tokensAfter: measured,
-        auto: false,
-      },
-    });
-    store().closePreview(sessionId);
-    releaseQueuedPrompts(sessionId, [...model.path, entry]);
-    giveFocusBack();
-    ui.pushToast({
-      kind: "success",
-      key: `compaction:${sessionId}`,
-      sessionId,
-      message: `Compacted ${kTokens(plan.tokensBefore)} → ${kTokens(measured)} tokens`,
-      action: { label: "Undo", run: () => void runUndo(sessionId, entry, model.path) },
-      timeout: 10000,
-    });
+    if (done) giveFocusBack();
   };
 
   const maxKeep = Math.max(model.keepRecentTokens, Math.ceil(model.context.tokens), 1000);

@@ -11,6 +11,7 @@ import type { AgentHooks } from "../../services/agent-types.ts";
 import type { CompactionUi } from "../../services/compaction-agent-hooks.ts";
 import { sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { registerPrefetch } from "../shell/lazy-component.ts";
 import { registerLazySlot, registerSlot } from "../shell/slots.ts";
 import { ContextMeter } from "./context-meter.tsx";
 import "./compaction.css";
@@ -69,6 +70,7 @@ const loadHooks = () =>
   (hooks ??= import("../../services/compaction-agent-hooks.ts").then((m) =>
     m.createCompactionHooks({ db, ui: compactionUi }),
   ));
+registerPrefetch(loadHooks);
 registerAgentHooks({
   beforePrompt: async (ctx) => (await loadHooks()).beforePrompt?.(ctx),
   betweenTurns: async (ctx) => (await loadHooks()).betweenTurns?.(ctx),

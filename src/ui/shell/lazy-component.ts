@@ -33,6 +33,11 @@ export function lazyComponent<P extends object>(
   return Object.assign(Lazy, { preload });
 }
 
+/** Adds code to fetch when the page is idle (e.g. the agent's compaction hooks), besides the lazy components. */
+export function registerPrefetch(load: () => Promise<unknown>): void {
+  preloads.push(load);
+}
+
 /** Fetches the code of every lazy component now (the app calls it when the page is idle). */
 export function prefetchLazyComponents(): Promise<unknown> {
   return Promise.allSettled(preloads.map((preload) => preload()));
