@@ -5,20 +5,27 @@
  * everything they show belongs to their session, and one notice per event (progress replaced by
  * its result; errors said once, in the session's banner).
  */
+
+import { PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
 import { db } from "../../db/instance.ts";
 import { registerAgentHooks } from "../../services/agent-instance.ts";
 import { type CompactionUi, createCompactionHooks } from "../../services/compaction-agent-hooks.ts";
 import { sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { addPathWarmer } from "../hooks/warm-session.ts";
 import { registerSlot } from "../shell/slots.ts";
 import { CompactionSettingsForm } from "./compaction-settings-form.tsx";
 import { ContextMeter } from "./context-meter.tsx";
+import { warmPathModel } from "./path-model.ts";
 import { TokenTimeline } from "./token-timeline.tsx";
 import "./compaction.css";
 
 registerSlot("topBar", ContextMeter, "compaction-meter");
 registerSlot("rightPanel", TokenTimeline, "compaction-timeline");
 registerSlot("settings", CompactionSettingsForm, "compaction-settings");
+// The meter and the token timeline plan on the whole path: built ahead while a session opens
+// (with pi's estimator, the default; a tokenizer estimator is built when it has loaded).
+addPathWarmer((sessionId, path, step) => warmPathModel(sessionId, path, PI_ESTIMATOR, step));
 
 const compactionUi: CompactionUi = {
   isReviewing(sessionId) {

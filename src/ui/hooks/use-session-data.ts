@@ -69,7 +69,7 @@ export function useSessionData(sessionId: string | undefined): SessionData {
       .then(async (next) => {
         if (controller.signal.aborted) return;
         performance.measure("cutpoint:session-load", { start: started });
-        if (next) await finishWarming(next.entries);
+        if (next) await finishWarming(next.id, next.entries, controller.signal);
         if (controller.signal.aborted) return;
         // A transition: the views derived from all entries (timeline, meter, tree) render in
         // separate tasks, and the preview stays on screen until they are ready.

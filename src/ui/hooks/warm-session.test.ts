@@ -33,7 +33,7 @@ describe("warm-session", () => {
     }
     // The loader hands over its own array; a copy here so nothing is shared with the test's list.
     const loaded = growing.slice();
-    await finishWarming(loaded);
+    await finishWarming("s", loaded);
     const data = treeData(loaded);
     const fresh = buildTreeIndex(all);
     expect(data.index.byId.size).toBe(fresh.byId.size);

@@ -4,12 +4,14 @@
  * token estimate (pi's chars/4, cached per message and shared by the timeline and the compaction
  * planner) and the tree index (extended as entries arrive, so the full index at the end only
  * adds the last ones); then, once loaded, the full index and the current path in tasks of their
- * own (`finishWarming`). Without it, all of that ran in one long task when the load finished.
+ * own, and the models the views build from the path (`finishWarming`). Without it, all of that
+ * ran in one long task when the load finished.
  */
 import { entryMessage } from "../../core/compaction/entry-messages.ts";
 import { PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { yieldToEventLoop } from "../../services/session-loader.ts";
+import { timelineModel } from "../timeline/timeline-model.ts";
 import { sessionPath, treeData } from "../tree/tree-model.ts";
 
 /**
@@ -35,10 +37,50 @@ export function createSessionWarmer(): (entries: readonly SessionEntry[], from: 
   };
 }
 
-/** After the load: the whole tree index, then the current path, each in a task of its own. */
-export async function finishWarming(entries: readonly SessionEntry[]): Promise<void> {
-  treeData(entries);
-  await yieldToEventLoop();
-  sessionPath(entries);
-  await yieldToEventLoop();
+/**
+ * A part of the session view that builds its own model from the whole path (the compaction
+ * model, the pins): `warm` builds it ahead, calling `step` between parts (each part a task of its
+ * own, so that none is long).
+ */
+export type PathWarmer = (
+  sessionId: string,
+  path: SessionEntry[],
+  step: () => Promise<void>,
+) => Promise<void> | void;
+
+const warmers: PathWarmer[] = [];
+
+/** Adds a warmer run after every full load (by the UI modules at start-up, like the slots). */
+export function addPathWarmer(warmer: PathWarmer): void {
+  warmers.push(warmer);
+}
+
+/**
+ * After the load, before the views render the whole session: the whole tree index, the current
+ * path, the timeline model, then every registered warmer, each in tasks of their own, so that the
+ * render that shows the whole session finds them built and is short.
+ */
+export async function finishWarming(
+  sessionId: string,
+  entries: readonly SessionEntry[],
+  signal?: AbortSignal,
+): Promise<void> {
+  const step = async () => {
+    await yieldToEventLoop();
+    if (signal?.aborted) throw new DOMException("aborted", "AbortError");
+  };
+  try {
+    treeData(entries);
+    await step();
+    const path = sessionPath(entries);
+    await step();
+    timelineModel(entries);
+    await step();
+    for (const warm of warmers) {
+      await warm(sessionId, path, step);
+      await step();
+    }
+  } catch (error) {
+    if (!(error instanceof DOMException && error.name === "AbortError")) throw error;
+  }
 }

@@ -58,6 +58,18 @@ const sum = (messages: readonly AgentMessage[]) => {
   return n;
 };
 
+const models = new WeakMap<readonly SessionEntry[], TimelineModel>();
+
+/** The timeline model of an entries array, built once (the session view and its warm-up share it). */
+export function timelineModel(entries: readonly SessionEntry[]): TimelineModel {
+  let model = models.get(entries);
+  if (!model) {
+    model = buildTimelineModel(entries);
+    models.set(entries, model);
+  }
+  return model;
+}
+
 export function buildTimelineModel(entries: readonly SessionEntry[]): TimelineModel {
   // Shared, incrementally maintained index and path (a leaf move appends one entry).
   const data = treeData(entries);
