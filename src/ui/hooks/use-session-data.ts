@@ -26,7 +26,7 @@ export interface SessionData {
   loaded: LoadedSession | undefined;
   /** While a big session loads: its newest entries only, for display. Never plan from it. */
   preview: LoadedSession | undefined;
-  /** 0..1 while the first load runs, undefined otherwise. */
+  /** 0..1 while the first load runs (1: read, the models are being built), undefined otherwise. */
   loading: number | undefined;
 }
 
@@ -72,6 +72,8 @@ export function useSessionData(sessionId: string | undefined): SessionData {
       .then(async (next) => {
         if (controller.signal.aborted) return;
         performance.measure("cutpoint:session-load", { start: started });
+        // Read whole: what is left is building the views' models (the status says so).
+        setLoading(1);
         if (next) await finishWarming(next.id, next.entries, controller.signal);
         if (controller.signal.aborted) return;
         renderStarted.set(next ?? {}, performance.now());
