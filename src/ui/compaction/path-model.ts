@@ -27,6 +27,8 @@ const planners = new Map<
 const models = new WeakMap<SessionEntry[], Map<Estimator, PathModel>>();
 const accounts = new WeakMap<SessionEntry[], Map<Estimator, ContextAccount>>();
 let version = 0;
+/** Work per task while warming (a frame's budget less what the page needs). */
+const WARM_SLICE_MS = 10;
 
 function plannerFor(sessionId: string, estimator: Estimator) {
   let p = planners.get(sessionId);
@@ -95,8 +97,12 @@ export async function warmPathModel(
   await step();
   const { planner } = setPlannerPath(sessionId, path, estimator);
   await step();
-  // The planner's lazy per-entry projection (what the first plan would compute).
-  planner.runningTokens(0);
-  await step();
+  // The planner's lazy per-entry projection (what the first plan would compute), in slices.
+  for (let done = false; !done; ) {
+    const until = performance.now() + WARM_SLICE_MS;
+    do done = planner.prepare(1024);
+    while (!done && performance.now() < until);
+    await step();
+  }
   pathModel(sessionId, path, estimator);
 }

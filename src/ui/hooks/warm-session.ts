@@ -11,7 +11,7 @@ import { entryMessage } from "../../core/compaction/entry-messages.ts";
 import { PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { yieldToEventLoop } from "../../services/session-loader.ts";
-import { timelineModel } from "../timeline/timeline-model.ts";
+import { warmTimelineModel } from "../timeline/timeline-model.ts";
 import { sessionPath, treeData } from "../tree/tree-model.ts";
 
 /**
@@ -21,6 +21,8 @@ import { sessionPath, treeData } from "../tree/tree-model.ts";
  * the load.
  */
 const TREE_STEP = 8192;
+/** Work per task while the timeline model is built ahead. */
+const WARM_SLICE_MS = 10;
 
 /** A warmer for one load: pass it as `onEntries`. */
 export function createSessionWarmer(): (entries: readonly SessionEntry[], from: number) => void {
@@ -80,7 +82,7 @@ export async function finishWarming(
     await step();
     const path = sessionPath(entries);
     await step();
-    timelineModel(entries);
+    await warmTimelineModel(entries, WARM_SLICE_MS, step);
     await step();
     for (const warm of warmers) await warm(sessionId, path, step);
     performance.measure("cutpoint:warm", { start: started });
