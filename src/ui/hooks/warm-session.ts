@@ -15,10 +15,10 @@ import { warmTimelineModel } from "../timeline/timeline-model.ts";
 import { sessionPath, treeData } from "../tree/tree-model.ts";
 
 /**
- * Entries between two extensions of the tree index. An extension copies the array and walks the
- * current path once (O(n)); a fixed step keeps each one short (a few ms at 91k entries) for
- * ~n/8192 walks in all, where doubling the step made the last extensions the longest tasks of
- * the load.
+ * The first extension of the tree index; each next one when the entries have doubled since. An
+ * extension copies the array, walks the current path and makes the set of its ids (O(n) each):
+ * doubling keeps that linear in all (a fixed step of 8192 cost ~200 ms more on 91k entries, in
+ * e2e/bench/storage.bench.ts's profile), for a last extension of about half the entries.
  */
 const TREE_STEP = 8192;
 /** Work per task while the timeline model is built ahead. */
@@ -32,7 +32,7 @@ export function createSessionWarmer(): (entries: readonly SessionEntry[], from: 
       const message = entryMessage(entries[i]!);
       if (message) PI_ESTIMATOR.estimateMessage(message);
     }
-    if (entries.length - indexed >= TREE_STEP) {
+    if (entries.length - indexed >= Math.max(TREE_STEP, indexed)) {
       // A snapshot: treeData caches per array and extends the latest index when the new array
       // starts with the same entries (the loaded session's array will).
       treeData(entries.slice());
