@@ -166,7 +166,7 @@ export function longTaskBreakdown(buffer: Buffer, minMs = 50): string[] {
 /**
  * The stretches of a CPU profile where the main thread was busy for at least `minMs` without an
  * idle sample (about the long tasks), each with its `n` heaviest app functions by total time
- * (each function once per sample, so nested calls are not counted twice). Start times are ms
+ * (each function once per sample, so nested calls are not counted twice) and by self time. Start times are ms
  * after the profile's start.
  */
 export function busyStretches(profile: CpuProfile & { startTime?: number }, minMs = 50, n = 5): string[] {
@@ -179,6 +179,7 @@ export function busyStretches(profile: CpuProfile & { startTime?: number }, minM
   let t = 0;
   let start = -1;
   let busy = new Map<string, number>();
+  let own = new Map<string, number>();
   let busyMs = 0;
   const flush = (end: number) => {
     if (start >= 0 && end - start >= minMs) {
@@ -187,12 +188,17 @@ export function busyStretches(profile: CpuProfile & { startTime?: number }, minM
         .sort((a, b) => b[1] - a[1])
         .slice(0, n)
         .map(([name, ms]) => `${name} ${ms.toFixed(0)}`);
+      const self = [...own]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, n)
+        .map(([name, ms]) => `${name} ${ms.toFixed(0)}`);
       out.push(
-        `${start.toFixed(0)} ms: ${(end - start).toFixed(0)} ms (${busyMs.toFixed(0)} sampled) = ${top.join(", ")}`,
+        `${start.toFixed(0)} ms: ${(end - start).toFixed(0)} ms (${busyMs.toFixed(0)} sampled) = ${top.join(", ")}; self: ${self.join(", ")}`,
       );
     }
     start = -1;
     busy = new Map();
+    own = new Map();
     busyMs = 0;
   };
   for (let i = 0; i < samples.length; i++) {
@@ -206,6 +212,8 @@ export function busyStretches(profile: CpuProfile & { startTime?: number }, minM
     if (start < 0) start = t - dt;
     const next = (deltas[i + 1] ?? 0) / 1000;
     busyMs += next;
+    const selfName = nameOf(node);
+    own.set(selfName, (own.get(selfName) ?? 0) + next);
     const seen = new Set<string>();
     for (let at: number | undefined = node.id; at !== undefined; at = parent.get(at)) {
       const name = nameOf(byId.get(at)!);

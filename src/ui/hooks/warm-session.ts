@@ -15,10 +15,11 @@ import { warmTimelineModel } from "../timeline/timeline-model.ts";
 import { sessionPath, treeData } from "../tree/tree-model.ts";
 
 /**
- * The first extension of the tree index; each next one when the entries have doubled since. An
- * extension copies the array, walks the current path and makes the set of its ids (O(n) each):
- * doubling keeps that linear in all (a fixed step of 8192 cost ~200 ms more on 91k entries, in
- * e2e/bench/storage.bench.ts's profile), for a last extension of about half the entries.
+ * The first extension of the tree index; each next one when the entries have doubled since, but
+ * at least every 16384 entries. An extension copies the array, walks the current path and makes
+ * the set of its ids (O(n) each): doubling keeps that near linear (a fixed step of 8192 cost
+ * ~200 ms more on 91k entries, in e2e/bench/storage.bench.ts's profile), and the cap keeps the
+ * last one, after the load, from indexing a third of the session in one task.
  */
 const TREE_STEP = 8192;
 /** Work per task while the timeline model is built ahead. */
@@ -32,7 +33,7 @@ export function createSessionWarmer(): (entries: readonly SessionEntry[], from: 
       const message = entryMessage(entries[i]!);
       if (message) PI_ESTIMATOR.estimateMessage(message);
     }
-    if (entries.length - indexed >= Math.max(TREE_STEP, indexed)) {
+    if (entries.length - indexed >= Math.min(Math.max(TREE_STEP, indexed), 2 * TREE_STEP)) {
       // A snapshot: treeData caches per array and extends the latest index when the new array
       // starts with the same entries (the loaded session's array will).
       treeData(entries.slice());
