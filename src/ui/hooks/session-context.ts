@@ -17,8 +17,3 @@ export function sharedSessionContext(path: readonly SessionEntry[]): SessionCont
   }
   return context;
 }
-
-/** Whether the context of `path` is built already (a warm-up can skip it). */
-export function hasSessionContext(path: readonly SessionEntry[]): boolean {
-  return contexts.has(path);
-}
