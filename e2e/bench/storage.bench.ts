@@ -12,6 +12,7 @@
  *   profile of each (top functions; build with `--minify false` for readable names), with
  *   STORAGE_BENCH_TRACE=1 a Chromium trace of the import and the first reopen: each long task
  *   and its parts.
+ * CUTPOINT_DISTS=old,new compares builds in alternating rounds (see `bench`).
  * Targets: import <= 3 s, reopen <= 1 s, export <= 2 s; first rows <= 1 s, whole session in view
  * <= 1.5 s, longest main-thread task <= 100 ms.
  */
@@ -109,6 +110,33 @@ async function importByDrop(
       tick();
     });
   }, expected);
+}
+
+/** Clicks the button named `button` and waits for the first frame after `rows` exist. */
+async function openView(page: Page, button: string, rows: string): Promise<{ ms: number; longest: number }> {
+  return page.evaluate(
+    async ([name, selector]) => {
+      const target = [...document.querySelectorAll("button")].find((b) => b.textContent === name)!;
+      const t0 = performance.now();
+      target.click();
+      await new Promise<void>((resolve) => {
+        const tick = () => {
+          if (document.querySelector(selector)) requestAnimationFrame(() => resolve());
+          else requestAnimationFrame(tick);
+        };
+        tick();
+      });
+      const ms = performance.now() - t0;
+      // The long task observer reports a task after it ends: give it a moment.
+      await new Promise((r) => setTimeout(r, 50));
+      const longest = Math.max(
+        0,
+        ...(window.__longTasks ?? []).filter((t) => t.start >= t0).map((t) => t.duration),
+      );
+      return { ms, longest };
+    },
+    [button, rows] as const,
+  );
 }
 
 interface AltResult {
@@ -227,11 +255,65 @@ async function layoutAlternatives(page: Page): Promise<AltResult[]> {
   });
 }
 
+/** The numbers of one run, for the comparison of builds (CUTPOINT_DISTS). */
+interface RunNumbers {
+  firstRows: number;
+  full: number;
+  importLongest: number;
+  reopenRows: number;
+  reopenFull: number;
+  reopenLongest: number;
+}
+
+/**
+ * CUTPOINT_DISTS=a,b (two or more built folders): the whole measurement on each build in turn,
+ * STORAGE_BENCH_ROUNDS times (default 3) alternating, so that a shared machine's load falls on
+ * both alike; then each number's median per build and its ratio to the first build's.
+ */
 export default async function bench(): Promise<void> {
-  const dist = builtApp();
+  const dists = process.env.CUTPOINT_DISTS?.split(",").filter(Boolean);
+  if (!dists || dists.length < 2) {
+    await benchOne(builtApp());
+    return;
+  }
+  const rounds = Math.max(1, Number(process.env.STORAGE_BENCH_ROUNDS ?? 3));
+  const runs = new Map<string, RunNumbers[]>(dists.map((d) => [d, []]));
+  for (let r = 0; r < rounds; r++) {
+    for (const dist of r % 2 === 0 ? dists : [...dists].reverse()) {
+      console.log(`\n--- round ${r + 1}, ${dist}`);
+      process.env.CUTPOINT_DIST = dist;
+      runs.get(dist)!.push(await benchOne(builtApp()));
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1]!;
+  const rows: [keyof RunNumbers, string, number][] = [
+    ["firstRows", "import → first rows", TARGETS.firstRows],
+    ["full", "import → whole session in view", TARGETS.full],
+    ["importLongest", "longest main-thread task during import", TARGETS.longTask],
+    ["reopenRows", "reopen → first rows", TARGETS.reopen],
+    ["reopenFull", "reopen → whole session loaded", TARGETS.reopen],
+    ["reopenLongest", "longest main-thread task during reopen", TARGETS.longTask],
+  ];
+  console.log(`\ncomparison: median of ${rounds} alternating rounds (each reopen figure a median itself)`);
+  console.log(`| measure | ${dists.join(" | ")} | ratio | target |`);
+  console.log(`|---|${dists.map(() => "---|").join("")}---|---|`);
+  for (const [key, title, target] of rows) {
+    const values = dists.map((d) => median(runs.get(d)!.map((n) => n[key])));
+    const ratios = values
+      .slice(1)
+      .map((v) => `${(v / values[0]!).toFixed(2)}×`)
+      .join(", ");
+    console.log(`| ${title} | ${values.map((v) => fmtMs(v)).join(" | ")} | ${ratios} | ≤ ${target} ms |`);
+  }
+}
+
+let generated: ReturnType<typeof generateBigSession> | undefined;
+
+async function benchOne(dist: string): Promise<RunNumbers> {
   const megabytes = Number(process.env.STORAGE_BENCH_MB ?? 100);
-  const big = generateBigSession(megabytes * 1024 * 1024);
-  console.log(`session: ${fmtMb(big.bytes)}, ${big.entryCount.toLocaleString("en-US")} entries`);
+  generated ??= generateBigSession(megabytes * 1024 * 1024);
+  const big = generated;
+  console.log(`${dist}: session ${fmtMb(big.bytes)}, ${big.entryCount.toLocaleString("en-US")} entries`);
   const server = await serveStatic(dist, { "/__bench/big.jsonl": big.text });
   const browser = await launchChromium();
   try {
@@ -284,7 +366,7 @@ export default async function bench(): Promise<void> {
     console.log(
       `  worker phases (ms): ${JSON.stringify(phases[0] ?? {}, (_k, v) => (typeof v === "number" ? Math.round(v) : v))}`,
     );
-    await mainThreadReport(page, imported.t0, "import");
+    const importLongest = await mainThreadReport(page, imported.t0, "import");
     if (importProfile) printProfile("import", importProfile);
     if (importTrace) {
       console.log("  import: long tasks in the trace (ms after the first; parts in ms):");
@@ -336,6 +418,18 @@ export default async function bench(): Promise<void> {
       console.log(
         `longest main-thread task during reopen ${ratio(median(longestMs), TARGETS.longTask)}${of}`,
       );
+    // The side views on the whole session: click → first frame with their rows, and the
+    // longest task meanwhile.
+    for (const [button, rows, close] of [
+      ["Panel", '[data-testid="token-timeline"] .cp-row', "Panel"],
+      ["Tree", '[data-testid="tree-list"] .tree-row', "Close the tree"],
+    ] as const) {
+      const opened = await openView(page, button, rows);
+      console.log(
+        `open the ${button === "Panel" ? "token timeline" : "tree"} → rows painted ${fmtMs(opened.ms).padStart(8)}; longest task ${fmtMs(opened.longest)}`,
+      );
+      await page.getByRole("button", { name: close, exact: true }).click();
+    }
     const heapAfterReopen = await usedHeapAfterGc(page);
     console.log(`JS heap after reopen: ${fmtMb(heapAfterReopen)}`);
 
@@ -362,6 +456,14 @@ export default async function bench(): Promise<void> {
         );
       }
     }
+    return {
+      firstRows: imported.firstRows,
+      full: imported.full,
+      importLongest,
+      reopenRows: median(rowsMs),
+      reopenFull: median(fullMs),
+      reopenLongest: median(longestMs),
+    };
   } finally {
     await browser.close();
     await server.close();

@@ -153,4 +153,22 @@ describe("chunks made of the imported file's bytes", () => {
     expect(reader.done()).toBe(true);
     expect(out).toEqual(entries);
   });
+
+  it("a chunk reader reads a chunk of many pieces (lines across piece ends, multi-byte text, blank lines)", () => {
+    const entries = Array.from(
+      { length: 700 },
+      (_, i) =>
+        JSON.parse(
+          line(i, `${"é€😀".repeat(i % 7)}${"x".repeat(900 + (i % 13) * 50)}`, false),
+        ) as SessionEntry,
+    );
+    const text = `${entries.map((e, i) => (i % 50 === 0 ? `\n${JSON.stringify(e)}` : JSON.stringify(e))).join("\n")}\n`;
+    const bytes = enc.encode(text);
+    expect(bytes.length).toBeGreaterThan(2 * 256 * 1024);
+    const reader = createChunkReader(bytes);
+    const out: SessionEntry[] = [];
+    while (!reader.done()) reader.read(out, 64);
+    expect(out).toEqual(entries);
+    expect(parseChunkBytes(bytes.subarray(0, bytes.length - 1))).toEqual(entries);
+  });
 });

@@ -4,7 +4,7 @@
  * and thinking level the next prompt uses).
  */
 import type { AgentRunResult } from "../core/agent/loop.ts";
-import { buildSessionContext } from "../core/session/context.ts";
+import { buildSessionContext, type SessionContext } from "../core/session/context.ts";
 import type { AgentMessage, AssistantMessage, SessionEntry } from "../core/session/types.ts";
 import type { CutpointDb, ReplyCheckpointRow } from "../db/index.ts";
 import type { streamAssistant } from "../llm/stream-assistant.ts";
@@ -95,6 +95,8 @@ export interface SessionController {
   effective(
     path: readonly SessionEntry[],
     settings: ProviderSettings,
+    /** `buildSessionContext(path)` when the caller has it (the same result either way). */
+    context?: SessionContext,
   ): { modelId: string; thinkingLevel: string };
 }
 
@@ -102,8 +104,8 @@ export interface SessionController {
 export function effectiveSettings(
   path: readonly SessionEntry[],
   settings: ProviderSettings,
+  ctx: SessionContext = buildSessionContext(path),
 ): { modelId: string; thinkingLevel: string } {
-  const ctx = buildSessionContext(path);
   const modelId =
     ctx.model && ctx.model.provider === settings.providerId ? ctx.model.modelId : settings.model;
   const hasLevel = path.some((e) => e.type === "thinking_level_change");

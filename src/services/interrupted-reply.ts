@@ -11,7 +11,7 @@
  * keeps its answer. Only a reply with text can be kept (`keepable`): an empty one would be left
  * out of the request and leave the same gap.
  */
-import { buildSessionContext } from "../core/session/context.ts";
+import { buildSessionContext, type SessionContext } from "../core/session/context.ts";
 import type { AssistantMessage, MessageEntry, SessionEntry } from "../core/session/types.ts";
 import {
   appendAtLeaf,
@@ -79,10 +79,12 @@ export function dropInterrupted(db: CutpointDb, cp: ReplyCheckpointRow): Promise
  * True when the path's last message (system messages aside) is the person's, with no reply at
  * all after it: the reply was lost or dropped. A failed or stopped reply is a reply (kept, marked).
  */
-export function awaitsReply(path: readonly SessionEntry[]): boolean {
-  const last = buildSessionContext(path)
-    .messages.filter((m) => m.role !== "system")
-    .at(-1);
+export function awaitsReply(
+  path: readonly SessionEntry[],
+  /** `buildSessionContext(path)` when the caller has it (the same result either way). */
+  context: SessionContext = buildSessionContext(path),
+): boolean {
+  const last = context.messages.filter((m) => m.role !== "system").at(-1);
   return last?.role === "user";
 }
 

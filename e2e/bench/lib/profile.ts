@@ -86,6 +86,10 @@ export function printProfile(title: string, profile: CpuProfile, n = 15): void {
   for (const row of self.slice(0, n)) console.log(fmt(row));
   console.log(`  ${title}: CPU profile, total time (app functions)`);
   for (const row of total.filter(([name]) => !name.startsWith("(")).slice(0, n)) console.log(fmt(row));
+  console.log(
+    `  ${title}: busy stretches of 50 ms or more (ms after the start; heaviest app functions, total ms)`,
+  );
+  for (const line of busyStretches(profile)) console.log(`    ${line}`);
 }
 
 /** "start→duration" (ms after `t0`) of each long task, longest first, at most `n`. */
@@ -157,4 +161,67 @@ export function longTaskBreakdown(buffer: Buffer, minMs = 50): string[] {
       .map(([n, ms]) => `${n} ${ms.toFixed(0)}`);
     return `${((task.ts - t0) / 1000).toFixed(0)} ms: ${((task.dur ?? 0) / 1000).toFixed(0)} ms = ${parts.join(", ")}`;
   });
+}
+
+/**
+ * The stretches of a CPU profile where the main thread was busy for at least `minMs` without an
+ * idle sample (about the long tasks), each with its `n` heaviest app functions by total time
+ * (each function once per sample, so nested calls are not counted twice) and by self time. Start times are ms
+ * after the profile's start.
+ */
+export function busyStretches(profile: CpuProfile & { startTime?: number }, minMs = 50, n = 5): string[] {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const c of node.children ?? []) parent.set(c, node.id);
+  const samples = profile.samples ?? [];
+  const deltas = profile.timeDeltas ?? [];
+  const out: string[] = [];
+  let t = 0;
+  let start = -1;
+  let busy = new Map<string, number>();
+  let own = new Map<string, number>();
+  let busyMs = 0;
+  const flush = (end: number) => {
+    if (start >= 0 && end - start >= minMs) {
+      const top = [...busy]
+        .filter(([name]) => !name.startsWith("("))
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, n)
+        .map(([name, ms]) => `${name} ${ms.toFixed(0)}`);
+      const self = [...own]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, n)
+        .map(([name, ms]) => `${name} ${ms.toFixed(0)}`);
+      out.push(
+        `${start.toFixed(0)} ms: ${(end - start).toFixed(0)} ms (${busyMs.toFixed(0)} sampled) = ${top.join(", ")}; self: ${self.join(", ")}`,
+      );
+    }
+    start = -1;
+    busy = new Map();
+    own = new Map();
+    busyMs = 0;
+  };
+  for (let i = 0; i < samples.length; i++) {
+    const dt = (deltas[i] ?? 0) / 1000;
+    t += dt;
+    const node = byId.get(samples[i]!)!;
+    if (node.callFrame.functionName === "(idle)") {
+      flush(t - dt);
+      continue;
+    }
+    if (start < 0) start = t - dt;
+    const next = (deltas[i + 1] ?? 0) / 1000;
+    busyMs += next;
+    const selfName = nameOf(node);
+    own.set(selfName, (own.get(selfName) ?? 0) + next);
+    const seen = new Set<string>();
+    for (let at: number | undefined = node.id; at !== undefined; at = parent.get(at)) {
+      const name = nameOf(byId.get(at)!);
+      if (seen.has(name)) continue;
+      seen.add(name);
+      busy.set(name, (busy.get(name) ?? 0) + next);
+    }
+  }
+  flush(t);
+  return out;
 }

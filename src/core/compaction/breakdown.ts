@@ -3,7 +3,7 @@
  * messages since the compaction), from pi 1.6's projection of a path, and the honest "after" of a
  * plan measured the same way as "before". Pure; estimates come from the given estimator.
  */
-import { buildSessionContext } from "../session/context.ts";
+import { buildSessionContext, type SessionContext } from "../session/context.ts";
 import { keptStartIndex, latestCompactionIndex } from "../session/projection.ts";
 import type {
   AgentMessage,
@@ -76,9 +76,10 @@ function sumNonSystem(messages: readonly AgentMessage[], estimator: Estimator): 
 export function accountContext(
   path: readonly SessionEntry[],
   estimator: Estimator = PI_ESTIMATOR,
+  /** `buildSessionContext(path)` when the caller has it already (the same result either way). */
+  context: SessionContext = buildSessionContext(path),
 ): ContextAccount {
   const n = path.length;
-  const context = buildSessionContext(path);
   const inContext = new Uint8Array(n);
   const perIndex = new Float64Array(n);
   const ids = new Set<string>();

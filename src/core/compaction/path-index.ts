@@ -267,13 +267,24 @@ export class PathIndex {
 
   /** Brings the computed arrays up to the path's length. */
   ensure(): void {
+    this.ensureSome(Number.POSITIVE_INFINITY);
+  }
+
+  /**
+   * Computes at most `max` more entries of what `ensure` computes (the same values: the loop
+   * only stops early), so that a caller can spread the first full computation over several
+   * tasks. True when everything is computed.
+   */
+  ensureSome(max: number): boolean {
     const n = this.entries.length;
-    if (this.computed === n) return;
+    if (this.computed === n) return true;
     const c = this.compactions[this.compactions.length - 1];
     const lc = c?.index ?? -1;
     const keptStart = c?.keptStart ?? -1;
-    for (let i = this.computed; i < n; i++) this.compute(i, lc, keptStart);
-    this.computed = n;
+    const end = Math.min(n, this.computed + max);
+    for (let i = this.computed; i < end; i++) this.compute(i, lc, keptStart);
+    this.computed = end;
+    return end === n;
   }
 
   private compute(i: number, lc: number, keptStart: number): void {

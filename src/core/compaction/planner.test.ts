@@ -59,6 +59,29 @@ describe("createPlanner", () => {
     expect(planner.entryTokens(10)).toBe(2000);
   });
 
+  it("prepare in small steps leaves the same plan, cut points and totals as computing at once", () => {
+    const path = pathThroughLine(fixture, fixture.entries.length);
+    const eager = createPlanner();
+    eager.setPath(path);
+    const stepped = createPlanner();
+    stepped.setPath(path);
+    let calls = 0;
+    while (!stepped.prepare(37)) calls++;
+    expect(calls).toBe(Math.ceil(path.length / 37) - 1);
+    expect(stepped.prepare(37)).toBe(true);
+    expect(stepped.plan(settings)).toEqual(eager.plan(settings));
+    expect(stepped.listCutPoints()).toEqual(eager.listCutPoints());
+    expect(stepped.contextTokens()).toEqual(eager.contextTokens());
+    for (const i of [0, 10, 261, path.length - 1])
+      expect(stepped.runningTokens(i)).toBe(eager.runningTokens(i));
+    // Half prepared, then appended to: the rest is computed on the next query, the same way.
+    const half = createPlanner();
+    half.setPath(path.slice(0, 400));
+    half.prepare(150);
+    half.setPath(path);
+    expect(half.plan(settings)).toEqual(eager.plan(settings));
+  });
+
   it("gives per-entry and running token estimates for the timeline", () => {
     const planner = createPlanner();
     const path = [

@@ -26,6 +26,12 @@ export interface Planner {
   setPath(path: readonly SessionEntry[]): void;
   /** Appends one entry (a child of the current leaf). */
   append(entry: SessionEntry): void;
+  /**
+   * Computes up to `maxEntries` more of the index's lazy per-entry values (what the first plan or
+   * query computes at once), to spread that over several tasks; true when all are computed.
+   * Changes no result.
+   */
+  prepare(maxEntries: number): boolean;
   plan(settings: PlanSettings, options?: Omit<PlanOptions, "estimator">): PlanResult;
   listCutPoints(): CutPointInfo[];
   /** Context size of the current context (§9; stale usage before the latest compaction ignored). */
@@ -66,6 +72,9 @@ export function createPlanner(options: { estimator?: Estimator } = {}): Planner 
     },
     append(entry) {
       index.append(entry);
+    },
+    prepare(maxEntries) {
+      return index.ensureSome(maxEntries);
     },
     plan(settings, planOptions = {}) {
       return planOnIndex(index, settings, planOptions);

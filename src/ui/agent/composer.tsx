@@ -18,6 +18,7 @@ import { useUiStore } from "../../store/ui-store.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
 import { HiddenCharsNote } from "../common/safe-text.tsx";
 import { useCurrentSession } from "../hooks/current-session.tsx";
+import { sharedSessionContext } from "../hooks/session-context.ts";
 import { SummaryInstructionsButton } from "../pins/pins-controls.tsx";
 import { lazyComponent } from "../shell/lazy-component.ts";
 import type { SessionSlotProps } from "../shell/slots.ts";
@@ -64,12 +65,12 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
   const path = useMemo(() => (loaded ? sessionPath(loaded.entries) : []), [loaded]);
   // Memoized: the composer re-renders on every streamed delta; this walks the whole path.
   const effective = useMemo(
-    () => (settings ? controller.effective(path, settings) : undefined),
+    () => (settings ? controller.effective(path, settings, sharedSessionContext(path)) : undefined),
     [controller, path, settings],
   );
   const running = state.running;
   const blocked = state.elsewhere && !running;
-  const lostReply = useMemo(() => !running && awaitsReply(path), [running, path]);
+  const lostReply = useMemo(() => !running && awaitsReply(path, sharedSessionContext(path)), [running, path]);
 
   const send = useCallback(async () => {
     const prompt = text.trim();

@@ -4,10 +4,10 @@
  */
 
 import { useCallback, useMemo, useRef } from "react";
-import { buildSessionContext } from "../../core/session/context.ts";
 import type { AgentMessage, SessionEntry } from "../../core/session/types.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { useListVirtualizer } from "../common/use-list-virtualizer.ts";
+import { sharedSessionContext } from "../hooks/session-context.ts";
 import { PinsCarriedNote } from "../pins/review-notes.tsx";
 import { describeEntry } from "../timeline/entry-kind.ts";
 import { messageModelText } from "../timeline/model-text.ts";
@@ -19,7 +19,7 @@ const ROW = 28;
 const MAX_RAW_CHARS = 500_000;
 
 export function ModelView({ model }: { model: CompactionModel }) {
-  const context = useMemo(() => buildSessionContext(model.path), [model.path]);
+  const context = useMemo(() => sharedSessionContext(model.path), [model.path]);
   const messages = context.messages;
   return (
     <div className="cp-tl-body">

@@ -5,15 +5,19 @@
  * everything they show belongs to their session, and one notice per event (progress replaced by
  * its result; errors said once, in the session's banner).
  */
+
+import { PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
 import { db } from "../../db/instance.ts";
 import { registerAgentHooks } from "../../services/agent-instance.ts";
 import type { AgentHooks } from "../../services/agent-types.ts";
 import type { CompactionUi } from "../../services/compaction-agent-hooks.ts";
 import { sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { addPathWarmer } from "../hooks/warm-session.ts";
 import { registerPrefetch } from "../shell/lazy-component.ts";
 import { registerLazySlot, registerSlot } from "../shell/slots.ts";
 import { ContextMeter } from "./context-meter.tsx";
+import { warmPathModel } from "./path-model.ts";
 import "./compaction.css";
 
 // The panel (token timeline and review) and the settings form load on demand: not needed to show a session.
@@ -28,6 +32,9 @@ registerLazySlot(
   () => import("./compaction-settings-form.tsx").then((m) => m.CompactionSettingsForm),
   "compaction-settings",
 );
+// The meter and the token timeline plan on the whole path: built ahead while a session opens
+// (with pi's estimator, the default; a tokenizer estimator is built when it has loaded).
+addPathWarmer((sessionId, path, step) => warmPathModel(sessionId, path, PI_ESTIMATOR, step));
 
 const compactionUi: CompactionUi = {
   isReviewing(sessionId) {

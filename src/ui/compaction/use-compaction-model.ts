@@ -6,9 +6,9 @@
  */
 import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useMemo, useState } from "react";
-import { accountContext, type ContextAccount } from "../../core/compaction/breakdown.ts";
+import type { ContextAccount } from "../../core/compaction/breakdown.ts";
 import type { CompactionPlan, PlanFailureCode } from "../../core/compaction/plan.ts";
-import { createPlanner, type Planner } from "../../core/compaction/planner.ts";
+import type { Planner } from "../../core/compaction/planner.ts";
 import { type Estimator, PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
 import { triggerThreshold } from "../../core/compaction/trigger.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
@@ -31,6 +31,7 @@ import {
 import { useSessionCompaction } from "../../store/compaction-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import { sessionPath } from "../tree/tree-model.ts";
+import { pathModel as sharedPathModel } from "./path-model.ts";
 
 export interface PlanState {
   ok: boolean;
@@ -78,11 +79,8 @@ export interface CompactionModel {
 /** The latest model on the path (one rule, services/compaction-endpoint.ts). */
 export const pathModel = modelOnPath;
 
-/** One planner per session, shared by the meter, timeline and preview (slots render apart). */
-const planners = new Map<string, { planner: Planner; estimator: Estimator }>();
 /** The current path of a loaded session, computed once per loaded object. */
 const paths = new WeakMap<object, SessionEntry[]>();
-let version = 0;
 
 function sharedPath(loaded: { entries: SessionEntry[] }): SessionEntry[] {
   let p = paths.get(loaded);
@@ -140,16 +138,10 @@ function useBuildModel(sessionId: string): CompactionModel | undefined {
     [path, provider],
   );
   const estimator = useEstimator(settings.estimator, modelId);
-  const indexed = useMemo(() => {
-    if (!path) return undefined;
-    let p = planners.get(sessionId);
-    if (!p || p.estimator !== estimator) {
-      p = { planner: createPlanner({ estimator }), estimator };
-      planners.set(sessionId, p);
-    }
-    p.planner.setPath(path);
-    return { planner: p.planner, path, version: ++version, account: accountContext(path, estimator) };
-  }, [path, estimator, sessionId]);
+  const indexed = useMemo(
+    () => (path ? sharedPathModel(sessionId, path, estimator) : undefined),
+    [path, estimator, sessionId],
+  );
 
   return useMemo(() => {
     if (!indexed) return undefined;

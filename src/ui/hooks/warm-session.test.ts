@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { buildTreeIndex, currentPath, resolveLabels, resolveLeafId } from "../../core/session/index.ts";
 import { assistant, entry, msg, user } from "../../core/session/test-builders.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
-import { entryTokens } from "../timeline/timeline-model.ts";
+import { buildTimelineModel, entryTokens, timelineModel } from "../timeline/timeline-model.ts";
 import { sessionPath, treeData } from "../tree/tree-model.ts";
-import { createSessionWarmer, finishWarming } from "./warm-session.ts";
+import { addPathWarmer, createSessionWarmer, finishWarming } from "./warm-session.ts";
 
 /** A long chain with a branch at entry 100 and labels here and there. */
 function session(n: number): SessionEntry[] {
@@ -33,7 +33,7 @@ describe("warm-session", () => {
     }
     // The loader hands over its own array; a copy here so nothing is shared with the test's list.
     const loaded = growing.slice();
-    await finishWarming(loaded);
+    await finishWarming("s", loaded);
     const data = treeData(loaded);
     const fresh = buildTreeIndex(all);
     expect(data.index.byId.size).toBe(fresh.byId.size);
@@ -45,5 +45,33 @@ describe("warm-session", () => {
     expect(data.index.children.get("e99")?.map((e) => e.id)).toEqual(["e100", "side"]);
     // Token estimates come from the shared cache: the same numbers as a count from scratch.
     expect(entryTokens(all[1]!)).toBe(Math.ceil("answer 1".length / 4));
+  });
+
+  it("builds the timeline model and runs each path warmer with the path, one step at a time; stops when aborted", async () => {
+    const all = session(3_000);
+    const seen: { sessionId: string; length: number; steps: number }[] = [];
+    addPathWarmer(async (sessionId, path, step) => {
+      const record = { sessionId, length: path.length, steps: 0 };
+      seen.push(record);
+      for (let k = 0; k < 3; k++) {
+        await step();
+        record.steps++;
+      }
+    });
+    await finishWarming("s1", all);
+    expect(seen).toEqual([{ sessionId: "s1", length: currentPath(all).length, steps: 3 }]);
+    const model = timelineModel(all);
+    expect(timelineModel(all)).toBe(model);
+    const fresh = buildTimelineModel(all);
+    expect([...model.totals]).toEqual([...fresh.totals]);
+    expect(model.path.map((e) => e.id)).toEqual(fresh.path.map((e) => e.id));
+
+    const controller = new AbortController();
+    const other = session(2_000);
+    const done = finishWarming("s2", other, controller.signal);
+    controller.abort();
+    await done;
+    // Aborted before the warmers: none of them ran for s2 (finishWarming resolves, never throws).
+    expect(seen.map((r) => r.sessionId)).toEqual(["s1"]);
   });
 });

@@ -5,15 +5,14 @@
  */
 import { useLiveQuery } from "dexie-react-hooks";
 import { useMemo, useState } from "react";
-import { pinsOf } from "../../core/agent/pins.ts";
 import { readStoredInstructions } from "../../core/compaction/instructions.ts";
-import { buildSessionContext } from "../../core/session/context.ts";
-import { currentPath } from "../../core/session/tree.ts";
 import { db } from "../../db/instance.ts";
 import { SUMMARY_INSTRUCTIONS_KEY } from "../../services/summary-instructions.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import { lazyComponent } from "../shell/lazy-component.ts";
 import type { SessionSlotProps } from "../shell/slots.ts";
+import { sessionPath } from "../tree/tree-model.ts";
+import { pathPins } from "./path-pins.ts";
 
 const PinsDialog = lazyComponent(() => import("./pins-dialog.tsx").then((m) => m.PinsDialog));
 const SummaryInstructionsDialog = lazyComponent(() =>
@@ -24,10 +23,7 @@ const SummaryInstructionsDialog = lazyComponent(() =>
 export function PinsButton({ sessionId }: SessionSlotProps) {
   const { loaded } = useCurrentSession();
   const [open, setOpen] = useState(false);
-  const count = useMemo(
-    () => (loaded ? pinsOf(buildSessionContext(currentPath(loaded.entries)).systemMessage).length : 0),
-    [loaded],
-  );
+  const count = useMemo(() => (loaded ? pathPins(sessionPath(loaded.entries)).length : 0), [loaded]);
   return (
     <>
       <button

@@ -1,13 +1,13 @@
 /** The open session's pins (replayed from its path) and the writes on them, with errors as toasts. */
 import { useMemo } from "react";
-import { entryPinText, type Pin, pinsOf } from "../../core/agent/pins.ts";
-import { buildSessionContext } from "../../core/session/context.ts";
-import { currentPath } from "../../core/session/tree.ts";
+import { entryPinText, type Pin } from "../../core/agent/pins.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
 import { changePin, type PinRequest } from "../../services/pins-service.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
+import { sessionPath } from "../tree/tree-model.ts";
+import { pathPins } from "./path-pins.ts";
 
 export interface PinsApi {
   ready: boolean;
@@ -16,24 +16,33 @@ export interface PinsApi {
   change(request: PinRequest): Promise<boolean>;
 }
 
-export function usePins(sessionId: string): PinsApi {
+/**
+ * The change function alone: reads the path when called, so that a component that only offers
+ * "Pin" (each timeline row) computes nothing while it renders.
+ */
+export function usePinChange(sessionId: string): PinsApi["change"] {
   const { loaded, row } = useCurrentSession();
-  const path = useMemo(() => (loaded ? currentPath(loaded.entries) : undefined), [loaded]);
-  const pins = useMemo(() => (path ? pinsOf(buildSessionContext(path).systemMessage) : []), [path]);
-  const change = async (request: PinRequest): Promise<boolean> => {
-    if (!path) return false;
+  return async (request: PinRequest): Promise<boolean> => {
+    if (!loaded) return false;
+    const path = sessionPath(loaded.entries);
     const r = await changePin(db, sessionId, { path, request, expectedLeafId: row?.leafId ?? null });
     if (!r.ok) useUiStore.getState().pushToast({ kind: "error", message: r.error.message });
     return r.ok;
   };
-  return { ready: path !== undefined, pins, change };
+}
+
+export function usePins(sessionId: string): PinsApi {
+  const { loaded } = useCurrentSession();
+  const change = usePinChange(sessionId);
+  const pins = useMemo(() => (loaded ? pathPins(sessionPath(loaded.entries)) : []), [loaded]);
+  return { ready: loaded !== undefined, pins, change };
 }
 
 /** Pins the text of an entry (the "Pin" action of a timeline row); tells the result in a toast. */
-export async function pinEntry(api: PinsApi, entry: SessionEntry): Promise<void> {
+export async function pinEntry(change: PinsApi["change"], entry: SessionEntry): Promise<void> {
   const text = entryPinText(entry);
   if (text === "") return;
-  if (await api.change({ kind: "add", text }))
+  if (await change({ kind: "add", text }))
     useUiStore.getState().pushToast({
       kind: "success",
       message:

@@ -15,7 +15,7 @@ import { useSessionActions } from "../hooks/use-session-actions.ts";
 import { SlotOutlet, useHasSlot } from "../shell/slot-outlet.tsx";
 import { sessionTitle } from "../sidebar/session-list.tsx";
 import { Timeline } from "../timeline/timeline.tsx";
-import { buildTimelineModel } from "../timeline/timeline-model.ts";
+import { timelineModel } from "../timeline/timeline-model.ts";
 
 function TopBar({ sessionId }: { sessionId: string }) {
   const { row } = useCurrentSession();
@@ -101,7 +101,7 @@ function TopBar({ sessionId }: { sessionId: string }) {
 function Conversation() {
   const { row, loaded, preview, loading } = useCurrentSession();
   const source = loaded ?? preview;
-  const model = useMemo(() => (source ? buildTimelineModel(source.entries) : undefined), [source]);
+  const model = useMemo(() => (source ? timelineModel(source.entries) : undefined), [source]);
   if (row === null) return <p className="center-note">This session no longer exists.</p>;
   if (!model) {
     return (

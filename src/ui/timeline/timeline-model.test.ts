@@ -8,7 +8,7 @@ import { parseSessionJsonl } from "../../core/session/parse.ts";
 import { assistant, entry, msg, user } from "../../core/session/test-builders.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { describeEntry } from "./entry-kind.ts";
-import { buildTimelineModel, entryTokens } from "./timeline-model.ts";
+import { buildTimelineModel, entryTokens, timelineModel, warmTimelineModel } from "./timeline-model.ts";
 
 const FIXTURE = resolve(import.meta.dirname, "../../../../shared/fixtures/pi/before-compaction.jsonl");
 const EXAMPLE = resolve(import.meta.dirname, "../../../public/examples/example-session.jsonl");
@@ -20,6 +20,35 @@ function load(path: string): SessionEntry[] {
 }
 
 describe("timeline model", () => {
+  it("built ahead in slices (or finished at once when asked for midway) equals the model built at once", async () => {
+    const entries = load(FIXTURE);
+    const whole = buildTimelineModel(entries);
+    const sliced = entries.slice();
+    let pauses = 0;
+    await warmTimelineModel(sliced, 0, async () => {
+      pauses++;
+    });
+    // Slices of 0 ms stop at every look at the clock (each 512 entries).
+    expect(pauses).toBeGreaterThanOrEqual(Math.ceil(whole.path.length / 512));
+    const a = timelineModel(sliced);
+    expect(a.path).toEqual(whole.path);
+    expect([...a.tokens]).toEqual([...whole.tokens]);
+    expect([...a.totals]).toEqual([...whole.totals]);
+    expect([...a.inContext]).toEqual([...whole.inContext]);
+    expect([...a.indexById]).toEqual([...whole.indexById]);
+    expect([...a.forks]).toEqual([...whole.forks]);
+    expect(a.firstInContext).toBe(whole.firstInContext);
+
+    const midway = entries.slice();
+    let asked: ReturnType<typeof timelineModel> | undefined;
+    const warming = warmTimelineModel(midway, 0, async () => {
+      asked ??= timelineModel(midway);
+    });
+    await warming;
+    expect(asked).toBe(timelineModel(midway));
+    expect([...asked!.totals]).toEqual([...whole.totals]);
+  });
+
   it("the real fixture: whole path, running totals, dimmed before the last compaction's kept entry", () => {
     const entries = load(FIXTURE);
     const model = buildTimelineModel(entries);

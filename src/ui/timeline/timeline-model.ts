@@ -58,7 +58,62 @@ const sum = (messages: readonly AgentMessage[]) => {
   return n;
 };
 
+const models = new WeakMap<readonly SessionEntry[], TimelineModel>();
+const builders = new WeakMap<readonly SessionEntry[], TimelineBuilder>();
+
+/** The timeline model of an entries array, built once (the session view and its warm-up share it). */
+export function timelineModel(entries: readonly SessionEntry[]): TimelineModel {
+  let model = models.get(entries);
+  if (!model) {
+    // Finishes a build the warm-up started (or builds it all).
+    const builder = builders.get(entries) ?? createTimelineBuilder(entries);
+    builders.delete(entries);
+    while (!builder.step(Number.POSITIVE_INFINITY));
+    model = builder.model;
+    models.set(entries, model);
+  }
+  return model;
+}
+
+/**
+ * Builds the timeline model of `entries` ahead, in slices of about `sliceMs`, awaiting `pause`
+ * between them. The result is what `timelineModel(entries)` returns (which finishes the build at
+ * once if it is asked for before).
+ */
+export async function warmTimelineModel(
+  entries: readonly SessionEntry[],
+  sliceMs: number,
+  pause: () => Promise<void>,
+): Promise<void> {
+  if (models.has(entries)) return;
+  let builder = builders.get(entries);
+  if (!builder) {
+    builder = createTimelineBuilder(entries);
+    builders.set(entries, builder);
+    await pause();
+  }
+  while (!models.has(entries) && !builder.step(performance.now() + sliceMs)) await pause();
+  if (!models.has(entries)) timelineModel(entries);
+}
+
 export function buildTimelineModel(entries: readonly SessionEntry[]): TimelineModel {
+  const builder = createTimelineBuilder(entries);
+  while (!builder.step(Number.POSITIVE_INFINITY));
+  return builder.model;
+}
+
+/** Entries computed between two looks at the clock. */
+const CHECK_EVERY = 512;
+
+interface TimelineBuilder {
+  /** Computes entries until the clock passes `deadline` (ms, performance.now()); true when done. */
+  step(deadline: number): boolean;
+  /** The model: complete once `step` returned true. */
+  readonly model: TimelineModel;
+}
+
+/** A resumable build of the model (one loop over the path, cut anywhere: the same result). */
+function createTimelineBuilder(entries: readonly SessionEntry[]): TimelineBuilder {
   // Shared, incrementally maintained index and path (a leaf move appends one entry).
   const data = treeData(entries);
   const leafId = data.positionId;
@@ -75,22 +130,8 @@ export function buildTimelineModel(entries: readonly SessionEntry[]): TimelineMo
   const firstInContext = lastCompaction < 0 ? 0 : keptStart >= 0 ? keptStart : lastCompaction;
   const edits = latestEdits(lastCompaction < 0 ? path : path.slice(firstInContext));
   let total = 0;
-  for (let i = 0; i < n; i++) {
-    const entry = path[i]!;
-    indexById.set(entry.id, i);
-    if (siblingsOf(data, entry).length > 1) forks.add(entry.id);
-    let seen: readonly AgentMessage[] | undefined;
-    if (i === lastCompaction) seen = entryMessages(entry);
-    else if (entry.type === "compaction") seen = [];
-    else if (i >= firstInContext && !(i < lastCompaction && isSystemMessageEntry(entry)))
-      seen = projectEntry(entry, edits.get(entry.id));
-    const t = seen ? sum(seen) : entryTokens(entry);
-    tokens[i] = t;
-    if (seen && seen.length > 0) total += t;
-    inContext[i] = (seen && seen.length > 0) || entryMessages(entry).length === 0 ? 1 : 0;
-    totals[i] = total;
-  }
-  return {
+  let i = 0;
+  const model: TimelineModel = {
     path,
     tokens,
     totals,
@@ -102,5 +143,30 @@ export function buildTimelineModel(entries: readonly SessionEntry[]): TimelineMo
     lastCompaction,
     firstInContext,
     leafId,
+  };
+  return {
+    model,
+    step(deadline) {
+      while (i < n) {
+        const end = Math.min(n, i + CHECK_EVERY);
+        for (; i < end; i++) {
+          const entry = path[i]!;
+          indexById.set(entry.id, i);
+          if (siblingsOf(data, entry).length > 1) forks.add(entry.id);
+          let seen: readonly AgentMessage[] | undefined;
+          if (i === lastCompaction) seen = entryMessages(entry);
+          else if (entry.type === "compaction") seen = [];
+          else if (i >= firstInContext && !(i < lastCompaction && isSystemMessageEntry(entry)))
+            seen = projectEntry(entry, edits.get(entry.id));
+          const t = seen ? sum(seen) : entryTokens(entry);
+          tokens[i] = t;
+          if (seen && seen.length > 0) total += t;
+          inContext[i] = (seen && seen.length > 0) || entryMessages(entry).length === 0 ? 1 : 0;
+          totals[i] = total;
+        }
+        if (i < n && performance.now() >= deadline) return false;
+      }
+      return true;
+    },
   };
 }

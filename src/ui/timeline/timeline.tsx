@@ -162,7 +162,11 @@ export function Timeline({ model, partial }: { model: TimelineModel; partial?: n
     <>
       <div className="timeline-head" aria-live="polite">
         {partial !== undefined ? (
-          <span role="status">Loading earlier entries… {Math.round(partial * 100)} %</span>
+          <span role="status" data-testid="loading-status">
+            {partial >= 1
+              ? "Preparing the whole session…"
+              : `Loading earlier entries… ${Math.round(partial * 100)} %`}
+          </span>
         ) : (
           <span data-testid="path-count">{formatCount(count)} entries on the path</span>
         )}

@@ -12,7 +12,7 @@ import { siblingsOf } from "../../core/session/session-tree.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
-import { pinEntry, usePins } from "../pins/use-pins.ts";
+import { pinEntry, usePinChange } from "../pins/use-pins.ts";
 import { treeData } from "./tree-model.ts";
 import { useTreeActions } from "./use-tree-actions.ts";
 
@@ -30,7 +30,7 @@ export const TreeRowActions = memo(function TreeRowActions({
   const { loaded } = useCurrentSession();
   const sessionId = useUiStore((s) => s.selectedSessionId) ?? "";
   const actions = useTreeActions(sessionId);
-  const pins = usePins(sessionId);
+  const changePin = usePinChange(sessionId);
   if (!loaded || sessionId === "") return null;
   const data = treeData(loaded.entries);
   const siblings = siblingsOf(data, entry);
@@ -60,7 +60,7 @@ export const TreeRowActions = memo(function TreeRowActions({
               type="button"
               className="btn small"
               title="Pin this message's text: it becomes part of the system prompt and survives every compaction"
-              onClick={() => void pinEntry(pins, entry)}
+              onClick={() => void pinEntry(changePin, entry)}
             >
               Pin
             </button>

@@ -11,8 +11,12 @@ import { exportBranchFile, forkToNewSession } from "../../services/fork-service.
 import { type LeafMoveRequest, useTreeStore } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
-import { requestLeafMove } from "./leaf-move.ts";
+import { registerPrefetch } from "../shell/lazy-component.ts";
 import { treeData } from "./tree-model.ts";
+
+// The move logic (branch summary offer, optimistic move) loads when the page is idle.
+const leafMove = () => import("./leaf-move.ts");
+registerPrefetch(leafMove);
 
 function download(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
@@ -33,7 +37,7 @@ export function useTreeActions(sessionId: string) {
     const data = () => (loaded ? treeData(loaded.entries) : undefined);
     const request = (r: LeafMoveRequest) => {
       const d = data();
-      if (d) void requestLeafMove(sessionId, d, r);
+      if (d) void leafMove().then((m) => m.requestLeafMove(sessionId, d, r));
     };
 
     return {

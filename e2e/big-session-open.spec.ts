@@ -1,0 +1,78 @@
+// A large generated session (the real fixture repeated, ~20 MB / ~18k entries): imported by the
+// file picker, its newest rows show first, the rest fills in with progress, then the whole path is
+// in view; the same after a reload. Times belong to e2e/bench/storage.bench.ts, not here.
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, type Page, test } from "@playwright/test";
+import { generateBigSession } from "./bench/lib/big-session.ts";
+import { AppPage } from "./pages/app-page.ts";
+
+test.describe.configure({ timeout: 240_000 });
+
+const SHOTS = "/tmp/shots-fast";
+const BIG = generateBigSession(20 * 1024 * 1024);
+const WHOLE = `${BIG.entryCount.toLocaleString("en-US")} entries on the path`;
+
+declare global {
+  interface Window {
+    __seen?: string[];
+  }
+}
+
+/**
+ * Records, from the page itself at every frame, the order in which the session view goes through
+ * its states: "rows" (timeline rows shown while the status says the rest is loading), "whole"
+ * (the full path count shown).
+ */
+async function watchStates(page: Page): Promise<void> {
+  // At every page load (the reload included), from the start.
+  await page.addInitScript(() => {
+    window.__seen = [];
+    const tick = () => {
+      const seen = window.__seen!;
+      const rows = document.querySelector('[data-testid="timeline"] li') !== null;
+      const loading = document.querySelector('[data-testid="loading-status"]') !== null;
+      const whole = document.querySelector('[data-testid="path-count"]') !== null;
+      const state = whole ? "whole" : rows && loading ? "rows" : undefined;
+      if (state && seen.at(-1) !== state) seen.push(state);
+      if (!whole) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+}
+
+const states = (page: Page) => page.evaluate(() => window.__seen ?? []);
+
+test("a big session opens rows first, then the whole session; the same after a reload", async ({ page }) => {
+  mkdirSync(SHOTS, { recursive: true });
+  const file = join(mkdtempSync(join(tmpdir(), "cutpoint-big-")), "big.jsonl");
+  writeFileSync(file, BIG.text);
+  const app = new AppPage(page);
+  await watchStates(page);
+  await app.goto();
+  await app.importByPicker(file);
+  await expect(app.toast(/Imported big\.jsonl/)).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByTestId("path-count")).toHaveText(WHOLE, { timeout: 120_000 });
+  await expect(app.timelineRows.first()).toBeVisible();
+  // Rows with the loading status came first (unless the machine read it all before a frame).
+  expect(["rows,whole", "whole"]).toContain((await states(page)).join(","));
+
+  // Reopen with a 6x slower CPU, so that the progress is on screen long enough to be seen.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 6 });
+  await page.reload();
+  const status = page.getByTestId("loading-status");
+  await expect(app.timelineRows.first()).toBeVisible({ timeout: 120_000 });
+  await expect(status).toHaveText(/Loading earlier entries… \d+ %|Preparing the whole session…/);
+  await page.screenshot({ path: `${SHOTS}/big-session-loading.png` });
+  await expect(page.getByTestId("path-count")).toHaveText(WHOLE, { timeout: 180_000 });
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
+  await page.screenshot({ path: `${SHOTS}/big-session-whole.png` });
+  // The newest rows with the progress first, then the whole session, and nothing else between.
+  expect(await states(page)).toEqual(["rows", "whole"]);
+  // The views that plan on the whole path agree with it: the token timeline lists every entry.
+  await page.getByRole("button", { name: "Panel" }).click();
+  await expect(page.getByTestId("token-timeline-panel")).toBeVisible({ timeout: 60_000 });
+  await page.screenshot({ path: `${SHOTS}/big-session-panel.png` });
+});
