@@ -62,6 +62,12 @@ test("mask old tool outputs: tokens saved beside the summary's, context_edit ent
   await preview.getByTestId("mask-min-tokens").fill("100");
   await expect(saves).toContainText(`Masking ${m[1]} tool outputs`);
   await page.screenshot({ path: `${SHOTS}/masking-1280-light.png` });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.setViewportSize({ width: 800, height: 800 });
+  await preview.getByTestId("masking").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/masking-800-dark.png` });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: "light" });
 
   const meterBefore = await meterTokens(page);
   await preview.getByTestId("mask-apply").click();
