@@ -8,18 +8,24 @@ import type { Usage } from "../core/session/types.ts";
 import type { CutpointDb } from "../db/schema.ts";
 import { deleteSetting, getSetting, setSetting } from "../db/settings-repo.ts";
 
+/** What a draft was generated for: the cut and numbers of the plan at that time. */
+export interface DraftTarget {
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  readFiles: string[];
+  modifiedFiles: string[];
+  /** The system checkpoint of the plan (the replayed prompt and tools), written with the compaction. */
+  systemMessage?: unknown;
+  /** Who wrote the draft and how (model, time, cost); the trigger is set on Confirm. */
+  record?: Omit<CompactionRecord, "trigger">;
+  /** The summarizer's usage, written with the compaction (pi 1.6). */
+  usage?: Usage;
+}
+
 export interface SavedReview {
   draft: string;
   draftSource: "model" | "offline" | null;
-  draftTarget: {
-    firstKeptEntryId: string;
-    tokensBefore: number;
-    readFiles: string[];
-    modifiedFiles: string[];
-    systemMessage?: unknown;
-    record?: Omit<CompactionRecord, "trigger">;
-    usage?: Usage;
-  } | null;
+  draftTarget: DraftTarget | null;
   focus: string;
   keepRecentOverride: number | null;
   cutEntryId: string | null;

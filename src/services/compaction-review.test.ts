@@ -1,15 +1,11 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { generateOfflineCompaction as offlineSummary } from "../core/compaction/offline-summary.ts";
 import { planCompaction } from "../core/compaction/plan.ts";
 import { isPositionMarker } from "../core/session/moves.ts";
-import { parseSessionJsonl } from "../core/session/parse.ts";
 import { currentPath } from "../core/session/tree.ts";
 import type { SessionEntry } from "../core/session/types.ts";
-import { type CutpointDb, createDb } from "../db/schema.ts";
-import { prepareSession, readEntries, saveSession } from "../db/sessions-repo.ts";
+import type { CutpointDb } from "../db/schema.ts";
+import { readEntries } from "../db/sessions-repo.ts";
 import { loadSavedReview, readSavedReview, saveReview } from "./compaction-drafts.ts";
 import { confirmCompaction, redoCompaction, undoCompaction } from "./compaction-runner.ts";
 import {
@@ -17,21 +13,14 @@ import {
   saveCompactionSettings,
   saveSessionCompactionSettings,
 } from "./compaction-settings.ts";
-
-const FIXTURE = resolve(import.meta.dirname, "../../../shared/fixtures/pi/before-compaction.jsonl");
+import { fixtureDb } from "./fixture-db.test-support.ts";
 
 let db: CutpointDb;
 let sessionId: string;
 let entries: SessionEntry[];
 
 beforeEach(async () => {
-  db = createDb("compaction-review", { indexedDB: new IDBFactory(), IDBKeyRange });
-  const parsed = parseSessionJsonl(readFileSync(FIXTURE, "utf8"));
-  if (!parsed.ok) throw new Error(parsed.error.message);
-  entries = parsed.value.entries;
-  sessionId = parsed.value.header.id;
-  const saved = await saveSession(db, prepareSession(parsed.value.header, entries, 1), "new");
-  if (!saved.ok) throw new Error(saved.error.message);
+  ({ db, sessionId, entries } = await fixtureDb("compaction-review"));
 });
 afterEach(() => db.close());
 

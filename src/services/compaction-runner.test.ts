@@ -1,24 +1,14 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { generateOfflineCompaction as offlineSummary } from "../core/compaction/offline-summary.ts";
 import { planCompaction } from "../core/compaction/plan.ts";
 import type { CompleteFn } from "../core/compaction/summarize.ts";
 import { buildSessionContext } from "../core/session/context.ts";
 import { buildMoveEntry, displayPositionId, MOVE_CUSTOM_TYPE } from "../core/session/moves.ts";
-import { parseSessionJsonl } from "../core/session/parse.ts";
 import { TS } from "../core/session/test-builders.ts";
 import { buildTreeIndex, currentPath } from "../core/session/tree.ts";
 import type { CompactionEntry, SessionEntry } from "../core/session/types.ts";
-import { type CutpointDb, createDb } from "../db/schema.ts";
-import {
-  appendEntries,
-  exportSession,
-  prepareSession,
-  readEntries,
-  saveSession,
-} from "../db/sessions-repo.ts";
+import type { CutpointDb } from "../db/schema.ts";
+import { appendEntries, exportSession, readEntries } from "../db/sessions-repo.ts";
 import {
   compactAutomatically,
   confirmCompaction,
@@ -26,8 +16,8 @@ import {
   undoCompaction,
 } from "./compaction-runner.ts";
 import { loadCompactionSettings, normalizeSettings, saveCompactionSettings } from "./compaction-settings.ts";
+import { fixtureDb } from "./fixture-db.test-support.ts";
 
-const FIXTURE = resolve(import.meta.dirname, "../../../shared/fixtures/pi/before-compaction.jsonl");
 const SETTINGS = { reserveTokens: 16384, keepRecentTokens: 20000 };
 const ENDPOINT = { baseUrl: "http://127.0.0.1:1/v1", apiKey: "test-key", provider: "custom", model: "m" };
 
@@ -36,13 +26,7 @@ let sessionId: string;
 let entries: SessionEntry[];
 
 beforeEach(async () => {
-  db = createDb("compaction-runner", { indexedDB: new IDBFactory(), IDBKeyRange });
-  const parsed = parseSessionJsonl(readFileSync(FIXTURE, "utf8"));
-  if (!parsed.ok) throw new Error(parsed.error.message);
-  entries = parsed.value.entries;
-  sessionId = parsed.value.header.id;
-  const saved = await saveSession(db, prepareSession(parsed.value.header, entries, 1), "new");
-  if (!saved.ok) throw new Error(saved.error.message);
+  ({ db, sessionId, entries } = await fixtureDb("compaction-runner"));
 });
 afterEach(() => db.close());
 

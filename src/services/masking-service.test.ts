@@ -1,31 +1,20 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isMasked } from "../core/compaction/masking.ts";
 import { contextTokensOf, indexPath } from "../core/compaction/plan.ts";
 import { buildSessionContext } from "../core/session/context.ts";
-import { parseSessionJsonl } from "../core/session/parse.ts";
 import { currentPath } from "../core/session/tree.ts";
 import type { SessionEntry } from "../core/session/types.ts";
-import { type CutpointDb, createDb } from "../db/schema.ts";
-import { prepareSession, readEntries, saveSession } from "../db/sessions-repo.ts";
+import type { CutpointDb } from "../db/schema.ts";
+import { readEntries } from "../db/sessions-repo.ts";
+import { fixtureDb } from "./fixture-db.test-support.ts";
 import { maskToolOutputs, unmaskToolOutputs } from "./masking-service.ts";
-
-const FIXTURE = resolve(import.meta.dirname, "../../../shared/fixtures/pi/before-compaction.jsonl");
 
 let db: CutpointDb;
 let sessionId: string;
 let entries: SessionEntry[];
 
 beforeEach(async () => {
-  db = createDb("masking", { indexedDB: new IDBFactory(), IDBKeyRange });
-  const parsed = parseSessionJsonl(readFileSync(FIXTURE, "utf8"));
-  if (!parsed.ok) throw new Error(parsed.error.message);
-  entries = parsed.value.entries;
-  sessionId = parsed.value.header.id;
-  const saved = await saveSession(db, prepareSession(parsed.value.header, entries, 1), "new");
-  if (!saved.ok) throw new Error(saved.error.message);
+  ({ db, sessionId, entries } = await fixtureDb("masking"));
 });
 afterEach(() => db.close());
 

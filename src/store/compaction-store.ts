@@ -6,25 +6,12 @@
  * draft-persistence.ts), so that it survives a reload; entries are written only on Confirm.
  */
 import { create } from "zustand";
-import type { CompactionRecord } from "../core/compaction/compaction-record.ts";
-import type { Usage } from "../core/session/types.ts";
+import type { DraftTarget } from "../services/compaction-drafts.ts";
 import { useUiStore } from "./ui-store.ts";
 
 export type PreviewStatus = "idle" | "generating" | "ready" | "failed" | "aborted" | "confirmed" | "undone";
 
-/** What the draft was generated for: the cut and numbers of the plan at that time. */
-export interface DraftTarget {
-  firstKeptEntryId: string;
-  tokensBefore: number;
-  readFiles: string[];
-  modifiedFiles: string[];
-  /** The system checkpoint of the plan (the replayed prompt and tools), written with the compaction. */
-  systemMessage?: unknown;
-  /** Who wrote the draft and how (model, time, cost); the trigger is set on Confirm. */
-  record?: Omit<CompactionRecord, "trigger">;
-  /** The summarizer's usage, written with the compaction (pi 1.6). */
-  usage?: Usage;
-}
+export type { DraftTarget };
 
 export interface LastCompaction {
   sessionId: string;

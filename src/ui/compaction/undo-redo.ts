@@ -5,7 +5,16 @@ import { redoCompaction, undoCompaction } from "../../services/compaction-runner
 import { useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 
-const key = (sessionId: string) => `compaction:${sessionId}`;
+/** The session's compaction notice (it replaces the one before it). */
+function say(sessionId: string, message: string, action?: { label: string; run: () => void }): void {
+  useUiStore.getState().pushToast({
+    kind: action ? "info" : "error",
+    key: `compaction:${sessionId}`,
+    sessionId,
+    message,
+    ...(action ? { action, timeout: 10000 } : {}),
+  });
+}
 
 /** Undo: the leaf goes back before the compaction (history kept); the toast offers Redo. */
 export async function runUndo(
@@ -15,47 +24,21 @@ export async function runUndo(
 ): Promise<void> {
   // With the path, a compaction made right after a move undoes to the entry that move stood for.
   const r = await undoCompaction(db, { sessionId, compaction, ...(path ? { path } : {}) });
-  const ui = useUiStore.getState();
-  if (!r.ok) {
-    ui.pushToast({
-      kind: "error",
-      key: key(sessionId),
-      sessionId,
-      message: `Undo failed: ${r.error.message}`,
-    });
-    return;
-  }
+  if (!r.ok) return say(sessionId, `Undo failed: ${r.error.message}`);
   useCompactionStore.getState().setStatus(sessionId, "undone", { undone: { entryId: compaction.id } });
-  ui.pushToast({
-    kind: "info",
-    key: key(sessionId),
-    sessionId,
-    message: "Compaction undone: the leaf is back before it (history kept).",
-    action: { label: "Redo", run: () => void runRedo(sessionId, compaction) },
-    timeout: 10000,
+  say(sessionId, "Compaction undone: the leaf is back before it (history kept).", {
+    label: "Redo",
+    run: () => void runRedo(sessionId, compaction),
   });
 }
 
 /** Redo after Undo: the leaf moves to the compaction again. */
 export async function runRedo(sessionId: string, compaction: CompactionEntry): Promise<void> {
   const r = await redoCompaction(db, { sessionId, compaction });
-  const ui = useUiStore.getState();
-  if (!r.ok) {
-    ui.pushToast({
-      kind: "error",
-      key: key(sessionId),
-      sessionId,
-      message: `Redo failed: ${r.error.message}`,
-    });
-    return;
-  }
+  if (!r.ok) return say(sessionId, `Redo failed: ${r.error.message}`);
   useCompactionStore.getState().setStatus(sessionId, "confirmed", { undone: null });
-  ui.pushToast({
-    kind: "info",
-    key: key(sessionId),
-    sessionId,
-    message: "Compaction redone: the session continues from the summary again.",
-    action: { label: "Undo", run: () => void runUndo(sessionId, compaction) },
-    timeout: 10000,
+  say(sessionId, "Compaction redone: the session continues from the summary again.", {
+    label: "Undo",
+    run: () => void runUndo(sessionId, compaction),
   });
 }
