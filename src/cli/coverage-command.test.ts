@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { coverageOf, generateOfflineCompaction, planCompaction } from "../core/compaction/index.ts";
 import { readSessionFile } from "./command.ts";
 import type { CoverageCliReport } from "./coverage-command.ts";
-import { sessionPath } from "./coverage-command.ts";
+import { sessionPath } from "./leaf-paths.ts";
 import { runCli } from "./main.ts";
 
 const FIXTURE = resolve(import.meta.dirname, "../../../shared/fixtures/pi/before-compaction.jsonl");

@@ -13,9 +13,6 @@ import {
   generateOfflineCompaction,
   planCompaction,
 } from "../core/compaction/index.ts";
-import type { ParsedSession } from "../core/session/parse.ts";
-import { currentPath, pathTo } from "../core/session/tree.ts";
-import type { SessionEntry } from "../core/session/types.ts";
 import {
   type CliCommand,
   type CliIo,
@@ -25,9 +22,9 @@ import {
   EXIT_USAGE,
   parseArgs,
   parseCount,
-  type Result,
   readSessionFile,
 } from "./command.ts";
+import { sessionPath } from "./leaf-paths.ts";
 
 export interface CoverageCliReport extends CoverageReport {
   file: string;
@@ -35,24 +32,6 @@ export interface CoverageCliReport extends CoverageReport {
   keepRecentTokens: number;
   summarySource: string;
   figure: string;
-}
-
-/** The path ending at the leaf on load, or at the entry on `leafLine`, with the leaf's line. */
-export function sessionPath(
-  session: ParsedSession,
-  leafLine?: number,
-): Result<{ path: SessionEntry[]; leafLine: number | null }> {
-  const { entries, lines } = session;
-  let path: SessionEntry[];
-  if (leafLine === undefined) path = currentPath(entries);
-  else {
-    const at = lines.indexOf(leafLine);
-    if (at < 0) return { ok: false, error: `no entry on line ${leafLine}` };
-    path = pathTo(entries, entries[at]!.id);
-  }
-  const leaf = path.at(-1);
-  const at = leaf ? entries.indexOf(leaf) : -1;
-  return { ok: true, value: { path, leafLine: at >= 0 ? lines[at]! : null } };
 }
 
 export function formatCoverageReport(r: CoverageCliReport): string {
