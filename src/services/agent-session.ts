@@ -22,7 +22,7 @@ import {
   modelLimits,
   type ProviderSettings,
 } from "./agent-settings.ts";
-import { newEntryId } from "./ids.ts";
+import { entryIdSource } from "./ids.ts";
 import {
   awaitsReply,
   dropInterrupted,
@@ -194,11 +194,7 @@ export function createAgentService(deps: AgentServiceDeps) {
           ...(wanted.thinkingLevel ? { thinkingLevel: wanted.thinkingLevel } : {}),
           ...(wanted.loadout ? { loadout: wanted.loadout } : {}),
         },
-        () => {
-          const id = newEntryId(taken);
-          taken.add(id);
-          return id;
-        },
+        entryIdSource(taken),
         (deps.now ?? Date.now)(),
       );
       if (changes.length === 0) return { ok: true, path };

@@ -22,7 +22,7 @@ import { createCompleteFn } from "../llm/complete.ts";
 import { modelInfo } from "../llm/providers.ts";
 import type { EndpointConfig } from "../llm/stream-assistant.ts";
 import type { CompactionUserSettings } from "./compaction-settings.ts";
-import { newEntryId } from "./ids.ts";
+import { entryIdSource, newEntryId } from "./ids.ts";
 import { loadSummaryInstructions } from "./summary-instructions.ts";
 
 /** The endpoint and model that write summaries. The key never leaves this object except as a header. */
@@ -159,12 +159,7 @@ export async function hideFailedAttempt(
   input: { sessionId: string; path: readonly SessionEntry[]; omit: readonly string[]; now?: number },
 ): Promise<{ ok: true; path: SessionEntry[] } | { ok: false; reason: string }> {
   const leaf = input.path[input.path.length - 1]?.id ?? null;
-  const taken = new Set(input.path.map((e) => e.id));
-  const nextId = () => {
-    const id = newEntryId(taken);
-    taken.add(id);
-    return id;
-  };
+  const nextId = entryIdSource(new Set(input.path.map((e) => e.id)));
   const now = input.now ?? Date.now();
   const edits = omissionEdits(input.omit, leaf, nextId, new Date(now).toISOString());
   if (edits.length === 0) return { ok: true, path: [...input.path] };

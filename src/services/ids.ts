@@ -8,6 +8,15 @@ export function newEntryId(taken?: { has(id: string): boolean }): string {
   }
 }
 
+/** A source of fresh entry ids that avoids `taken` and every id it has handed out (it adds them). */
+export function entryIdSource(taken: Set<string>): () => string {
+  return () => {
+    const id = newEntryId(taken);
+    taken.add(id);
+    return id;
+  };
+}
+
 export function newSessionId(): string {
   return crypto.randomUUID();
 }

@@ -7,22 +7,19 @@ import { type MaskingPlan, planMasking, unmaskEdits } from "../core/compaction/m
 import type { SessionEntry } from "../core/session/types.ts";
 import { appendAtLeaf } from "../db/append-at-leaf.ts";
 import type { CutpointDb } from "../db/schema.ts";
-import { newEntryId } from "./ids.ts";
+import { entryIdSource } from "./ids.ts";
 
 export type MaskingResult =
   | { ok: true; plan: MaskingPlan; path: SessionEntry[] }
   | { ok: false; reason: string };
 
 function idsFor(path: readonly SessionEntry[], now: number) {
-  const taken = new Set(path.map((e) => e.id));
+  const next = entryIdSource(new Set(path.map((e) => e.id)));
   const made: string[] = [];
   return {
+    // Core asks for the n-th id (in order); the same n gives the same id.
     newId: (n: number) => {
-      while (made.length <= n) {
-        const id = newEntryId(taken);
-        taken.add(id);
-        made.push(id);
-      }
+      while (made.length <= n) made.push(next());
       return made[n]!;
     },
     timestamp: new Date(now).toISOString(),
