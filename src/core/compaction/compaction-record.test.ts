@@ -1,8 +1,13 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parseSessionJsonl } from "../session/parse.ts";
 import { assistant, msg, user } from "../session/test-builders.ts";
+import { currentPath } from "../session/tree.ts";
 import type { SessionEntry } from "../session/types.ts";
 import { emptyUsage } from "../session/usage.ts";
 import {
+  allCompactionFacts,
   compactionDetails,
   compactionFacts,
   readCompactionRecord,
@@ -82,5 +87,26 @@ describe("compaction record", () => {
   it("without records, the details are exactly pi's file lists", () => {
     const d = compactionDetails({ readFiles: ["x"], modifiedFiles: ["y"] });
     expect(d).toEqual({ readFiles: ["x"], modifiedFiles: ["y"] });
+  });
+
+  it("in one pass, gives every compaction the facts it gives one at a time (real files, edits and moves)", () => {
+    const files = [
+      resolve(import.meta.dirname, "../../../../shared/fixtures/pi/before-compaction.jsonl"),
+      resolve(import.meta.dirname, "../../conformance/sessions/context-edits-compacted.jsonl"),
+      resolve(import.meta.dirname, "../../conformance/sessions/compaction-system-usage.jsonl"),
+    ];
+    let compared = 0;
+    for (const file of files) {
+      const parsed = parseSessionJsonl(readFileSync(file, "utf8"));
+      if (!parsed.ok) throw new Error(parsed.error.message);
+      const path = currentPath(parsed.value.entries);
+      const all = allCompactionFacts(path);
+      path.forEach((e, i) => {
+        if (e.type !== "compaction") return;
+        expect(all.get(e.id)).toEqual(compactionFacts(path, i));
+        compared++;
+      });
+    }
+    expect(compared).toBeGreaterThanOrEqual(4);
   });
 });

@@ -6,6 +6,7 @@
  */
 import type { CompactionEntry, FileListDetails, SessionEntry, Usage } from "../session/types.ts";
 import { type CoverageDetails, readCoverageDetails } from "./coverage-details.ts";
+import { PathIndex } from "./path-index.ts";
 import { contextTokensOf, indexPath } from "./plan.ts";
 import type { CompactionFields } from "./summarize.ts";
 import type { Estimator } from "./tokens.ts";
@@ -79,6 +80,15 @@ export interface CompactionSummaryFacts {
   tokensAfter: number;
 }
 
+function factsOf(c: CompactionEntry, tokensAfter: number): CompactionSummaryFacts {
+  return {
+    record: readCompactionRecord(c.details),
+    coverage: readCoverageDetails(c.details),
+    tokensBefore: c.tokensBefore,
+    tokensAfter,
+  };
+}
+
 /** The facts of the compaction at `index` of `path` (tokens after measured on the path up to it). */
 export function compactionFacts(
   path: readonly SessionEntry[],
@@ -87,13 +97,29 @@ export function compactionFacts(
 ): CompactionSummaryFacts | undefined {
   const entry = path[index];
   if (entry?.type !== "compaction") return undefined;
-  const c = entry as CompactionEntry;
-  return {
-    record: readCompactionRecord(c.details),
-    coverage: readCoverageDetails(c.details),
-    tokensBefore: c.tokensBefore,
-    tokensAfter: contextTokensOf(indexPath(path.slice(0, index + 1), estimator)).tokens,
-  };
+  return factsOf(
+    entry as CompactionEntry,
+    contextTokensOf(indexPath(path.slice(0, index + 1), estimator)).tokens,
+  );
+}
+
+/**
+ * The facts of every compaction on `path`, by entry id, in one pass: the path is indexed once,
+ * entry by entry, and each compaction's context is read as the index reaches it (what
+ * `compactionFacts` gives for each, without indexing a prefix per compaction).
+ */
+export function allCompactionFacts(
+  path: readonly SessionEntry[],
+  estimator?: Estimator,
+): Map<string, CompactionSummaryFacts> {
+  const out = new Map<string, CompactionSummaryFacts>();
+  const index = new PathIndex(estimator, path.length);
+  for (const entry of path) {
+    index.append(entry);
+    if (entry.type === "compaction")
+      out.set(entry.id, factsOf(entry as CompactionEntry, contextTokensOf(index).tokens));
+  }
+  return out;
 }
 
 /** The record of a summary produced for `trigger` (the cost is the usage's, when its price was known). */

@@ -3,21 +3,29 @@
  * (after measured on the path up to it, by pi's rules), the summarizer model, duration and cost
  * when known, and its coverage figure. Facts are cached per entry: the path to an entry never changes.
  */
-import { type CompactionSummaryFacts, compactionFacts } from "../../core/compaction/compaction-record.ts";
+import { allCompactionFacts, type CompactionSummaryFacts } from "../../core/compaction/compaction-record.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { formatCount } from "../format.ts";
 
 const cache = new WeakMap<SessionEntry, CompactionSummaryFacts>();
 
-/** The facts of the compaction at `index` of `path` (undefined for other entries). */
+/**
+ * The facts of the compaction at `index` of `path` (undefined for other entries). A miss computes
+ * the facts of every compaction on the path in one pass and keeps them all: scrolling past many
+ * compactions indexes the path once, and after an append only a new compaction misses.
+ */
 export function factsAt(path: readonly SessionEntry[], index: number): CompactionSummaryFacts | undefined {
   const entry = path[index];
   if (entry?.type !== "compaction") return undefined;
   let facts = cache.get(entry);
   if (!facts) {
-    facts = compactionFacts(path, index);
-    if (facts) cache.set(entry, facts);
+    const byId = allCompactionFacts(path);
+    for (const e of path) {
+      const f = e.type === "compaction" ? byId.get(e.id) : undefined;
+      if (f && !cache.has(e)) cache.set(e, f);
+    }
+    facts = cache.get(entry);
   }
   return facts;
 }
