@@ -20,8 +20,6 @@ import {
 import { loadCompactionSettings } from "./compaction-settings.ts";
 import { onWaitingCount, takeSkip, waitForReview } from "./review-queue.ts";
 
-export { releaseQueuedPrompts } from "./review-queue.ts";
-
 export interface CompactionNotice {
   sessionId: string;
   /** Notices with the same key replace each other (progress, then its result). */

@@ -31,8 +31,6 @@ import { TooBigWarning } from "./too-big-warning.tsx";
 import type { CompactionModel } from "./use-compaction-model.ts";
 import { useSummaryGeneration } from "./use-summary-generation.ts";
 
-export { runUndo } from "./undo-redo.ts";
-
 /** The last generate request served, by session (a remount must not generate again). */
 const handledRequests = new Map<string, number>();
 
