@@ -196,11 +196,14 @@ export interface AutoCompactInput {
 
 /** The coverage record of a summary (loaded on demand: the check is not needed to show a session). */
 async function coverageRecord(summary: string, plan: CompactionPlan) {
-  const [{ coverageOf }, { coverageDetails }] = await Promise.all([
+  const [{ checkCoverage }, { coverageDetails }, { coverageItemsInSlices }] = await Promise.all([
     import("../core/compaction/coverage.ts"),
     import("../core/compaction/coverage-details.ts"),
+    import("./coverage-slices.ts"),
   ]);
-  return coverageDetails(coverageOf(summary, plan));
+  // Read over several tasks: the agent's page stays responsive while a big range is read.
+  const items = (await coverageItemsInSlices(plan)) ?? [];
+  return coverageDetails(checkCoverage(summary, items));
 }
 
 /** Plan, summarize and confirm without asking (auto mode and overflow recovery). */

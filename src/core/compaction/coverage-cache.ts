@@ -14,12 +14,27 @@
 interface ArrayMemo<T> {
   /** The items as they were when computed (the caller may change its array later). */
   items: readonly object[];
+  /** Values of `items[0..values.length]` (fewer than the items when a cursor stopped early). */
   values: readonly T[];
+}
+
+/** Values of one array, computed in order, a few at a time (see `ItemMemo.open`). */
+export interface MemoCursor<T> {
+  /** How many values are known (computed or reused). */
+  readonly done: number;
+  /** The value of item `done` (computed, or reused from earlier arrays); call while done < length. */
+  next(): T;
+  /** The values so far. */
+  values(): readonly T[];
+  /** Keeps what was computed for later arrays (also when stopped early). Idempotent. */
+  close(): void;
 }
 
 export interface ItemMemo<I extends object, T> {
   /** `compute(item)` for each item of `items`, in order, reusing what earlier calls computed. */
   map(items: readonly I[]): readonly T[];
+  /** The same values one at a time (a long array over several tasks); `close` keeps them. */
+  open(items: readonly I[]): MemoCursor<T>;
 }
 
 /** How many of the last arrays are tried for items moved to a new array. */
@@ -31,7 +46,7 @@ export function createItemMemo<I extends object, T>(compute: (item: I) => T): It
 
   /** The offset in `memo.items` of `items[0]`'s position, or undefined when they share no start. */
   const shiftOf = (memo: ArrayMemo<T>, items: readonly I[]): number | undefined => {
-    if (memo.items.length === 0 || items.length === 0) return undefined;
+    if (memo.values.length === 0 || items.length === 0) return undefined;
     if (memo.items[0] === items[0]) return 0;
     const inOld = memo.items.indexOf(items[0]!);
     if (inOld >= 0) return inOld;
@@ -39,39 +54,62 @@ export function createItemMemo<I extends object, T>(compute: (item: I) => T): It
     return inNew >= 0 ? -inNew : undefined;
   };
 
-  return {
-    map(items) {
-      const candidates: ArrayMemo<T>[] = [];
-      const own = byArray.get(items);
-      if (own) candidates.push(own);
-      for (const ref of recent) {
-        const memo = ref.deref();
-        if (memo && memo !== own) candidates.push(memo);
-      }
-      const sources: { memo: ArrayMemo<T>; shift: number }[] = [];
-      for (const memo of candidates) {
-        const shift = shiftOf(memo, items);
-        if (shift !== undefined) sources.push({ memo, shift });
-      }
-      // Pushed, not preallocated: `new Array(n)` for a large n is a slow (dictionary) array in V8.
-      const values: T[] = [];
-      for (let i = 0; i < items.length; i++) {
-        const item = items[i]!;
-        let value: T | undefined;
-        let found = false;
+  const open = (items: readonly I[]): MemoCursor<T> => {
+    const candidates: ArrayMemo<T>[] = [];
+    const own = byArray.get(items);
+    if (own) candidates.push(own);
+    for (const ref of recent) {
+      const memo = ref.deref();
+      if (memo && memo !== own) candidates.push(memo);
+    }
+    const sources: { memo: ArrayMemo<T>; shift: number }[] = [];
+    for (const memo of candidates) {
+      const shift = shiftOf(memo, items);
+      if (shift !== undefined) sources.push({ memo, shift });
+    }
+    // A copy now: the caller may change its array while the cursor runs.
+    const mine = items.slice();
+    // Pushed, not preallocated: `new Array(n)` for a large n is a slow (dictionary) array in V8.
+    const values: T[] = [];
+    let closed = false;
+    return {
+      get done() {
+        return values.length;
+      },
+      next() {
+        const i = values.length;
+        const item = mine[i]!;
         for (const { memo, shift } of sources) {
-          if (memo.items[i + shift] === item) {
-            value = memo.values[i + shift]!;
-            found = true;
-            break;
+          const at = i + shift;
+          if (at < memo.values.length && memo.items[at] === item) {
+            const value = memo.values[at]!;
+            values.push(value);
+            return value;
           }
         }
-        values.push(found ? (value as T) : compute(item));
-      }
-      const memo: ArrayMemo<T> = { items: items.slice(), values };
-      byArray.set(items, memo);
-      recent = [new WeakRef(memo), ...recent.filter((r) => r.deref() !== own)].slice(0, RECENT);
-      return values;
+        const value = compute(item);
+        values.push(value);
+        return value;
+      },
+      values: () => values,
+      close() {
+        if (closed) return;
+        closed = true;
+        const memo: ArrayMemo<T> = { items: mine, values };
+        // A finished array is found again by identity; a partial one only through `recent`.
+        if (values.length === mine.length) byArray.set(items, memo);
+        recent = [new WeakRef(memo), ...recent.filter((r) => r.deref() !== own)].slice(0, RECENT);
+      },
+    };
+  };
+
+  return {
+    open,
+    map(items) {
+      const cursor = open(items);
+      while (cursor.done < items.length) cursor.next();
+      cursor.close();
+      return cursor.values();
     },
   };
 }

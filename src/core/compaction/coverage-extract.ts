@@ -342,25 +342,36 @@ function mergeMentionedPaths(
   return merged.size === 0 ? items : items.filter((i) => !merged.has(i));
 }
 
+/** An extraction done a few messages at a time (the app runs it over several tasks). */
+export interface CoverageExtraction {
+  /** Reads up to `count` more messages; true once every message is read. */
+  step(count: number): boolean;
+  /** The items (call once `step` returned true). */
+  items(): CoverageCandidate[];
+  /** Keeps the findings read so far for a later extraction (when this one is given up). */
+  close(): void;
+}
+
+/** The position of the last user message over the ranges, read from the end (the messages are many and cold). */
+function lastUserAt(ranges: readonly CoverageRange[]): number {
+  let n = 0;
+  for (const r of ranges) n += r.messages.length;
+  for (let ri = ranges.length - 1, end = n; ri >= 0; ri--) {
+    const { messages } = ranges[ri]!;
+    end -= messages.length;
+    for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.role === "user") return end + i;
+  }
+  return -1;
+}
+
 /**
  * The items of the ranges (in order: a plan's messagesToSummarize, then its turnPrefixMessages),
  * deduplicated by key, in order of first appearance. A to-do checked later is not open; an
- * announced next step counts only after the last user message.
+ * announced next step counts only after the last user message. `extractCoverageItems` is this
+ * run to the end.
  */
-export function extractCoverageItems(ranges: readonly CoverageRange[]): CoverageCandidate[] {
-  // The position of the last user message, read from the end (the messages are many and cold).
-  let lastUser = -1;
-  let n = 0;
-  for (const r of ranges) n += r.messages.length;
-  for (let ri = ranges.length - 1, end = n; ri >= 0 && lastUser < 0; ri--) {
-    const { messages } = ranges[ri]!;
-    end -= messages.length;
-    for (let i = messages.length - 1; i >= 0; i--)
-      if (messages[i]!.role === "user") {
-        lastUser = end + i;
-        break;
-      }
-  }
+export function startCoverageExtraction(ranges: readonly CoverageRange[]): CoverageExtraction {
+  const lastUser = lastUserAt(ranges);
   // Items by kind, then by normalised text (the key without its kind: keys are built only for
   // new items, not hashed for every finding), in order of first appearance.
   const byKind = new Map<CoverageKind, Map<string, Merged>>();
@@ -369,52 +380,85 @@ export function extractCoverageItems(ranges: readonly CoverageRange[]): Coverage
   /** Normalised texts of to-dos checked later in the range. */
   const closed = new Set<string>();
   let at = 0;
-  for (const r of ranges) {
-    const findings = findingsMemo.map(r.messages);
-    for (let i = 0; i < r.messages.length; i++, at++) {
-      const id = r.entryIds[i] ?? "";
-      const m = r.messages[i]!;
-      const found =
-        at > lastUser && m.role === "assistant" ? [...findings[i]!, ...nextSteps(m)] : findings[i]!;
-      for (let k = 0; k < found.length; k++) {
-        const f = found[k]!;
-        const norm = f.norm ?? normalizeKey(f.text);
-        if (f.closes) {
-          closed.add(norm);
-          continue;
-        }
-        if (norm === "") continue;
-        if (f.kind === "todo") closed.delete(norm);
-        const table = byKind.get(f.kind)!;
-        const merged = table.get(norm);
-        if (!merged) {
-          const c: CoverageCandidate = {
-            kind: f.kind,
-            text: f.text,
-            key: `${f.kind}:${norm}`,
-            entryIds: [id],
-          };
-          if (f.detail !== undefined) c.detail = f.detail;
-          const record: Merged = { item: c, norm, ids: new Set([id]), lastId: id };
-          table.set(norm, record);
-          order.push(record);
-        } else {
-          const item = merged.item;
-          // The same entry again (one message naming it twice): no set lookup.
-          if (id !== merged.lastId && !merged.ids.has(id)) {
-            merged.ids.add(id);
-            item.entryIds.push(id);
-          }
-          merged.lastId = id;
-          if (f.kind === "file" && (FILE_RANK[f.detail ?? ""] ?? 0) > (FILE_RANK[item.detail ?? ""] ?? 0))
-            item.detail = f.detail;
-        }
+  let ri = 0;
+  let cursor = ranges.length > 0 ? findingsMemo.open(ranges[0]!.messages) : undefined;
+
+  const merge = (found: readonly Found[], id: string) => {
+    for (let k = 0; k < found.length; k++) {
+      const f = found[k]!;
+      const norm = f.norm ?? normalizeKey(f.text);
+      if (f.closes) {
+        closed.add(norm);
+        continue;
       }
+      if (norm === "") continue;
+      if (f.kind === "todo") closed.delete(norm);
+      const table = byKind.get(f.kind)!;
+      const merged = table.get(norm);
+      if (!merged) {
+        const c: CoverageCandidate = { kind: f.kind, text: f.text, key: `${f.kind}:${norm}`, entryIds: [id] };
+        if (f.detail !== undefined) c.detail = f.detail;
+        const record: Merged = { item: c, norm, ids: new Set([id]), lastId: id };
+        table.set(norm, record);
+        order.push(record);
+        continue;
+      }
+      const item = merged.item;
+      // The same entry again (one message naming it twice): no set lookup.
+      if (id !== merged.lastId && !merged.ids.has(id)) {
+        merged.ids.add(id);
+        item.entryIds.push(id);
+      }
+      merged.lastId = id;
+      if (f.kind === "file" && (FILE_RANK[f.detail ?? ""] ?? 0) > (FILE_RANK[item.detail ?? ""] ?? 0))
+        item.detail = f.detail;
     }
-  }
-  const kept = order.filter((r) => !(r.item.kind === "todo" && closed.has(r.norm)));
-  const seenIds = new Map<CoverageCandidate, Set<string>>();
-  for (const r of kept) seenIds.set(r.item, r.ids);
-  const items = kept.map((r) => r.item);
-  return mergeMentionedPaths(items, seenIds);
+  };
+
+  const step = (count: number): boolean => {
+    let left = count;
+    while (cursor) {
+      const r = ranges[ri]!;
+      if (cursor.done < r.messages.length) {
+        if (left <= 0) break;
+        const end = Math.min(r.messages.length, cursor.done + left);
+        left -= end - cursor.done;
+        while (cursor.done < end) {
+          const i = cursor.done;
+          const found = cursor.next();
+          const m = r.messages[i]!;
+          merge(found, r.entryIds[i] ?? "");
+          if (at > lastUser && m.role === "assistant") merge(nextSteps(m), r.entryIds[i] ?? "");
+          at++;
+        }
+        if (cursor.done < r.messages.length) break;
+      }
+      // This range is read (or empty): on to the next.
+      cursor.close();
+      ri++;
+      cursor = ri < ranges.length ? findingsMemo.open(ranges[ri]!.messages) : undefined;
+    }
+    return cursor === undefined;
+  };
+
+  return {
+    step,
+    close: () => cursor?.close(),
+    items() {
+      const kept = order.filter((r) => !(r.item.kind === "todo" && closed.has(r.norm)));
+      const seenIds = new Map<CoverageCandidate, Set<string>>();
+      for (const r of kept) seenIds.set(r.item, r.ids);
+      return mergeMentionedPaths(
+        kept.map((r) => r.item),
+        seenIds,
+      );
+    },
+  };
+}
+
+/** The items of the ranges, read at once (see startCoverageExtraction). */
+export function extractCoverageItems(ranges: readonly CoverageRange[]): CoverageCandidate[] {
+  const extraction = startCoverageExtraction(ranges);
+  extraction.step(Number.POSITIVE_INFINITY);
+  return extraction.items();
 }

@@ -175,4 +175,10 @@ export function coverageFigure(report: Pick<CoverageReport, "covered" | "total">
 }
 
 export type { CoverageCandidate, CoverageKind, CoverageRange } from "./coverage-extract.ts";
-export { COVERAGE_KINDS, coverageKey, extractCoverageItems } from "./coverage-extract.ts";
+export {
+  COVERAGE_KINDS,
+  type CoverageExtraction,
+  coverageKey,
+  extractCoverageItems,
+  startCoverageExtraction,
+} from "./coverage-extract.ts";

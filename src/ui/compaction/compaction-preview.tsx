@@ -340,8 +340,8 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
               {!rendered && !compare && <HiddenCharsNote value={s.draft} />}
             </div>
           )}
-          {s.status === "ready" && plan && ok && (
-            <ReviewCoverage model={model} plan={plan} reportRef={coverageRef} />
+          {plan && ok && (
+            <ReviewCoverage model={model} plan={plan} reportRef={coverageRef} shown={s.status === "ready"} />
           )}
           <div className="cp-actions">
             {s.status === "generating" ? (

@@ -1,6 +1,6 @@
 /**
  * The review's coverage section: the draft checked against the items of the plan's summarized
- * range (found once a draft exists), the person's adds and dismissals (kept with the session's
+ * range (read ahead from the moment the review shows a plan, shown once a draft exists), the person's adds and dismissals (kept with the session's
  * review), and "Check with model" when a summarizer is set up. Its latest report is handed to
  * Confirm through `reportRef`.
  */
@@ -22,10 +22,13 @@ export function ReviewCoverage({
   model,
   plan,
   reportRef,
+  shown,
 }: {
   model: CompactionModel;
   plan: CompactionPlan;
   reportRef: MutableRefObject<CoverageReport | undefined>;
+  /** False while there is no draft to check: the items are read, nothing is shown. */
+  shown: boolean;
 }) {
   const sessionId = model.sessionId;
   const draft = useSessionCompaction(sessionId, (x) => x.draft);
@@ -35,8 +38,9 @@ export function ReviewCoverage({
     useCompactionStore.getState().patch(sessionId, p);
   const [modelItems, setModelItems] = useState<CoverageCandidate[]>([]);
   const [check, setCheck] = useState<Omit<ModelCheckState, "run">>({ status: "idle", message: null });
-  const coverage = useCoverage(plan, draft, dismissed, modelItems);
+  const coverage = useCoverage(plan, shown ? draft : undefined, dismissed, modelItems);
   reportRef.current = coverage.report;
+  if (!shown) return null;
 
   const runModelCheck = async () => {
     setCheck({ status: "asking", message: null });

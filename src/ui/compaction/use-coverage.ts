@@ -1,12 +1,14 @@
 /**
- * The coverage check of the review's draft: the items of the plan's summarized range (extracted
- * once per plan, after the review has painted, so opening it never waits for them) checked
- * against the draft on every change (cheap), with the person's dismissals.
+ * The coverage check of the review's draft: the items of the plan's summarized range, read in
+ * the background from the moment the review shows a plan (over several short tasks, so opening
+ * the review or moving the cut never waits for them), checked against the draft on every change
+ * (cheap), with the person's dismissals.
  */
 import { useEffect, useMemo, useState } from "react";
-import { type CoverageReport, checkCoverage, planCoverageItems } from "../../core/compaction/coverage.ts";
+import { type CoverageReport, checkCoverage } from "../../core/compaction/coverage.ts";
 import type { CoverageCandidate } from "../../core/compaction/coverage-extract.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
+import { coverageItemsInSlices } from "../../services/coverage-slices.ts";
 
 const NONE: readonly CoverageCandidate[] = [];
 
@@ -14,13 +16,14 @@ const NONE: readonly CoverageCandidate[] = [];
 const itemsByPlan = new WeakMap<CompactionPlan, CoverageCandidate[]>();
 
 export interface CoverageState {
-  /** Undefined while the items are being found. */
+  /** Undefined while the items are being found, or without a draft. */
   report: CoverageReport | undefined;
   items: readonly CoverageCandidate[] | undefined;
 }
 
 export function useCoverage(
   plan: CompactionPlan | undefined,
+  /** Undefined: no draft yet (the items are still read ahead). */
   draft: string | undefined,
   dismissed: readonly string[],
   /** Items from elsewhere ("Check with model"), merged in when not already found. */
@@ -30,12 +33,14 @@ export function useCoverage(
   const cached = plan ? itemsByPlan.get(plan) : undefined;
   useEffect(() => {
     if (!plan || itemsByPlan.has(plan)) return;
-    // After the paint: a large range takes a moment, the review shows "Checking…" meanwhile.
-    const t = window.setTimeout(() => {
-      itemsByPlan.set(plan, planCoverageItems(plan));
+    // Given up when the plan changes (the cut moved): the next read reuses what this one read.
+    const controller = new AbortController();
+    void coverageItemsInSlices(plan, controller.signal).then((items) => {
+      if (!items) return;
+      itemsByPlan.set(plan, items);
       setFound((n) => n + 1);
-    }, 0);
-    return () => window.clearTimeout(t);
+    });
+    return () => controller.abort();
   }, [plan]);
   const merged = useMemo(() => {
     if (!cached || extra.length === 0) return cached;
