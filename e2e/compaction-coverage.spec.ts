@@ -52,9 +52,15 @@ test("coverage: the CLI's figure for the offline summary; add a missing item, di
   await app.importByPicker(FIXTURE);
   await expect.poll(() => app.entryCountOf(FIRST_USER), { timeout: 90_000 }).toBe("1,002");
   await page.getByTestId("context-meter").click();
+  // The token timeline shows the plan: its items are read in idle time, before any review or draft.
+  await expect
+    .poll(() => page.evaluate(() => performance.getEntriesByName("cutpoint:coverage-items").length))
+    .toBe(1);
   await page.getByTestId("compact-open").click();
   const preview = page.getByTestId("compaction-preview");
   await expect(preview).toBeVisible();
+  // Before a draft, the review shows no coverage section (nothing to check yet).
+  await expect(preview.getByTestId("coverage")).toHaveCount(0);
 
   // The offline summary: the same figure as the CLI for the same file and keep-recent.
   await preview.getByTestId("offline").click();

@@ -4,6 +4,8 @@
  * - opening the preview (Compact… → numbers shown): target <= 200 ms;
  * - moving the cut with the keyboard: re-plan + repaint (keydown → handle text changed, then the
  *   next frame): target <= 16 ms;
+ * - the coverage check: the items of the summarized range read in idle slices after the review
+ *   opens, then the offline summary's figure (click → figure shown), and the longest task meanwhile;
  * - DOM rows of the token timeline while scrolling through the whole path: constant.
  * `COMPACTION_BENCH_MB=20 npm run bench -- compaction-ui` for another size. The app is built into
  * CUTPOINT_DIST as given, or /tmp/dist-compaction-ui-bench rebuilt when stale; never dist/.
@@ -145,6 +147,52 @@ export default async function bench(): Promise<void> {
     const rows = await domRowsWhileScrolling(page, '[data-testid="token-timeline"]', ".cp-row");
     console.log(
       `token timeline DOM rows while scrolling ${big.entryCount.toLocaleString("en-US")} entries: min ${rows.min}, max ${rows.max} (bounded, independent of the entry count: ${rows.max <= 60 ? "yes" : "NO"})`,
+    );
+
+    // The coverage check: the review reads the summarized range's items in idle slices from the
+    // moment it shows a plan; then a draft (the offline summary) gets its figure. After a reload,
+    // so that nothing of the range was read before (the previews opened above read some of it).
+    await page.reload();
+    await page.waitForFunction(
+      (text) => document.querySelector('[data-testid="path-count"]')?.textContent === text,
+      expected,
+      { timeout: 300_000 },
+    );
+    await timeUntil(page, '[data-testid="context-meter"]', '[data-testid="cut-handle"]');
+    const coverage = await page.evaluate(async () => {
+      const tasks: number[] = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) tasks.push(e.duration);
+      }).observe({ type: "longtask" });
+      performance.clearMeasures("cutpoint:coverage-items");
+      const t0 = performance.now();
+      document
+        .querySelector<HTMLElement>('[data-testid="token-timeline-panel"] .cp-tl-head .btn.primary')!
+        .click();
+      const until = async (ok: () => boolean) => {
+        const deadline = performance.now() + 60_000;
+        while (!ok()) {
+          if (performance.now() > deadline) throw new Error("the coverage check did not finish in 60 s");
+          await new Promise((r) => requestAnimationFrame(r));
+        }
+      };
+      await until(() => performance.getEntriesByName("cutpoint:coverage-items").length > 0);
+      const read = performance.getEntriesByName("cutpoint:coverage-items")[0]!.duration;
+      const opened = performance.now() - t0;
+      const t1 = performance.now();
+      document.querySelector<HTMLElement>('[data-testid="offline"]')!.click();
+      await until(() => document.querySelector('[data-testid="coverage-figure"]') !== null);
+      await new Promise((r) => requestAnimationFrame(r));
+      const figure = performance.now() - t1;
+      const text = document.querySelector('[data-testid="coverage-figure"]')!.textContent ?? "";
+      await new Promise((r) => setTimeout(r, 50));
+      return { read, opened, figure, text, longest: Math.max(0, ...tasks) };
+    });
+    line("coverage items read in idle slices", coverage.read);
+    line("  review open → items read", coverage.opened);
+    line("offline summary click → coverage figure", coverage.figure);
+    console.log(
+      `  figure: "${coverage.text}"; longest main-thread task from opening the review to the figure: ${fmtMs(coverage.longest)}`,
     );
   } finally {
     await browser.close();

@@ -16,8 +16,36 @@ import { yieldToEventLoop } from "./session-loader.ts";
 const SLICE_MS = 8;
 /** Messages read between two looks at the clock. */
 const MESSAGES_PER_CHECK = 256;
+/** An idle read still gets a slice this often when the page is never idle. */
+const IDLE_TIMEOUT_MS = 500;
 
 type CoveragePlan = Pick<CompactionPlan, "messagesToSummarize" | "turnPrefixMessages">;
+
+type IdleCallback = (deadline: { timeRemaining(): number; didTimeout: boolean }) => void;
+type IdleScheduler = (callback: IdleCallback, options?: { timeout: number }) => number;
+
+/** A slice's end: the idle time the browser offers (at most SLICE_MS), or SLICE_MS from now. */
+function nextSlice(idle: boolean): Promise<number> {
+  const request = (globalThis as { requestIdleCallback?: IdleScheduler }).requestIdleCallback;
+  if (!idle || !request) return yieldToEventLoop().then(() => performance.now() + SLICE_MS);
+  return new Promise((resolve) =>
+    request(
+      (deadline) => {
+        const now = performance.now();
+        const left = deadline.didTimeout ? SLICE_MS : Math.min(SLICE_MS, deadline.timeRemaining());
+        resolve(now + Math.max(1, left));
+      },
+      { timeout: IDLE_TIMEOUT_MS },
+    ),
+  );
+}
+
+export interface SliceOptions {
+  /** Given up when it aborts (undefined is returned). */
+  signal?: AbortSignal;
+  /** Only in the page's idle time (the review: a moved cut paints first), else in plain tasks. */
+  idle?: boolean;
+}
 
 /**
  * The plan's items, or undefined when `signal` aborts first (what was read is kept for the
@@ -25,18 +53,19 @@ type CoveragePlan = Pick<CompactionPlan, "messagesToSummarize" | "turnPrefixMess
  */
 export async function coverageItemsInSlices(
   plan: CoveragePlan,
-  signal?: AbortSignal,
+  { signal, idle = false }: SliceOptions = {},
 ): Promise<CoverageCandidate[] | undefined> {
+  // Everything in the slices, the start too: a lazy plan materializes its ranges when they are
+  // first read (~10 ms on the 100 MB session), which a moved cut must not wait for.
+  let until = await nextSlice(idle);
+  if (signal?.aborted) return undefined;
   const extraction = startCoverageExtraction(coverageRanges(plan));
-  let until = performance.now() + SLICE_MS;
-  while (!extraction.step(MESSAGES_PER_CHECK)) {
-    if (performance.now() < until) continue;
-    await yieldToEventLoop();
+  for (;;) {
     if (signal?.aborted) {
       extraction.close();
       return undefined;
     }
-    until = performance.now() + SLICE_MS;
+    if (extraction.step(MESSAGES_PER_CHECK)) return extraction.items();
+    if (performance.now() >= until) until = await nextSlice(idle);
   }
-  return extraction.items();
 }

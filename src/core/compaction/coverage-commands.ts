@@ -116,23 +116,22 @@ function closingQuote(script: string, open: number): number {
   return at < 0 ? script.length : at;
 }
 
-function segments(commandLine: string): string[] {
+/** Adds `script[start..end]`, trimmed, to `out` unless it is empty or a later pipeline stage (never kept, not even cut out). */
+function pushSegment(out: string[], script: string, start: number, end: number, piped: boolean): void {
+  if (piped) return;
+  const part = script.slice(start, end).trim();
+  if (part !== "") out.push(part);
+}
+
+/** `segments` into `out` (no closure per call: this runs for every command of a range). */
+function collectSegments(commandLine: string, out: string[]): void {
   // (A one-character search first: much faster than looking for two characters.)
   const continued = commandLine.includes("\\") && commandLine.includes("\\\n");
   const script = continued ? commandLine.replace(/\\\n/g, " ") : commandLine;
-  const out: string[] = [];
   let start = 0;
   let piped = false;
   let depth = 0;
   const mayHeredoc = script.includes("<") && script.includes("<<");
-  const end = (i: number, nextPiped: boolean) => {
-    // A later pipeline stage is never kept: not even cut out.
-    if (!piped) {
-      const part = script.slice(start, i).trim();
-      if (part !== "") out.push(part);
-    }
-    piped = nextPiped;
-  };
   // Character codes: ' " ` $ ( ) & | ; and newline.
   for (let i = 0; i < script.length; i++) {
     const c = script.charCodeAt(i);
@@ -144,21 +143,26 @@ function segments(commandLine: string): string[] {
     else if (c === 41 && depth > 0) depth--;
     if (depth > 0) continue;
     if ((c === 38 || c === 124) && script.charCodeAt(i + 1) === c) {
-      end(i, false);
+      pushSegment(out, script, start, i, piped);
+      piped = false;
       start = ++i + 1;
     } else if (c === 59 || c === 10) {
       const heredoc = mayHeredoc && HEREDOC.test(script.slice(start, i));
-      end(i, false);
+      pushSegment(out, script, start, i, piped);
+      piped = false;
       start = i + 1;
-      if (heredoc && c === 10) return out;
+      if (heredoc && c === 10) return;
     } else if (c === 124) {
-      end(i, true);
+      pushSegment(out, script, start, i, piped);
+      piped = true;
       start = i + 1;
     }
   }
-  end(script.length, false);
-  return out;
+  pushSegment(out, script, start, script.length, piped);
 }
+
+/** The segments of a command line (emptied and refilled by each call; nothing here is reentrant). */
+const segmentScratch: string[] = [];
 
 /**
  * The salient commands of a command line: each segment's first pipeline stage, without `cd`,
@@ -182,7 +186,9 @@ export function commandParts(commandLine: string): { commands: string[]; paths: 
 /** `commandParts` into the caller's lists (`out` gets no command twice from this line). */
 export function collectCommandParts(commandLine: string, out: string[], paths: string[]): void {
   const first = out.length;
-  for (const stage of segments(commandLine)) {
+  segmentScratch.length = 0;
+  collectSegments(commandLine, segmentScratch);
+  for (const stage of segmentScratch) {
     if (stage.startsWith("#")) continue;
     // A stage is trimmed: it has more than one word exactly when it has a space inside.
     const space = stage.search(SPACE);

@@ -77,6 +77,7 @@ function planOf(text: string): string[] {
 export function digestMessages(messages: readonly AgentMessage[]): Digest {
   const d: Digest = { requests: [], pastes: 0, outcomes: [], decisions: [], lastPlan: [], open: false };
   const calls = new Map<string, ToolCall>();
+  /** Per target, its outcomes since its last success (that one included): not resolved yet. */
   const lastByTarget = new Map<string, ToolOutcome[]>();
   let lastAssistantText = "";
   for (const m of messages) {
@@ -122,13 +123,19 @@ export function digestMessages(messages: readonly AgentMessage[]): Digest {
         resolved: false,
       };
       if (t.exploration) outcome.exploration = true;
+      // A success resolves every earlier outcome of its target: only those since the last success
+      // are kept to be marked (the older ones are resolved already; a list of all would make
+      // this quadratic in how often a target comes back).
+      const pending = lastByTarget.get(target);
       if (!outcome.ok) {
         const line = errorLineOf(contentText(r.content));
         if (line) outcome.error = line;
-      } else for (const earlier of lastByTarget.get(target) ?? []) earlier.resolved = true;
-      const list = lastByTarget.get(target) ?? [];
-      list.push(outcome);
-      lastByTarget.set(target, list);
+        if (pending) pending.push(outcome);
+        else lastByTarget.set(target, [outcome]);
+      } else {
+        if (pending) for (const earlier of pending) earlier.resolved = true;
+        lastByTarget.set(target, [outcome]);
+      }
       d.outcomes.push(outcome);
     }
   }

@@ -31,6 +31,7 @@ import { Minimap } from "./minimap.tsx";
 import { ModelView } from "./model-view.tsx";
 import { BAND_LABEL, BAND_SHORT, type Band, bandOf } from "./timeline-bands.ts";
 import { type CompactionModel, useCompactionModel } from "./use-compaction-model.ts";
+import { useCoverageItems } from "./use-coverage.ts";
 
 export const ROW_HEIGHT = 28;
 /** Room left open above the first kept row for the cut handle, so that it never covers a row's text. */
@@ -59,6 +60,8 @@ function keptMessages(path: readonly SessionEntry[], from: number): number {
 
 export function TokenTimeline({ sessionId }: SessionSlotProps) {
   const model = useCompactionModel(sessionId);
+  // The coverage check's items of the plan shown, read in idle time: there for the review.
+  useCoverageItems(model?.plan.ok ? model.plan.plan : undefined, false);
   const previewOpen = useSessionCompaction(sessionId, (s) => s.previewOpen);
   const modelView = useSessionCompaction(sessionId, (s) => s.modelView);
   const historyOpen = useSessionCompaction(sessionId, (s) => s.historyOpen);

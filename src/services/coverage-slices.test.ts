@@ -1,0 +1,63 @@
+/** The coverage items read over several tasks (the review's and automatic compactions' way) equal the items read at once. */
+import { afterEach, describe, expect, it } from "vitest";
+import { planCoverageItems } from "../core/compaction/coverage.ts";
+import { planCompaction } from "../core/compaction/plan.ts";
+import { loadFixture, pathThroughLine } from "../core/compaction/test-fixture.ts";
+import { coverageItemsInSlices } from "./coverage-slices.ts";
+
+function fixturePlan() {
+  const fixture = loadFixture();
+  const planned = planCompaction(pathThroughLine(fixture, fixture.lines.at(-1)!), {
+    keepRecentTokens: 3000,
+    reserveTokens: 16384,
+  });
+  if (!planned.ok) throw new Error(planned.reason);
+  return planned.plan;
+}
+
+/** A fresh copy of a plan's ranges: message objects never read before. */
+const cold = (plan: ReturnType<typeof fixturePlan>) => ({
+  messagesToSummarize: {
+    ...plan.messagesToSummarize,
+    messages: structuredClone(plan.messagesToSummarize.messages),
+  },
+  turnPrefixMessages: {
+    ...plan.turnPrefixMessages,
+    messages: structuredClone(plan.turnPrefixMessages.messages),
+  },
+});
+
+const g = globalThis as { requestIdleCallback?: unknown };
+afterEach(() => {
+  delete g.requestIdleCallback;
+});
+
+describe("coverageItemsInSlices", () => {
+  it("gives the items read at once, in plain tasks", async () => {
+    const plan = cold(fixturePlan());
+    expect(await coverageItemsInSlices(plan)).toEqual(planCoverageItems(cold(fixturePlan())));
+  });
+
+  it("reads in the idle time offered (a slice ends when it does), over several callbacks", async () => {
+    let callbacks = 0;
+    g.requestIdleCallback = (cb: (d: { timeRemaining(): number; didTimeout: boolean }) => void) => {
+      callbacks++;
+      setTimeout(() => cb({ timeRemaining: () => 0, didTimeout: false }), 0);
+      return callbacks;
+    };
+    const plan = cold(fixturePlan());
+    const items = await coverageItemsInSlices(plan, { idle: true });
+    expect(items).toEqual(planCoverageItems(cold(fixturePlan())));
+    // With no idle time offered, each callback reads one batch of messages at most (1 ms floor).
+    expect(callbacks).toBeGreaterThan(1);
+  });
+
+  it("gives up when aborted, and a later read of the same messages still gives every item", async () => {
+    const plan = cold(fixturePlan());
+    const controller = new AbortController();
+    const pending = coverageItemsInSlices(plan, { signal: controller.signal });
+    controller.abort();
+    expect(await pending).toBeUndefined();
+    expect(await coverageItemsInSlices(plan)).toEqual(planCoverageItems(cold(fixturePlan())));
+  });
+});
