@@ -4,7 +4,7 @@ import type { AgentMessage } from "../session/types.ts";
 import { emptyUsage } from "../session/usage.ts";
 import { coverageOf } from "./coverage.ts";
 import { generateOfflineCompaction, OFFLINE_SUMMARY_NOTICE, offlineSummaryText } from "./offline-summary.ts";
-import { realRequest } from "./offline-summary-digest.ts";
+import { digestMessages, realRequest } from "./offline-summary-digest.ts";
 import { type CompactionPlan, planCompaction } from "./plan.ts";
 import { SPLIT_TURN_HEADING } from "./prompts.ts";
 import { loadFixture, pathThroughLine } from "./test-fixture.ts";
@@ -167,5 +167,21 @@ describe("realRequest", () => {
     expect(realRequest('{"type":"message","a":1}\n{"type":"message","b":2}').request).toBeUndefined();
     const r = realRequest("this fails:\n  at foo (a.js:1:2)\n  at bar (b.js:3:4)");
     expect(r).toEqual({ request: "this fails:", pasted: true });
+  });
+});
+
+describe("digestMessages outcomes", () => {
+  it("marks an outcome resolved exactly when a later call on its target succeeds (whole fixture, repeated)", () => {
+    const p = plan(0, 3000);
+    const once = p.messagesToSummarize.messages;
+    // Repeated: every target comes back many times, as in the generated 100 MB session.
+    const messages = [...once, ...once, ...once];
+    const { outcomes } = digestMessages(messages);
+    expect(outcomes.length).toBeGreaterThan(100);
+    expect(outcomes.some((o) => !o.ok)).toBe(true);
+    outcomes.forEach((o, i) => {
+      const later = outcomes.slice(i + 1).some((x) => x.target === o.target && x.ok);
+      expect(o.resolved, `${i} ${o.target}`).toBe(later);
+    });
   });
 });
