@@ -95,12 +95,7 @@ export function digestMessages(messages: readonly AgentMessage[]): Digest {
       const content = Array.isArray(a.content) ? a.content : [];
       for (const b of content) if (b?.type === "toolCall" && typeof b.id === "string") calls.set(b.id, b);
       const text = contentText(content).trim();
-      if (text) {
-        lastAssistantText = text;
-        for (const s of sentences(splitProse(text).prose))
-          if (isDecision(s) && !/[?:]$/.test(s) && !s.startsWith("#"))
-            d.decisions.push(clip(s, DECISION_CHARS));
-      }
+      if (text) lastAssistantText = text;
       const hasCalls = content.some((b) => b?.type === "toolCall");
       if (!hasCalls && a.stopReason === "stop" && text) d.open = false;
       if (a.stopReason === "error" && a.errorMessage)
@@ -140,6 +135,34 @@ export function digestMessages(messages: readonly AgentMessage[]): Digest {
     }
   }
   d.lastPlan = lastAssistantText ? planOf(lastAssistantText) : [];
-  d.decisions = [...new Set(d.decisions)].slice(-6);
+  d.decisions = latestDecisions(messages);
   return d;
+}
+
+const DECISIONS_KEPT = 6;
+const QUESTION_OR_LEAD_IN = /[?:]$/;
+
+/**
+ * The last few distinct decisions or findings the assistant stated, in the order last stated:
+ * read from the end, so that a long range costs only its last messages with a decision.
+ */
+function latestDecisions(messages: readonly AgentMessage[]): string[] {
+  const found: string[] = [];
+  const seen = new Set<string>();
+  for (let i = messages.length - 1; i >= 0 && found.length < DECISIONS_KEPT; i--) {
+    const m = messages[i]!;
+    if (m.role !== "assistant") continue;
+    const text = contentText(m.content).trim();
+    if (!text) continue;
+    const said = sentences(splitProse(text).prose);
+    for (let k = said.length - 1; k >= 0 && found.length < DECISIONS_KEPT; k--) {
+      const s = said[k]!;
+      if (!isDecision(s) || QUESTION_OR_LEAD_IN.test(s) || s.startsWith("#")) continue;
+      const clipped = clip(s, DECISION_CHARS);
+      if (seen.has(clipped)) continue;
+      seen.add(clipped);
+      found.push(clipped);
+    }
+  }
+  return found.reverse();
 }

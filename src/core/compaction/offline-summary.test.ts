@@ -185,3 +185,28 @@ describe("digestMessages outcomes", () => {
     });
   });
 });
+
+describe("digestMessages decisions", () => {
+  const said = (text: string): AgentMessage =>
+    ({
+      role: "assistant",
+      content: [{ type: "text", text }],
+      stopReason: "stop",
+      timestamp: 0,
+    }) as unknown as AgentMessage;
+
+  it("are the last six distinct decisions, in the order last stated, however long the range", () => {
+    const decision = (n: number) => `We decided to keep option ${n} for now.`;
+    const messages = [
+      said(`${decision(1)} Then more text.`),
+      said("Nothing to decide here."),
+      ...Array.from({ length: 2000 }, (_, i) => said(decision(i % 3))),
+      said(`${decision(4)} ${decision(5)}`),
+      said(decision(0)),
+      said("Why not use option 9 instead of 8?"),
+      said(decision(6)),
+    ];
+    // From the end: 6, 0 (a question is not one), 5, 4, then the loop's last ones: 1 (i = 1999), 0 again, 2.
+    expect(digestMessages(messages).decisions).toEqual([2, 1, 4, 5, 0, 6].map(decision));
+  });
+});
