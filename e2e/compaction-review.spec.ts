@@ -329,6 +329,41 @@ test("notifications: information goes by itself; errors stay and never cover the
   await expect(app.toast(/Not a pi session/)).toHaveCount(1);
 });
 
+test("narrow window: a notification is a row under the top bar, then at the top of the review; it covers nothing", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 800, height: 800 });
+  await importFile(page, FIXTURE, "1,002");
+  await page.keyboard.press("Escape");
+  const toast = page.getByTestId("toast").filter({ hasText: /Imported before-compaction/ });
+  await expect(toast).toBeVisible();
+  type Box = { x: number; y: number; width: number; height: number };
+  const overlap = (a: Box, b: Box) =>
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  // In the page: under the top bar, above the timeline (which moved down to make room).
+  const bar = (await page.locator(".topbar").boundingBox())!;
+  let box = (await toast.boundingBox())!;
+  expect(box.y).toBeGreaterThanOrEqual(bar.y + bar.height - 1);
+  for (const target of [page.getByTestId("path-count"), page.getByTestId("agent-composer")])
+    expect(overlap(box, (await target.boundingBox())!)).toBe(false);
+  // With the review open (a full-screen sheet here): at its top, the review below it.
+  await page.getByTestId("context-meter").click();
+  await page.getByTestId("compact-open").click();
+  const review = page.getByTestId("compaction-preview");
+  await expect(review).toBeVisible();
+  box = (await toast.boundingBox())!;
+  const heading = (await review.getByRole("heading", { name: "Compaction review" }).boundingBox())!;
+  expect(overlap(box, heading)).toBe(false);
+  expect(heading.y).toBeGreaterThanOrEqual(box.y + box.height - 1);
+  await review.getByTestId("offline").click();
+  await expect(review.getByTestId("summary-editor")).toBeVisible();
+  // It goes by itself, and the review takes the room back.
+  await expect(toast).toHaveCount(0, { timeout: 12_000 });
+  await expect
+    .poll(async () => (await review.getByRole("heading", { name: "Compaction review" }).boundingBox())!.y)
+    .toBeLessThan(heading.y);
+});
+
 test("the summarizer shown is the one used, with a warning when its input does not fit; Stop after Regenerate keeps the draft", async ({
   page,
 }) => {

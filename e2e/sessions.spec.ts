@@ -70,7 +70,10 @@ async function deleteExample(app: AppPage): Promise<number> {
   await app.goto();
   await app.page.getByRole("button", { name: "Open the example session" }).click();
   await expect.poll(() => app.entryCountOf("tally"), { timeout: IMPORT_TIMEOUT }).toBe("55");
+  // The list shows the count before the timeline has its rows: wait for them, then count.
+  await expect(app.timelineRows.first()).toBeVisible();
   const lines = await app.timelineRows.count();
+  expect(lines).toBeGreaterThan(0);
   await app.page.getByRole("button", { name: /^Delete tally/ }).click();
   await app.page.locator('dialog[data-dialog="delete"]').getByRole("button", { name: "Delete" }).click();
   await expect(app.sessionItems).toHaveCount(0);

@@ -78,6 +78,8 @@ export function App() {
             <footer />
           </>
         )}
+        {/* Fixed over the session list (wide), the row under the top bar (narrow): toasts.css. */}
+        <Toasts />
       </main>
       {closed && (
         <div
@@ -98,7 +100,6 @@ export function App() {
         <SettingsDialog />
       </ErrorBoundary>
       <ImportProgress />
-      <Toasts />
       <KeyUnlockDialog />
       <UpdatePrompt />
       <DropZone />

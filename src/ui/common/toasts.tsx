@@ -1,6 +1,7 @@
 /**
  * Toasts: results and errors of actions, with an optional action (Undo, also after a reload).
- * Shown over the session list (wide) or under the top bar (narrow): never over the composer or Send;
+ * Shown over the session list (wide) or as a row under the top bar (narrow): never over the
+ * composer, Send or the review;
  * information goes by itself (paused while hovered or focused), errors stay until dismissed, a
  * session's toasts show only while it is open.
  */
@@ -8,6 +9,7 @@ import { useEffect, useRef, useState } from "react";
 import { type Toast, useUiStore } from "../../store/ui-store.ts";
 import { SafeText } from "./safe-text.tsx";
 import { useUndoAfterReload } from "./undo-delete.ts";
+import { useBottomVar } from "./use-bottom-var.ts";
 import "./toasts.css";
 
 function ToastItem({ toast }: { toast: Toast }) {
@@ -61,11 +63,14 @@ function ToastItem({ toast }: { toast: Toast }) {
 }
 
 export function Toasts() {
+  const ref = useRef<HTMLDivElement>(null);
+  // Narrow, with the side panel's sheet open: the sheet keeps this much room at its top (toasts.css).
+  useBottomVar(ref, "toasts-h", "height");
   const toasts = useUiStore((s) => s.toasts);
   const selected = useUiStore((s) => s.selectedSessionId);
   useUndoAfterReload();
   return (
-    <div className="toasts toasts-top" data-testid="toasts">
+    <div ref={ref} className="toasts toasts-top" data-testid="toasts">
       {toasts
         .filter((t) => t.sessionId === undefined || t.sessionId === selected)
         .map((t) => (

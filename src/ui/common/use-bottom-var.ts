@@ -1,14 +1,20 @@
-/** Publishes an element's bottom edge as a CSS variable on the root, for overlays placed under it. */
+/** Publishes an element's bottom edge (or its height) as a CSS variable on the root, for overlays placed under it. */
 import { type RefObject, useLayoutEffect } from "react";
 
-/** Keeps `--<name>` on :root equal to the element's bottom (px) while it is mounted and resizes. */
-export function useBottomVar(ref: RefObject<HTMLElement | null>, name: string): void {
+/** Keeps `--<name>` on :root equal to the element's bottom (or `height`, px) while it is mounted and resizes. */
+export function useBottomVar(
+  ref: RefObject<HTMLElement | null>,
+  name: string,
+  edge: "bottom" | "height" = "bottom",
+): void {
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
     const root = document.documentElement;
-    const set = () =>
-      root.style.setProperty(`--${name}`, `${Math.round(el.getBoundingClientRect().bottom)}px`);
+    const set = () => {
+      const box = el.getBoundingClientRect();
+      root.style.setProperty(`--${name}`, `${Math.round(edge === "height" ? box.height : box.bottom)}px`);
+    };
     set();
     const observer = new ResizeObserver(set);
     observer.observe(el);
@@ -16,5 +22,5 @@ export function useBottomVar(ref: RefObject<HTMLElement | null>, name: string): 
       observer.disconnect();
       root.style.removeProperty(`--${name}`);
     };
-  }, [ref, name]);
+  }, [ref, name, edge]);
 }
