@@ -1,3 +1,7 @@
+/**
+ * Playwright config: Debian's Chromium, the built app (`vite preview`) and the mock server,
+ * with ports and the build folder overridable so that several runs can share one machine.
+ */
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 

@@ -1,3 +1,7 @@
+/**
+ * Importing like a person: the real pi session by picker and by drop (again: as a copy), a hand-edited v3
+ * file, damaged and non-pi files; after a reload the export equals the CLI's `migrate` byte for byte.
+ */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

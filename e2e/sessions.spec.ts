@@ -1,3 +1,7 @@
+/**
+ * Sessions as a person handles them: opening the example, rename, a new session, delete with Undo across
+ * a reload and the purge after it, keyboard only, and a 9k-entry timeline with few DOM rows.
+ */
 import { resolve } from "node:path";
 import { expect, test } from "@playwright/test";
 import { generateBigSession } from "./bench/lib/big-session.ts";

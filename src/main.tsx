@@ -1,3 +1,7 @@
+/**
+ * Entry point of the app: mounts it, watches the database and connectivity; after load, registers
+ * the service worker and prefetches the lazy panels and the markdown renderer.
+ */
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { db } from "./db/instance.ts";

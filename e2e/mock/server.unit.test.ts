@@ -1,3 +1,7 @@
+/**
+ * The mock OpenAI-compatible server: CORS, the exact SSE format, echo and recorded requests, error presets,
+ * stream variants, cut streams, model lists, and the real openai SDK driving it.
+ */
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getRequests, scriptReplies, setModels } from "./client.ts";

@@ -1,3 +1,7 @@
+/**
+ * The CLI, spawned and in process: inspect and migrate on the fixture, exit codes and usage, 200k-deep
+ * nesting reported not crashed, damaged-file warnings, argument parsing, and quiet exits on EPIPE.
+ */
 import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

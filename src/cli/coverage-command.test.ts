@@ -1,3 +1,7 @@
+/**
+ * The CLI's `coverage` command on the real fixture: its report equals the core's items and figure;
+ * bad arguments give usage (exit 2), unreadable files exit 1.
+ */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";

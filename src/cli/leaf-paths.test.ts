@@ -1,3 +1,7 @@
+/**
+ * The CLI's leaf-path walker: getPath's path for any sequence of leaves on damaged trees, with the
+ * planner following it (property); a move keeps the shared prefix.
+ */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createPlanner } from "../core/compaction/index.ts";

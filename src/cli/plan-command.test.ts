@@ -1,3 +1,7 @@
+/**
+ * The CLI's `plan` and `context` commands on the real fixture: plans per leaf and keep value (pi's cut
+ * at line 359), every line equal to planning from scratch, `--compare` against pi 1.6's rows, contexts.
+ */
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

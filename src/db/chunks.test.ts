@@ -1,3 +1,7 @@
+/**
+ * Storage chunks: entries round-trip through chunk texts (property), chunks of the imported file's bytes
+ * equal the CLI's `migrate` output (property), the chunk reader, UTF-8 lengths, file names.
+ */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { serializeParsedSession } from "../core/session/export.ts";

@@ -1,3 +1,4 @@
+/** The storage layer's public surface: the database instance and every repository, re-exported. */
 export * from "./append-at-leaf.ts";
 export * from "./chunks.ts";
 export { db } from "./instance.ts";

@@ -1,3 +1,7 @@
+/**
+ * The run gate on appends: a moved leaf refused, another tab's run blocks writes, the running loop
+ * holds them, stale marks cleared; reply checkpoints live only during the run.
+ */
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { assistant, entry, header, msg, user } from "../core/session/test-builders.ts";

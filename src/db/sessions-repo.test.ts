@@ -1,3 +1,7 @@
+/**
+ * The sessions repository: whole saves exported as exact JSONL, id conflicts, all-or-nothing imports, appends
+ * (strings and Blobs, listeners after commit), soft delete and purge, quota errors.
+ */
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { assistant, entry, header, msg, user } from "../core/session/test-builders.ts";

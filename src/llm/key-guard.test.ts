@@ -1,3 +1,7 @@
+/**
+ * The key guard against two mock servers: a saved key goes only to its bound origins (runs, summaries,
+ * model lists, connection tests), no key means no Authorization header, errors never show the key.
+ */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getRequests, setModels } from "../../e2e/mock/client.ts";
 import { type MockServer, startMockServer } from "../../e2e/mock/server.ts";

@@ -1,3 +1,7 @@
+/**
+ * Conversion to Chat Completions messages and tools: tool calls and results, images as data URLs,
+ * error replies and orphans dropped, other roles as user text.
+ */
 import { describe, expect, it } from "vitest";
 import type { AgentMessage, AssistantMessage } from "../core/session/types.ts";
 import { toChatMessages, toChatTools } from "./messages.ts";

@@ -1,3 +1,4 @@
+/** Provider presets (ids, OpenAI-compatible base URLs, found by URL) and model info (windows, prices). */
 import { describe, expect, it } from "vitest";
 import {
   DEFAULT_CONTEXT_WINDOW,

@@ -1,3 +1,4 @@
+/** When and how long to wait before retrying a request (backoff, Retry-After, never after streaming). */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_RETRIES, MAX_RETRY_AFTER_MS, parseRetryAfter, retryDecision } from "./retry.ts";

@@ -1,3 +1,7 @@
+/**
+ * The model adapter against the mock server: the request sent, streamed text, reasoning and tool calls,
+ * errors without the key, retries, dropped and stalled streams, abort; error kinds, models, completions.
+ */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getRequests, scriptReplies, setModels } from "../../e2e/mock/client.ts";
 import { type MockServer, startMockServer } from "../../e2e/mock/server.ts";

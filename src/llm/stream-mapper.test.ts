@@ -1,3 +1,7 @@
+/**
+ * Mapping a Chat Completions stream to an assistant message: thinking, text, tool calls in pieces
+ * and in parallel, stop reasons, usage and cost, aborts keeping what streamed.
+ */
 import { describe, expect, it } from "vitest";
 import type { ToolCall } from "../core/session/types.ts";
 import {

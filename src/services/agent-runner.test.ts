@@ -1,3 +1,7 @@
+/**
+ * The agent runner with the real adapter against the mock server: a tool-using turn saved message by
+ * message under the session lock, thinking level, another tab, retries, abort, throttling, a failed save.
+ */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getChatRequests, scriptReplies } from "../../e2e/mock/client.ts";
 import { type MockServer, startMockServer } from "../../e2e/mock/server.ts";

@@ -1,3 +1,7 @@
+/**
+ * One writer per session, with simulated tabs and the mock server: of two sends one runs, other tabs
+ * cannot write mid-run, a reply lost after a user message comes first, a cut-off reply is offered.
+ */
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getChatRequests, scriptReplies } from "../../e2e/mock/client.ts";

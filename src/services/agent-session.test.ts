@@ -1,3 +1,7 @@
+/**
+ * The agent session controller against the mock server: a send writes model, prompt and messages, tools
+ * run in the workspace; setup problems, settings changes, a failed save, hooks, a lock held elsewhere.
+ */
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getChatRequests, scriptReplies } from "../../e2e/mock/client.ts";

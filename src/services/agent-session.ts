@@ -1,3 +1,7 @@
+/**
+ * The agent service: one controller per session that sends a prompt (settings, prompt and messages
+ * appended at the leaf under the run's lock), runs the hooks, sees other tabs' runs, offers cut-off replies.
+ */
 import { settingsChanges } from "../core/agent/settings.ts";
 import type { AgentTool, ToolSpec } from "../core/agent/types.ts";
 import { buildSessionContext } from "../core/session/context.ts";

@@ -1,3 +1,7 @@
+/**
+ * Agent settings: provider settings normalized, presets and model limits with overrides, API keys bound
+ * to their origin and masked, and the system prompt per session.
+ */
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

@@ -1,3 +1,7 @@
+/**
+ * Planning a leaf move in the tree (where it lands, what is left behind, moves as bookkeeping)
+ * and deciding whether to offer a branch summary.
+ */
 import { describe, expect, it } from "vitest";
 import { buildMoveEntry } from "../core/session/moves.ts";
 import { assistant, msg, TS, user } from "../core/session/test-builders.ts";

@@ -1,3 +1,7 @@
+/**
+ * The branch service: leaf moves as move entries (never on a stale leaf), branch summaries drafted and
+ * written as pi writes them, labels, a fork into a new session and a single branch's export.
+ */
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CompleteFn } from "../core/compaction/summarize.ts";

@@ -1,3 +1,7 @@
+/**
+ * Around the compaction review: Redo after Undo, a saved review kept per session across a reload,
+ * and a session's own compaction mode and trigger.
+ */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { generateOfflineCompaction as offlineSummary } from "../core/compaction/offline-summary.ts";
 import { planCompaction } from "../core/compaction/plan.ts";

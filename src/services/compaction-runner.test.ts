@@ -1,3 +1,7 @@
+/**
+ * The compaction runner on the real fixture: Confirm appends one compaction, a moved leaf writes nothing,
+ * Undo writes a move (also after a move), summaries stream, automatic compaction, settings.
+ */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { generateOfflineCompaction as offlineSummary } from "../core/compaction/offline-summary.ts";
 import { planCompaction } from "../core/compaction/plan.ts";

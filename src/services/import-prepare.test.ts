@@ -1,3 +1,7 @@
+/**
+ * Import preparation: the pi fixture and the example session stored and exported byte-exact,
+ * what is not a pi session refused, bad lines reported with the valid entries kept.
+ */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";

@@ -1,3 +1,7 @@
+/**
+ * The key vault: AES-GCM/PBKDF2 encryption, keys bound to origins, kept on the device, in the tab or under
+ * a passphrase (locked after a reload), moved between modes, and v1 keys migrated by schema v2.
+ */
 import { Dexie } from "dexie";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";

@@ -1,3 +1,7 @@
+/**
+ * The masking service on the fixture: one context_edit per tool output, placeholders in the context,
+ * undo gives the originals back; nothing is written on a stale leaf or with nothing to mask.
+ */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isMasked } from "../core/compaction/masking.ts";
 import { contextTokensOf, indexPath } from "../core/compaction/plan.ts";

@@ -1,3 +1,7 @@
+/**
+ * Summary instructions and pins stored in the browser: global and per-session instructions reaching
+ * the summarizer, pin and unpin written to the session, a pin kept by a confirmed compaction.
+ */
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { pinsOf } from "../core/agent/pins.ts";

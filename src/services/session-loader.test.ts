@@ -1,3 +1,7 @@
+/**
+ * The session loader: the newest entries previewed first, every entry passed once in order,
+ * only appended entries added later; abort.
+ */
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { header, msg, user } from "../core/session/test-builders.ts";

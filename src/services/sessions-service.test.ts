@@ -1,3 +1,4 @@
+/** Deleting a session with undo: a mark that hides it, undo within the window, the purge after it. */
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type CutpointDb, createDb, getSession, listSessions, readEntries } from "../db/index.ts";

@@ -1,3 +1,4 @@
+/** The compaction store's state per session: a draft kept on reopen, cleared by reset; hydrated once. */
 import { beforeEach, describe, expect, it } from "vitest";
 import { INITIAL_SESSION_STATE, sessionState, useCompactionStore } from "./compaction-store.ts";
 

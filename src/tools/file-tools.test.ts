@@ -1,3 +1,7 @@
+/**
+ * The read, write and edit tools on an in-memory workspace: line numbers, offsets, truncation, images,
+ * exact single replacements, CRLF kept, and clear errors; unknown tools.
+ */
 import { describe, expect, it } from "vitest";
 import type { ToolOutput } from "../core/agent/types.ts";
 import { createWorkspaceTools, executeToolCall } from "./index.ts";

@@ -1,3 +1,4 @@
+/** Builders of a tool's output: a text result (with optional details) and an error result. */
 import type { ToolOutput } from "../core/agent/types.ts";
 
 export const textResult = (text: string, details?: unknown): ToolOutput => ({

@@ -1,3 +1,7 @@
+/**
+ * The ls, find and grep tools on an in-memory workspace: sorting, globs, skipped folders, limits,
+ * context lines, the 50 KB cap and their error messages.
+ */
 import { describe, expect, it } from "vitest";
 import type { ToolOutput } from "../core/agent/types.ts";
 import { createWorkspaceTools, executeToolCall } from "./index.ts";

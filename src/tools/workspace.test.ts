@@ -1,3 +1,4 @@
+/** Workspace paths (normalized, never above the root), globs, and the in-memory workspace's file calls. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { globMatcher } from "./glob.ts";

@@ -1,3 +1,7 @@
+/**
+ * The agent loop with a scripted model: prompt, tool calls, results and reply appended one by one,
+ * over compactions; aborts, error and cut replies, the turn guard, failed saves; settings changes.
+ */
 import { describe, expect, it } from "vitest";
 import { buildSessionContext } from "../session/context.ts";
 import type {

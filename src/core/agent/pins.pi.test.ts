@@ -1,3 +1,7 @@
+/**
+ * Pins against pi 1.6 as oracle: a pin survives Cutpoint's and pi's own compactions, an unpin is
+ * honoured, and a known limit of pi's runtime (it drops sections it did not build).
+ */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { piAvailable } from "../../../e2e/lib/pi-oracle.ts";

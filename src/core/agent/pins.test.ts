@@ -1,3 +1,7 @@
+/**
+ * Pins as system prompt sections: values, pi-valid names, add/edit/remove patches, and a pin kept
+ * verbatim through two compactions until unpinned.
+ */
 import { describe, expect, it } from "vitest";
 import { buildSessionContext } from "../session/context.ts";
 import { systemMessageText } from "../session/system-prompt.ts";

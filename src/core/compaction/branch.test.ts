@@ -1,3 +1,7 @@
+/**
+ * Branch summaries: the entries a move leaves behind and the new leaf, what fits the budget (summaries
+ * up to 90%), the request and preamble, the empty summary, errors, and the entry written.
+ */
 import { describe, expect, it } from "vitest";
 import { buildTreeIndex } from "../session/tree.ts";
 import type { SessionEntry } from "../session/types.ts";

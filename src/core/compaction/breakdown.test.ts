@@ -1,3 +1,7 @@
+/**
+ * The context breakdown (prompt, tools, summary, kept, since, usage difference) and the tokens after
+ * a cut, equal to what the planner measures before and after Confirm.
+ */
 import { describe, expect, it } from "vitest";
 import { buildSessionContext } from "../session/context.ts";
 import { assistant, msg, user } from "../session/test-builders.ts";

@@ -1,3 +1,7 @@
+/**
+ * The compaction record in the entry's details (trigger, model, time, cost, coverage) next to pi's
+ * file lists, read back loosely; all compactions' facts in one pass equal one at a time.
+ */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";

@@ -1,3 +1,7 @@
+/**
+ * Adding a missed coverage item to a summary (its section, its list style), and the coverage
+ * details stored on the compaction entry.
+ */
 import { describe, expect, it } from "vitest";
 import { checkCoverage } from "./coverage.ts";
 import { addItemToSummary, itemLine } from "./coverage-add.ts";

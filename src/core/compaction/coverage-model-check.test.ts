@@ -1,3 +1,4 @@
+/** The coverage check with a model: the numbered request of the person's messages, the answer as to-dos. */
 import { describe, expect, it } from "vitest";
 import { assistant, user } from "../session/test-builders.ts";
 import { modelCheckRequest, parseModelCheck, personRequests } from "./coverage-model-check.ts";

@@ -1,3 +1,7 @@
+/**
+ * Coverage properties: a summary that contains an item's text covers it, and adding a missing item
+ * covers it without uncovering any other.
+ */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { assistant, toolResult, user } from "../session/test-builders.ts";

@@ -1,3 +1,7 @@
+/**
+ * The coverage check: what it extracts (files, commands, errors, the person's names, values, rules
+ * and to-dos) and how a summary is matched against it, down to the real fixture's range.
+ */
 import { describe, expect, it } from "vitest";
 import { assistant, toolResult, user } from "../session/test-builders.ts";
 import type { AgentMessage, AssistantMessage } from "../session/types.ts";

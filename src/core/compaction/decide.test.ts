@@ -1,3 +1,7 @@
+/**
+ * Deciding whether to compact: the threshold per mode and trigger, what decides nothing, recovery
+ * from an overflow or a cut reply (once, this model only), and the omission edits.
+ */
 import { describe, expect, it } from "vitest";
 import { assistant, entry, msg, toolResult, user } from "../session/test-builders.ts";
 import type { AssistantMessage, SessionEntry } from "../session/types.ts";

@@ -1,3 +1,7 @@
+/**
+ * Summary instructions: session over global over default, the presets, what is stored, and how
+ * they reach the summarizer's request.
+ */
 import { describe, expect, it } from "vitest";
 import { assistant, msg, user } from "../session/test-builders.ts";
 import type { SessionEntry } from "../session/types.ts";

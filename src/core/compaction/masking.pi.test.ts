@@ -1,3 +1,4 @@
+/** pi 1.6 as oracle: after masking and a recorded compaction, pi builds the context Cutpoint builds. */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

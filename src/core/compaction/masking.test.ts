@@ -1,3 +1,7 @@
+/**
+ * Masking tool outputs: pi 1.6 context_edit placeholders chained from the leaf, the tokens saved, small or
+ * masked results skipped, undo; and mask-then-summarize, with a summary only when still over.
+ */
 import { describe, expect, it } from "vitest";
 import { projectPath } from "../session/projection.ts";
 import { assistant, msg, TS, user } from "../session/test-builders.ts";

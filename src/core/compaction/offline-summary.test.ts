@@ -1,3 +1,7 @@
+/**
+ * The offline summary on the real fixture: its notice, sections and split-turn part, real requests as goals,
+ * rules and failures placed, ≥ 95% of its own coverage; the digest's outcomes and decisions.
+ */
 import { describe, expect, it } from "vitest";
 import { buildTreeIndex, getPath, resolveLeafId } from "../session/tree.ts";
 import type { AgentMessage } from "../session/types.ts";

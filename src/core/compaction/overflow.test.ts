@@ -1,3 +1,7 @@
+/**
+ * Telling a context overflow from other failures: providers' error texts, Cerebras' body-less 400/413,
+ * and a reply that overflowed silently or with an error.
+ */
 import { describe, expect, it } from "vitest";
 import type { AssistantMessage } from "../session/types.ts";
 import { isContextOverflowError, isOverflowErrorReply, isSilentOverflow } from "./overflow.ts";

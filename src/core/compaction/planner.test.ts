@@ -1,3 +1,7 @@
+/**
+ * The incremental planner: extended or rebuilt as the path changes, prepared in steps, token estimates
+ * per entry and running; it plans as planCompaction does and as pi cuts on the fixture.
+ */
 import { describe, expect, it } from "vitest";
 import type { SessionEntry } from "../session/types.ts";
 import { planCompaction } from "./plan.ts";

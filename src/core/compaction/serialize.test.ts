@@ -1,3 +1,7 @@
+/**
+ * The transcript the summarizer reads: labelled parts in order, no thinking, long tool results cut,
+ * bash and summaries as the model sees them, tool calls with JSON values.
+ */
 import { describe, expect, it } from "vitest";
 import type { AgentMessage } from "../session/types.ts";
 import {

@@ -1,3 +1,7 @@
+/**
+ * Generating a compaction with a scripted model on the fixture: the history then turn-prefix requests,
+ * budgets, updates of a previous summary, errors and aborts; and the compaction entry built.
+ */
 import { describe, expect, it } from "vitest";
 import { buildTreeIndex, getPath, resolveLeafId } from "../session/tree.ts";
 import type { SessionEntry } from "../session/types.ts";

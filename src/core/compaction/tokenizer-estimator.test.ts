@@ -1,3 +1,4 @@
+/** The tokenizer estimator: the encoding picked per model, and real token counts of the parts pi counts. */
 import { describe, expect, it } from "vitest";
 import { encodingForModel, loadTokenizerEstimator } from "./tokenizer-estimator.ts";
 import { estimateMessageTokensPi } from "./tokens.ts";

@@ -1,3 +1,7 @@
+/**
+ * Token counts: pi's chars/4 estimate per role, the context size from the last usable usage plus
+ * estimates (the fixture's 175,004), and when to compact.
+ */
 import { describe, expect, it } from "vitest";
 import { buildSessionContext } from "../session/context.ts";
 import type { AgentMessage, AssistantMessage } from "../session/types.ts";

@@ -1,3 +1,7 @@
+/**
+ * Building the context from a path: entries that produce messages, model and thinking settings, compactions,
+ * system messages replayed, context edits; and the conversion to LLM messages (bash, summaries).
+ */
 import { describe, expect, it } from "vitest";
 import {
   BRANCH_SUMMARY_PREFIX,

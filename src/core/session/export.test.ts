@@ -1,3 +1,7 @@
+/**
+ * Session export: the v3 layout, and export → import → export byte-identical on the fixture
+ * and on generated entries with unknown fields (property).
+ */
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

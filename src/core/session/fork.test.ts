@@ -1,3 +1,7 @@
+/**
+ * Forking a session at an entry: the path copied unchanged, the path's labels carried, a move to the
+ * target; the fixture's context kept; a valid tree (property); the parent session's id.
+ */
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

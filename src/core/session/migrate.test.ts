@@ -1,3 +1,7 @@
+/**
+ * Migration to v3: the real v1 fixture (compactions' kept entries, key order, deterministic,
+ * idempotent), bad v1 indexes, id collisions, v2 hook messages, lenient header versions.
+ */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { PI_FIXTURE } from "./fixture-path.ts";

@@ -1,3 +1,7 @@
+/**
+ * pi 1.6 as oracle on moves: files ending with a move, a move before the first entry, a legacy `leaf`
+ * entry, moves and a fork on the real fixture; pi stands where Cutpoint does.
+ */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { piAvailable, piView } from "../../../e2e/lib/pi-oracle.ts";

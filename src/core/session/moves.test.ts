@@ -1,3 +1,7 @@
+/**
+ * Move entries: their shape, the position shown for a move, a chain of moves, an old `leaf` entry
+ * or a cycle, and which leaf a branch summary says was left.
+ */
 import { describe, expect, it } from "vitest";
 import {
   branchSummaryLeftId,

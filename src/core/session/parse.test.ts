@@ -1,3 +1,7 @@
+/**
+ * Parsing session JSONL: the real v1 fixture (entries, ids, context, chunked as whole), bad lines as
+ * problems with line numbers, non-sessions refused, BOM and CRLF, v1 indexes; good lines survive (property).
+ */
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -1,3 +1,7 @@
+/**
+ * Properties of the tree view: rows cover every entry once, rows after moves equal a reference build,
+ * an incremental build equals one at once, and moves are transparent (as if contracted).
+ */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { displayPositionId, isPositionMarker } from "./moves.ts";

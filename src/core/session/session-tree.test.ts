@@ -1,3 +1,7 @@
+/**
+ * The tree view's data and rows: branches indented, runs collapsed, the path and leaf marked, the fixture
+ * as one linear path, and moves (continue, edit and resend, before the root, labels).
+ */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { PI_FIXTURE } from "./fixture-path.ts";

@@ -1,3 +1,7 @@
+/**
+ * The session tree: index, the leaf (legacy `leaf` entries too), root-first paths through missing parents,
+ * cycles and a 200k chain, the current path (property), labels and the session name.
+ */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { entry, msg, user } from "./test-builders.ts";

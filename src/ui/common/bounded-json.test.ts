@@ -1,3 +1,4 @@
+/** Bounded JSON: plain values as JSON.stringify writes them, cut at a depth or size limit, cycles named. */
 import { describe, expect, it } from "vitest";
 import { boundedJson } from "./bounded-json.ts";
 

@@ -1,3 +1,7 @@
+/**
+ * Marking invisible characters (bidi, zero-width, tags, controls): each shown as a named mark,
+ * and the pieces rebuild the text with none shown as is (property).
+ */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hasInvisible, markInvisible, splitInvisible } from "./invisible.ts";

@@ -1,3 +1,7 @@
+/**
+ * Moving the cut on the real fixture: prev/next, page up/down by ~5k tokens, snapping to the
+ * nearest valid cut point (property), never onto a tool result.
+ */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { listCutPoints } from "../../core/compaction/cut-points.ts";

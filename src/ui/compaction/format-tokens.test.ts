@@ -1,3 +1,4 @@
+/** Token and count formatting: thousands separators, plurals and a path shortened in the middle. */
 import { describe, expect, it } from "vitest";
 import { fullTokens, middleEllipsis, plural } from "./format-tokens.ts";
 

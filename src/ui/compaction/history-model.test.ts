@@ -1,3 +1,7 @@
+/**
+ * The compaction history on the real fixture (what each replaced, where its kept range starts),
+ * and parsing `/compact [focus]`.
+ */
 import { describe, expect, it } from "vitest";
 import { loadFixture } from "../../core/compaction/test-fixture.ts";
 import { buildTreeIndex, getPath, resolveLeafId } from "../../core/session/tree.ts";

@@ -1,3 +1,7 @@
+/**
+ * The line diff of two summaries: changed lines marked, empty sides, both sides rebuilt and
+ * the diff minimal (property, against a reference LCS).
+ */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { diffLines, diffStats, splitLines } from "./line-diff.ts";

@@ -1,3 +1,7 @@
+/**
+ * Entries shown before their write commits: after the stored ones, the same array kept on commit,
+ * withdrawn, out of order, other sessions' batches, and random sequences of all of these.
+ */
 import { describe, expect, it } from "vitest";
 import { buildMoveEntry } from "../../core/session/moves.ts";
 import { entry, header, msg, TS, user } from "../../core/session/test-builders.ts";

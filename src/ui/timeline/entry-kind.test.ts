@@ -1,3 +1,4 @@
+/** The timeline row of a system message: a pin named by its text, an unpin by its section. */
 import { describe, expect, it } from "vitest";
 import { pinSectionValue } from "../../core/agent/pins.ts";
 import { msg } from "../../core/session/test-builders.ts";

@@ -1,3 +1,4 @@
+/** The text the model sees of an entry: user text as is, images named, tool calls, summaries, unsent ones. */
 import { describe, expect, it } from "vitest";
 import { COMPACTION_SUMMARY_PREFIX } from "../../core/session/context.ts";
 import { assistant, entry, msg, toolResult, user } from "../../core/session/test-builders.ts";

@@ -1,3 +1,7 @@
+/**
+ * The timeline model: built in slices as at once, on the real fixture and example (totals, dimmed rows,
+ * labels), on pi 1.6 context edits, and the path following the leaf (property).
+ */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import fc from "fast-check";

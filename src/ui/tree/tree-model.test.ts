@@ -1,3 +1,4 @@
+/** The open session's tree data: cached per array, extended on append; the timeline's path without moves. */
 import { describe, expect, it } from "vitest";
 import { buildMoveEntry } from "../../core/session/moves.ts";
 import { assistant, msg, TS, user } from "../../core/session/test-builders.ts";
