@@ -2,21 +2,15 @@
  * The agent runner with the real adapter against the mock server: a tool-using turn saved message by
  * message under the session lock, thinking level, another tab, retries, abort, throttling, a failed save.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getChatRequests, scriptReplies } from "../../e2e/mock/client.ts";
-import { type MockServer, startMockServer } from "../../e2e/mock/server.ts";
 import type { AssistantMessage, MessageEntry, SessionEntry } from "../core/session/types.ts";
 import { createWorkspaceTools } from "../tools/index.ts";
 import { createMemoryWorkspace } from "../tools/memory-workspace.ts";
 import { createAgentRunner, type LockManagerLike, type RunnerStatus } from "./agent-runner.ts";
+import { mockModelPerFile } from "./mock-model.test-support.ts";
 
-let server: MockServer;
-let origin: string;
-beforeAll(async () => {
-  server = await startMockServer({ port: 0 });
-  origin = `http://127.0.0.1:${server.port}`;
-});
-afterAll(() => server.close());
+const mock = mockModelPerFile();
 
 /** A Web Locks stand-in: names held by "another tab" are unavailable. */
 function fakeLocks(heldElsewhere: Set<string>, requested: string[]): LockManagerLike {
@@ -48,7 +42,7 @@ function setup(key: string, opts: { held?: Set<string>; fail?: boolean } = {}) {
     const k = runner.getState().status.kind;
     if (statuses[statuses.length - 1] !== k) statuses.push(k);
   });
-  const endpoint = { baseUrl: server.baseUrl, apiKey: key, provider: "openai", model: "gpt-4o" };
+  const endpoint = { baseUrl: mock.server.baseUrl, apiKey: key, provider: "openai", model: "gpt-4o" };
   return { ws, saved, requested, statuses, runner, endpoint };
 }
 
@@ -64,7 +58,7 @@ describe("agent runner (real adapter against the mock server, memory workspace)"
         },
         { text: ["All ", "done."] },
       ],
-      origin,
+      mock.origin,
     );
     const s = setup(key);
     const out = await s.runner.run({
@@ -97,7 +91,7 @@ describe("agent runner (real adapter against the mock server, memory workspace)"
     expect(s.statuses[s.statuses.length - 1]).toBe("idle");
     expect(s.runner.getState().streaming).toBeNull();
 
-    const reqs = await getChatRequests(key, origin);
+    const reqs = await getChatRequests(key, mock.origin);
     expect(reqs).toHaveLength(2);
     const second = reqs[1]!.body as { messages: { role: string; tool_call_id?: string }[]; tools: unknown[] };
     expect(second.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool"]);
@@ -129,7 +123,7 @@ describe("agent runner (real adapter against the mock server, memory workspace)"
     expect(s.saved[0]!.entries).toEqual([
       expect.objectContaining({ type: "thinking_level_change", parentId: "m0", thinkingLevel: "medium" }),
     ]);
-    const body = (await getChatRequests(key, origin))[0]?.body as Record<string, unknown>;
+    const body = (await getChatRequests(key, mock.origin))[0]?.body as Record<string, unknown>;
     expect(body.reasoning_effort).toBe("medium");
   });
 
@@ -149,7 +143,7 @@ describe("agent runner (real adapter against the mock server, memory workspace)"
 
   it("shows retrying with a countdown target, then an error status with the provider's reason", async () => {
     const key = `sk-runner-${Math.random()}`;
-    await scriptReplies(key, [{ error: { preset: "server" } }, { error: { preset: "auth" } }], origin);
+    await scriptReplies(key, [{ error: { preset: "server" } }, { error: { preset: "auth" } }], mock.origin);
     const s = setup(key);
     let retryAt = 0;
     s.runner.subscribe(() => {
@@ -174,7 +168,7 @@ describe("agent runner (real adapter against the mock server, memory workspace)"
 
   it("abort stops the stream, keeps the partial reply and returns to idle; a second run while busy is refused", async () => {
     const key = `sk-runner-${Math.random()}`;
-    await scriptReplies(key, [{ text: ["a", "b", "c", "d", "e", "f", "g", "h"], delayMs: 80 }], origin);
+    await scriptReplies(key, [{ text: ["a", "b", "c", "d", "e", "f", "g", "h"], delayMs: 80 }], mock.origin);
     const s = setup(key);
     const unsub = s.runner.subscribe(() => {
       const m = s.runner.getState().streaming;

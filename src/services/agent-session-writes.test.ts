@@ -2,16 +2,13 @@
  * One writer per session, with simulated tabs and the mock server: of two sends one runs, other tabs
  * cannot write mid-run, a reply lost after a user message comes first, a cut-off reply is offered.
  */
-import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getChatRequests, scriptReplies } from "../../e2e/mock/client.ts";
-import { type MockServer, startMockServer } from "../../e2e/mock/server.ts";
 import { assistant, msg, user } from "../core/session/test-builders.ts";
 import type { AssistantMessage, MessageEntry, SessionEntry } from "../core/session/types.ts";
 import {
   appendAtLeaf,
   type CutpointDb,
-  createDb,
   getReplyCheckpoint,
   readEntries,
   saveReplyCheckpoint,
@@ -20,24 +17,17 @@ import {
 } from "../db/index.ts";
 import { createMemoryWorkspace } from "../tools/memory-workspace.ts";
 import { createAgentService } from "./agent-session.ts";
-import { normalizeProviderSettings, saveProviderSettings, setApiKey } from "./agent-settings.ts";
 import { INTERRUPTED_NOTE } from "./interrupted-reply.ts";
+import { freshDb, mockModelPerFile, setMockProvider } from "./mock-model.test-support.ts";
 import { loadSession } from "./session-loader.ts";
 import type { LockManagerLike } from "./session-run.ts";
 import { createEmptySession, renameSession } from "./sessions-service.ts";
 
-let server: MockServer;
-let origin: string;
-beforeAll(async () => {
-  server = await startMockServer({ port: 0 });
-  origin = `http://127.0.0.1:${server.port}`;
-});
-afterAll(() => server.close());
+const mock = mockModelPerFile();
 
 let db: CutpointDb;
-let n = 0;
 beforeEach(() => {
-  db = createDb(`agent-writes-${++n}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+  db = freshDb("agent-writes");
 });
 afterEach(() => {
   setRunLiveness(null);
@@ -63,11 +53,7 @@ function sharedLocks() {
 
 async function setup() {
   const key = `k-writes-${Math.random().toString(36).slice(2)}`;
-  await saveProviderSettings(
-    db,
-    normalizeProviderSettings({ providerId: "custom", baseUrl: server.baseUrl, model: "mock-model" }),
-  );
-  await setApiKey(db, "custom", key);
+  await setMockProvider(db, mock, key);
   const row = await createEmptySession(db);
   if (!row.ok) throw new Error(row.error.message);
   const shared = sharedLocks();
@@ -96,7 +82,7 @@ const chatRoles = (r: { body: unknown }) =>
 describe("one writer per session", () => {
   it("two tabs send at the same moment: one runs, the other writes nothing and says so", async () => {
     const s = await setup();
-    await scriptReplies(s.key, [{ text: ["slow ", "reply ", "here"], delayMs: 40 }], origin);
+    await scriptReplies(s.key, [{ text: ["slow ", "reply ", "here"], delayMs: 40 }], mock.origin);
     const [a, b] = [s.tab("tab-a").session(s.sessionId), s.tab("tab-b").session(s.sessionId)];
     const loadedA = await s.load();
     const loadedB = await s.load();
@@ -113,7 +99,7 @@ describe("one writer per session", () => {
 
   it("a tab that does not run the session cannot rename it or change its model mid-run", async () => {
     const s = await setup();
-    await scriptReplies(s.key, [{ text: ["a ", "slow ", "reply ", "indeed"], delayMs: 60 }], origin);
+    await scriptReplies(s.key, [{ text: ["a ", "slow ", "reply ", "indeed"], delayMs: 60 }], mock.origin);
     const a = s.tab("tab-a").session(s.sessionId);
     const b = s.tab("tab-b").session(s.sessionId);
     const running = a.send(await s.load(), "go");
@@ -143,10 +129,10 @@ describe("one writer per session", () => {
     const leaf = (await readEntries(db, s.sessionId)).at(-1)!.id;
     // A user message whose reply was lost (say, dropped after a reload).
     await appendAtLeaf(db, s.sessionId, { expectedLeafId: leaf }, () => msg("lost1", leaf, user("lost one")));
-    const before = (await getChatRequests(s.key, origin)).length;
+    const before = (await getChatRequests(s.key, mock.origin)).length;
     const out = await a.send(await s.load(), "next");
     expect(out.ok && out.promptSent).toBe(true);
-    const chats = (await getChatRequests(s.key, origin)).slice(before);
+    const chats = (await getChatRequests(s.key, mock.origin)).slice(before);
     expect(chats.map((c) => chatRoles(c).slice(-3))).toEqual([
       ["user", "assistant", "user"],
       ["user", "assistant", "user"],
@@ -182,9 +168,9 @@ describe("one writer per session", () => {
       errorMessage: INTERRUPTED_NOTE,
     });
     expect(await getReplyCheckpoint(db, s.sessionId)).toBeUndefined();
-    const before = (await getChatRequests(s.key, origin)).length;
+    const before = (await getChatRequests(s.key, mock.origin)).length;
     await b.send(await s.load(), "third");
-    const next = (await getChatRequests(s.key, origin)).slice(before);
+    const next = (await getChatRequests(s.key, mock.origin)).slice(before);
     expect(next).toHaveLength(1);
     expect(chatRoles(next[0]!).slice(-3)).toEqual(["user", "assistant", "user"]);
   });

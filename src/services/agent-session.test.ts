@@ -2,51 +2,30 @@
  * The agent session controller against the mock server: a send writes model, prompt and messages, tools
  * run in the workspace; setup problems, settings changes, a failed save, hooks, a lock held elsewhere.
  */
-import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getChatRequests, scriptReplies } from "../../e2e/mock/client.ts";
-import { type MockServer, startMockServer } from "../../e2e/mock/server.ts";
 import { buildTreeIndex, getPath } from "../core/session/tree.ts";
 import type { MessageEntry, SessionEntry, SystemMessage } from "../core/session/types.ts";
-import { type CutpointDb, createDb, readEntries } from "../db/index.ts";
+import { type CutpointDb, readEntries } from "../db/index.ts";
 import { createMemoryWorkspace } from "../tools/memory-workspace.ts";
 import { createAgentService, effectiveSettings, lockName } from "./agent-session.ts";
-import {
-  normalizeProviderSettings,
-  saveProviderSettings,
-  setApiKey,
-  setSystemPrompt,
-} from "./agent-settings.ts";
+import { normalizeProviderSettings, setSystemPrompt } from "./agent-settings.ts";
+import { freshDb, mockModelPerFile, setMockProvider } from "./mock-model.test-support.ts";
 import { loadSession } from "./session-loader.ts";
 import { createEmptySession } from "./sessions-service.ts";
 
-let server: MockServer;
-let origin: string;
-beforeAll(async () => {
-  server = await startMockServer({ port: 0 });
-  origin = `http://127.0.0.1:${server.port}`;
-});
-afterAll(() => server.close());
+const mock = mockModelPerFile();
 
 let db: CutpointDb;
-let n = 0;
 beforeEach(() => {
-  db = createDb(`agent-session-${++n}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+  db = freshDb("agent-session");
 });
 afterEach(() => db.close());
 
 const newKey = () => `k-session-${Math.random().toString(36).slice(2)}`;
 
 async function setup(key: string, opts: { key?: boolean; model?: string } = {}) {
-  await saveProviderSettings(
-    db,
-    normalizeProviderSettings({
-      providerId: "custom",
-      baseUrl: server.baseUrl,
-      model: opts.model ?? "mock-model",
-    }),
-  );
-  if (opts.key !== false) await setApiKey(db, "custom", key);
+  await setMockProvider(db, mock, opts.key !== false ? key : null, opts.model);
   const row = await createEmptySession(db);
   if (!row.ok) throw new Error(row.error.message);
   const ws = createMemoryWorkspace({ "a.txt": "alpha\n" });
@@ -76,7 +55,7 @@ describe("agent session controller", () => {
         { toolCalls: [{ name: "write", arguments: { path: "b.txt", content: "beta" } }] },
         { text: ["Wrote ", "b.txt."] },
       ],
-      origin,
+      mock.origin,
     );
     const s = await setup(key);
     await setSystemPrompt(db, s.sessionId, "Custom system prompt.");
@@ -109,7 +88,7 @@ describe("agent session controller", () => {
     expect(state.live).toBeNull();
     // The log grew message by message (each shown once saved).
     expect(seen).toEqual(expect.arrayContaining([1, 2, 3, 4]));
-    const chats = await getChatRequests(key, origin);
+    const chats = await getChatRequests(key, mock.origin);
     expect(chats[0]!.headers.authorization).toBe(`Bearer ${key}`);
     expect((chats[0]!.body as { messages: { content: unknown }[] }).messages[0]!.content).toBe(
       "Custom system prompt.",
@@ -119,7 +98,7 @@ describe("agent session controller", () => {
     await setSystemPrompt(db, s.sessionId, "Another prompt (only for sessions that declare none).");
     await c.send(await s.load(), "again");
     expect(roles(await readEntries(db, s.sessionId)).slice(6)).toEqual(["user", "assistant"]);
-    const again = (await getChatRequests(key, origin)).at(-1)!;
+    const again = (await getChatRequests(key, mock.origin)).at(-1)!;
     expect((again.body as { messages: { content: unknown }[] }).messages[0]!.content).toBe(
       "Custom system prompt.",
     );
@@ -162,7 +141,7 @@ describe("agent session controller", () => {
 
   it("a failed save ends the run with the storage message and keeps the reply visible as unsaved", async () => {
     const key = newKey();
-    await scriptReplies(key, [{ text: "a reply that will not fit" }], origin);
+    await scriptReplies(key, [{ text: "a reply that will not fit" }], mock.origin);
     const s = await setup(key);
     const c = s.service.session(s.sessionId);
     const loaded = await s.load();
@@ -187,7 +166,7 @@ describe("agent session controller", () => {
 
   it("hooks: beforePrompt sees the path and endpoint; afterRun may ask for one retry and sees its result too", async () => {
     const key = newKey();
-    await scriptReplies(key, [{ error: { preset: "context-openai" } }, { text: "fits now" }], origin);
+    await scriptReplies(key, [{ error: { preset: "context-openai" } }, { text: "fits now" }], mock.origin);
     const s = await setup(key);
     const calls: string[] = [];
     s.service.registerHooks({
