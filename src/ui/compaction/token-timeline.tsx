@@ -17,11 +17,8 @@ import {
 } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
-import { markInvisible } from "../common/invisible.ts";
-import { SafeText } from "../common/safe-text.tsx";
 import { useListVirtualizer } from "../common/use-list-virtualizer.ts";
 import type { SessionSlotProps } from "../shell/slots.ts";
-import { describeEntry } from "../timeline/entry-kind.ts";
 import { CompactButton } from "./compact-button.tsx";
 import { CompactionHistory } from "./compaction-history.tsx";
 import { CompactionPreview } from "./compaction-preview.tsx";
@@ -29,7 +26,9 @@ import { type CutMove, moveCut, rankOf, snapCut } from "./cut-navigation.ts";
 import { fullTokens, kTokens, plural } from "./format-tokens.ts";
 import { Minimap } from "./minimap.tsx";
 import { ModelView } from "./model-view.tsx";
-import { BAND_LABEL, BAND_SHORT, type Band, bandOf } from "./timeline-bands.ts";
+import { SummaryCard } from "./summary-card.tsx";
+import { BAND_SHORT, type Band, bandOf } from "./timeline-bands.ts";
+import { TokenRow } from "./token-row.tsx";
 import { type CompactionModel, useCompactionModel } from "./use-compaction-model.ts";
 import { useCoverageItems } from "./use-coverage.ts";
 
@@ -370,59 +369,23 @@ function TimelineRows({ model }: { model: CompactionModel }) {
               {items.map((item) => {
                 const i = item.index;
                 const entry = path[i]!;
-                const d = describeEntry(entry);
-                const band = bandOf(i, entry, p, ws);
                 const tokens = planner.entryTokens(i);
-                const inContext = account.inContext[i] === 1;
-                const shift = cutIndex >= 0 && i >= cutIndex ? CUT_GAP : 0;
-                const left = sizes ? 0 : i >= ws ? frac(run(i - 1) - base) : 0;
-                const width = sizes ? sizeFrac(tokens) : frac(tokens);
                 return (
-                  <li
+                  <TokenRow
                     key={item.key}
-                    className={`cp-row band-${band}${pointSet.has(i) ? " notch" : ""}${inContext ? "" : " out"}${flashId === entry.id ? " flash" : ""}`}
-                    data-index={i}
-                    data-band={band}
-                    data-entry-id={entry.id}
-                    data-in-context={inContext ? "true" : "false"}
-                    data-tokens={tokens}
-                    style={{ transform: `translateY(${item.start + shift}px)` }}
-                  >
-                    <span className={`cp-gutter band-${band}`} title={BAND_LABEL[band]}>
-                      <span className="sr-only">{BAND_SHORT[band]}</span>
-                    </span>
-                    <span className={`cp-icon k-${d.kind}`} aria-hidden="true">
-                      {d.icon}
-                    </span>
-                    <span className="cp-excerpt" title={markInvisible(`${d.label}: ${d.excerpt}`)}>
-                      {entry.type === "compaction" || entry.type === "branch_summary" ? (
-                        <button type="button" className="link" onClick={() => setOpenSummary(entry.id)}>
-                          <SafeText text={d.label} />: view summary
-                        </button>
-                      ) : (
-                        <>
-                          <b>
-                            <SafeText text={d.label} />
-                          </b>{" "}
-                          <SafeText text={d.excerpt} />
-                        </>
-                      )}
-                    </span>
-                    <span className="cp-bar-track" aria-hidden="true">
-                      {tokens > 0 && (
-                        <span
-                          className="cp-bar"
-                          style={{ left: `min(${left * 100}%, calc(100% - 3px))`, width: `${width * 100}%` }}
-                        />
-                      )}
-                    </span>
-                    <span
-                      className="cp-total"
-                      title={`${fullTokens(tokens)} tokens; running ${fullTokens(run(i))}`}
-                    >
-                      {tokens > 0 ? kTokens(tokens) : "·"}
-                    </span>
-                  </li>
+                    index={i}
+                    entry={entry}
+                    tokens={tokens}
+                    top={item.start + (cutIndex >= 0 && i >= cutIndex ? CUT_GAP : 0)}
+                    band={bandOf(i, entry, p, ws)}
+                    inContext={account.inContext[i] === 1}
+                    notch={pointSet.has(i)}
+                    flash={flashId === entry.id}
+                    left={sizes ? 0 : i >= ws ? frac(run(i - 1) - base) : 0}
+                    width={sizes ? sizeFrac(tokens) : frac(tokens)}
+                    running={run(i)}
+                    onOpenSummary={setOpenSummary}
+                  />
                 );
               })}
             </ul>
@@ -469,40 +432,5 @@ function TimelineRows({ model }: { model: CompactionModel }) {
         {announced}
       </span>
     </div>
-  );
-}
-
-function SummaryCard({
-  entry,
-  model,
-  onClose,
-  onJump,
-}: {
-  entry: SessionEntry;
-  model: CompactionModel;
-  onClose: () => void;
-  onJump: (index: number) => void;
-}) {
-  const e = entry as Record<string, unknown>;
-  const keptId = typeof e.firstKeptEntryId === "string" ? e.firstKeptEntryId : undefined;
-  const keptIndex = keptId ? model.path.findIndex((x) => x.id === keptId) : -1;
-  return (
-    <section className="cp-summary-card" aria-label="Summary">
-      <header>
-        <b>{entry.type === "compaction" ? "Compaction summary" : "Branch summary"}</b>
-        {typeof e.tokensBefore === "number" && <span> · {fullTokens(e.tokensBefore)} tokens before</span>}
-        {keptIndex >= 0 && (
-          <button type="button" className="link" onClick={() => onJump(keptIndex)}>
-            kept range starts at row {keptIndex + 1}
-          </button>
-        )}
-        <button type="button" className="btn small ghost" onClick={onClose} aria-label="Close the summary">
-          ✕
-        </button>
-      </header>
-      <pre className="cp-summary-text">
-        <SafeText text={String(e.summary ?? "")} />
-      </pre>
-    </section>
   );
 }
