@@ -199,7 +199,7 @@ async function coverageRecord(summary: string, plan: CompactionPlan) {
   const [{ checkCoverage }, { coverageDetails }, { coverageItemsInSlices }] = await Promise.all([
     import("../core/compaction/coverage.ts"),
     import("../core/compaction/coverage-details.ts"),
-    import("./coverage-slices.ts"),
+    import("./slices.ts"),
   ]);
   // Read over several tasks: the agent's page stays responsive while a big range is read.
   const items = (await coverageItemsInSlices(plan)) ?? [];
@@ -226,7 +226,11 @@ export async function compactAutomatically(
         ...(input.complete ? { complete: input.complete } : {}),
         ...(input.thinkingLevel ? { thinkingLevel: input.thinkingLevel } : {}),
       })
-    : (await import("../core/compaction/offline-summary.ts")).generateOfflineCompaction(plan);
+    : ((await (await import("./slices.ts")).offlineCompactionInSlices(plan, { signal: input.signal })) ?? {
+        ok: false as const,
+        error: "Aborted.",
+        aborted: true,
+      });
   if (!generated.ok)
     return { ok: false, reason: `The summary failed: ${generated.error}`, aborted: generated.aborted };
   const last = input.path[input.path.length - 1];

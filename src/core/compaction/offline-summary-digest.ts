@@ -73,14 +73,23 @@ function planOf(text: string): string[] {
   return s.slice(-2).map((l) => clip(l, PLAN_CHARS));
 }
 
-/** Reads a range of messages (in order). */
-export function digestMessages(messages: readonly AgentMessage[]): Digest {
+/** A digest read a few messages at a time (the app reads a big range over several tasks). */
+export interface DigestReader {
+  /** Reads up to `count` more messages; true once all are read. */
+  step(count: number): boolean;
+  /** The digest (call once `step` returned true). */
+  digest(): Digest;
+}
+
+/** Reads a range of messages in order, in steps (digestMessages is this run to the end). */
+export function startDigest(messages: readonly AgentMessage[]): DigestReader {
   const d: Digest = { requests: [], pastes: 0, outcomes: [], decisions: [], lastPlan: [], open: false };
   const calls = new Map<string, ToolCall>();
   /** Per target, its outcomes since its last success (that one included): not resolved yet. */
   const lastByTarget = new Map<string, ToolOutcome[]>();
   let lastAssistantText = "";
-  for (const m of messages) {
+  let at = 0;
+  const read = (m: AgentMessage) => {
     if (m.role === "user") {
       const said = contentText(m.content);
       d.firstWords ??= clip(said, REQUEST_CHARS);
@@ -133,10 +142,26 @@ export function digestMessages(messages: readonly AgentMessage[]): Digest {
       }
       d.outcomes.push(outcome);
     }
-  }
-  d.lastPlan = lastAssistantText ? planOf(lastAssistantText) : [];
-  d.decisions = latestDecisions(messages);
-  return d;
+  };
+  return {
+    step(count) {
+      const end = Math.min(messages.length, at + count);
+      for (; at < end; at++) read(messages[at]!);
+      return at >= messages.length;
+    },
+    digest() {
+      d.lastPlan = lastAssistantText ? planOf(lastAssistantText) : [];
+      d.decisions = latestDecisions(messages);
+      return d;
+    },
+  };
+}
+
+/** Reads a range of messages (in order). */
+export function digestMessages(messages: readonly AgentMessage[]): Digest {
+  const reader = startDigest(messages);
+  reader.step(Number.POSITIVE_INFINITY);
+  return reader.digest();
 }
 
 const DECISIONS_KEPT = 6;

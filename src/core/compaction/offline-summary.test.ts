@@ -2,12 +2,18 @@
  * The offline summary on the real fixture: its notice, sections and split-turn part, real requests as goals,
  * rules and failures placed, ≥ 95% of its own coverage; the digest's outcomes and decisions.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildTreeIndex, getPath, resolveLeafId } from "../session/tree.ts";
 import type { AgentMessage } from "../session/types.ts";
 import { emptyUsage } from "../session/usage.ts";
 import { coverageOf } from "./coverage.ts";
-import { generateOfflineCompaction, OFFLINE_SUMMARY_NOTICE, offlineSummaryText } from "./offline-summary.ts";
+import {
+  generateOfflineCompaction,
+  OFFLINE_SUMMARY_NOTICE,
+  offlineSummaryText,
+  startOfflineCompaction,
+} from "./offline-summary.ts";
 import { digestMessages, realRequest } from "./offline-summary-digest.ts";
 import { type CompactionPlan, planCompaction } from "./plan.ts";
 import { SPLIT_TURN_HEADING } from "./prompts.ts";
@@ -212,5 +218,27 @@ describe("digestMessages decisions", () => {
     ];
     // From the end: 6, 0 (a question is not one), 5, 4, then the loop's last ones: 1 (i = 1999), 0 again, 2.
     expect(digestMessages(messages).decisions).toEqual([2, 1, 4, 5, 0, 6].map(decision));
+  });
+});
+
+describe("startOfflineCompaction", () => {
+  it("written in steps of any size, it is the summary written at once (history, split turn, nothing)", () => {
+    const plans = [plan(0), plan(0, 3000), plan(fixture.lines.at(-1)!, 1500)];
+    expect(plans.some((p) => p.isSplitTurn && p.turnPrefixCount > 0)).toBe(true);
+    for (const p of plans) {
+      const atOnce = generateOfflineCompaction(p);
+      fc.assert(
+        fc.property(fc.integer({ min: 1, max: 700 }), (count) => {
+          const job = startOfflineCompaction(p);
+          let steps = 1;
+          while (!job.step(count)) steps++;
+          // Each step reads `count` messages at most per part, twice over (digest, then items).
+          const total = p.messagesToSummarize.messages.length + p.turnPrefixMessages.messages.length;
+          expect(steps).toBeGreaterThanOrEqual(Math.ceil(total / (2 * count)));
+          expect(job.result()).toEqual(atOnce);
+        }),
+        { numRuns: 12 },
+      );
+    }
   });
 });

@@ -9,10 +9,10 @@
 
 import { emptyUsage } from "../session/usage.ts";
 import type { CoverageCandidate, CoverageKind } from "./coverage-extract.ts";
-import { extractCoverageItems } from "./coverage-extract.ts";
+import { extractCoverageItems, startCoverageExtraction } from "./coverage-extract.ts";
 import { codeSpan } from "./coverage-text.ts";
 import { formatFileBlocks } from "./file-ops.ts";
-import { type Digest, digestMessages } from "./offline-summary-digest.ts";
+import { type Digest, digestMessages, startDigest } from "./offline-summary-digest.ts";
 import type { CompactionPlan, PlanMessages } from "./plan.ts";
 import { NO_PRIOR_HISTORY } from "./prompts.ts";
 import { type GenerateResult, joinSplitSummary, planFields } from "./summarize.ts";
@@ -123,9 +123,13 @@ function earlierSummary(previous: string): string {
   return ["## Earlier Summary", "(The summary of the part before, kept as it was.)", "", body].join("\n");
 }
 
-function historyPart(range: PlanMessages, previous: string | undefined): string {
-  const d = digestMessages(range.messages);
-  const items = extractCoverageItems([range]);
+/** What a part of the summary is written from: the digest and the coverage items of its range. */
+interface PartInput {
+  digest: Digest;
+  items: CoverageCandidate[];
+}
+
+function historyPart({ digest: d, items }: PartInput, previous: string | undefined): string {
   const out = ["## Goal", ...goalLines(d)];
   const rules = ofKind(items, "instruction").map((i) => i.text);
   out.push("", "## Constraints & Preferences", ...bullets(rules, "None stated in this part."));
@@ -137,9 +141,7 @@ function historyPart(range: PlanMessages, previous: string | undefined): string 
   return out.join("\n");
 }
 
-function prefixPart(range: PlanMessages): string {
-  const d = digestMessages(range.messages);
-  const items = extractCoverageItems([range]);
+function prefixPart({ digest: d, items }: PartInput): string {
   const request = d.requests[0];
   const out = [
     "## Original Request",
@@ -172,27 +174,85 @@ function prefixPart(range: PlanMessages): string {
   return out.join("\n");
 }
 
-/** The offline summary text of a plan (without the file blocks). */
-export function offlineSummaryText(plan: CompactionPlan): string {
-  const history = plan.messagesToSummarize;
-  const split = plan.isSplitTurn && plan.turnPrefixCount > 0;
-  const body =
-    history.messages.length > 0 || !split
-      ? historyPart(history, plan.previousSummary)
-      : plan.previousSummary?.trim()
-        ? earlierSummary(plan.previousSummary)
-        : NO_PRIOR_HISTORY;
+/** The offline summary's text (without the file blocks) from the inputs of its parts. */
+function summaryText(
+  plan: CompactionPlan,
+  history: PartInput | undefined,
+  prefix: PartInput | undefined,
+): string {
+  const body = history
+    ? historyPart(history, plan.previousSummary)
+    : plan.previousSummary?.trim()
+      ? earlierSummary(plan.previousSummary)
+      : NO_PRIOR_HISTORY;
   const text = `${OFFLINE_SUMMARY_NOTICE}\n\n${body}`;
-  return split ? joinSplitSummary(text, prefixPart(plan.turnPrefixMessages)) : text;
+  return prefix ? joinSplitSummary(text, prefixPart(prefix)) : text;
+}
+
+/** A part's inputs read a few messages at a time: first the digest, then the coverage items. */
+function startPart(range: PlanMessages) {
+  const digest = startDigest(range.messages);
+  const extraction = startCoverageExtraction([range]);
+  let digested = false;
+  return {
+    step(count: number): boolean {
+      if (!digested) digested = digest.step(count);
+      return digested && extraction.step(count);
+    },
+    input: (): PartInput => ({ digest: digest.digest(), items: extraction.items() }),
+  };
+}
+
+/** An offline compaction written a few messages at a time (the app runs it over several tasks). */
+export interface OfflineCompaction {
+  /** Reads up to about `count` more messages (twice that at most); true once all are read. */
+  step(count: number): boolean;
+  /** The result (call once `step` returned true). */
+  result(): GenerateResult;
+}
+
+/**
+ * The offline compaction of a plan, in steps: the history part (unless a split turn has no
+ * history) and the split turn's prefix part. `generateOfflineCompaction` is this run to the end.
+ */
+export function startOfflineCompaction(plan: CompactionPlan): OfflineCompaction {
+  if (plan.summarizeCount === 0 && plan.turnPrefixCount === 0)
+    return {
+      step: () => true,
+      result: () => ({ ok: false, error: "Nothing to summarize.", aborted: false }),
+    };
+  const split = plan.isSplitTurn && plan.turnPrefixCount > 0;
+  const history =
+    plan.messagesToSummarize.messages.length > 0 || !split ? startPart(plan.messagesToSummarize) : undefined;
+  const prefix = split ? startPart(plan.turnPrefixMessages) : undefined;
+  return {
+    step: (count) => (history ? history.step(count) : true) && (prefix ? prefix.step(count) : true),
+    result: () => ({
+      ok: true,
+      fields: planFields(
+        plan,
+        summaryText(plan, history?.input(), prefix?.input()) + formatFileBlocks(plan.fileOps),
+      ),
+      usage: emptyUsage(),
+    }),
+  };
 }
 
 /** Offline compaction: same result shape as generateCompaction (never fails unless nothing to summarize). */
 export function generateOfflineCompaction(plan: CompactionPlan): GenerateResult {
-  if (plan.summarizeCount === 0 && plan.turnPrefixCount === 0)
-    return { ok: false, error: "Nothing to summarize.", aborted: false };
-  return {
-    ok: true,
-    fields: planFields(plan, offlineSummaryText(plan) + formatFileBlocks(plan.fileOps)),
-    usage: emptyUsage(),
-  };
+  const job = startOfflineCompaction(plan);
+  while (!job.step(Number.POSITIVE_INFINITY));
+  return job.result();
+}
+
+/** The offline summary text of a plan (without the file blocks). */
+export function offlineSummaryText(plan: CompactionPlan): string {
+  const split = plan.isSplitTurn && plan.turnPrefixCount > 0;
+  const part = (range: PlanMessages): PartInput => ({
+    digest: digestMessages(range.messages),
+    items: extractCoverageItems([range]),
+  });
+  const history =
+    plan.messagesToSummarize.messages.length > 0 || !split ? part(plan.messagesToSummarize) : undefined;
+  return summaryText(plan, history, split ? part(plan.turnPrefixMessages) : undefined);
 }

@@ -234,7 +234,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
 function statusText(status: string, source: string | null): string {
   switch (status) {
     case "generating":
-      return "Generating…";
+      return source === "offline" ? "Writing the offline summary…" : "Generating…";
     case "ready":
       return source === "offline" ? "Offline draft ready" : "Draft ready: edit, then confirm";
     case "failed":

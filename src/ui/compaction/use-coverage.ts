@@ -9,7 +9,7 @@ import { useEffect, useMemo, useState } from "react";
 import { type CoverageReport, checkCoverage } from "../../core/compaction/coverage.ts";
 import type { CoverageCandidate } from "../../core/compaction/coverage-extract.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
-import { coverageItemsInSlices } from "../../services/coverage-slices.ts";
+import { coverageItemsInSlices } from "../../services/slices.ts";
 
 const NONE: readonly CoverageCandidate[] = [];
 

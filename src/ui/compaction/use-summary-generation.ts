@@ -1,17 +1,17 @@
 /**
  * Generating the draft summary of a session's review: with the summarizer endpoint (streamed into
- * the session's draft; Stop aborts) or offline. A Regenerate that is stopped or fails gives the
+ * the session's draft; Stop aborts) or offline (over several short tasks; Stop aborts too). A Regenerate that is stopped or fails gives the
  * previous complete draft back. Writes nothing: only Confirm does.
  */
 import { useCallback, useEffect, useRef } from "react";
 import { summaryRecord } from "../../core/compaction/compaction-record.ts";
-import { generateOfflineCompaction } from "../../core/compaction/offline-summary.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
 import type { CompactionFields } from "../../core/compaction/summarize.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
 import { resolveSummarizer } from "../../services/compaction-endpoint.ts";
 import { generateSummary } from "../../services/compaction-runner.ts";
+import { offlineCompactionInSlices } from "../../services/slices.ts";
 import { loadSummaryInstructions } from "../../services/summary-instructions.ts";
 import { type DraftTarget, sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 
@@ -50,57 +50,76 @@ export function useSummaryGeneration(
 
   const stop = useCallback(() => controller.current?.abort(), []);
 
-  const useOffline = useCallback(() => {
+  /** Starts a new draft (model or offline): the complete draft it replaces is kept to give back. */
+  const begin = useCallback(
+    (source: "model" | "offline") => {
+      controller.current?.abort();
+      const ctrl = new AbortController();
+      controller.current = ctrl;
+      const store = useCompactionStore.getState();
+      const cur = sessionState(store, sessionId);
+      // The complete draft a Regenerate replaces: given back if it is stopped or fails.
+      const previous =
+        cur.status === "ready" && cur.draft.trim() !== ""
+          ? { draft: cur.draft, draftSource: cur.draftSource, draftTarget: cur.draftTarget }
+          : cur.status === "generating"
+            ? cur.previous
+            : null;
+      store.setStatus(sessionId, "generating", {
+        draft: "",
+        draftSource: source,
+        draftTarget: null,
+        error: null,
+        previous,
+      });
+      return ctrl;
+    },
+    [sessionId],
+  );
+
+  /** A stopped or failed draft: the previous complete one comes back, if any. */
+  const back = useCallback(
+    (status: "failed" | "aborted", error: string | null) => {
+      const prev = sessionState(useCompactionStore.getState(), sessionId).previous;
+      if (prev)
+        useCompactionStore.getState().setStatus(sessionId, "ready", { ...prev, previous: null, error });
+      else useCompactionStore.getState().setStatus(sessionId, status, { error });
+    },
+    [sessionId],
+  );
+
+  // The offline summary, written over several short tasks (a big range must not freeze the page).
+  const useOffline = useCallback(async () => {
     const p = planRef.current;
     if (!p) return;
-    controller.current?.abort();
-    const r = generateOfflineCompaction(p);
-    const store = useCompactionStore.getState();
-    if (!r.ok) {
-      store.setStatus(sessionId, "failed", { error: r.error });
+    const ctrl = begin("offline");
+    const r = await offlineCompactionInSlices(p, { signal: ctrl.signal });
+    if (controller.current === ctrl) controller.current = null;
+    if (!r || ctrl.signal.aborted) {
+      back("aborted", null);
       return;
     }
-    store.setStatus(sessionId, "ready", {
+    if (!r.ok) {
+      useCompactionStore.getState().setStatus(sessionId, "failed", { error: r.error });
+      return;
+    }
+    useCompactionStore.getState().setStatus(sessionId, "ready", {
       draft: r.fields.summary,
       draftSource: "offline",
       draftTarget: targetOf(p, r.fields, "", undefined),
       error: null,
       previous: null,
     });
-  }, [sessionId]);
+  }, [sessionId, begin, back]);
 
   const generate = useCallback(async () => {
     const p = planRef.current;
     if (!p) return;
-    controller.current?.abort();
-    const ctrl = new AbortController();
-    controller.current = ctrl;
-    const store = useCompactionStore.getState();
-    const cur = sessionState(store, sessionId);
-    // The complete draft a Regenerate replaces: given back if it is stopped or fails.
-    const previous =
-      cur.status === "ready" && cur.draft.trim() !== ""
-        ? { draft: cur.draft, draftSource: cur.draftSource, draftTarget: cur.draftTarget }
-        : cur.status === "generating"
-          ? cur.previous
-          : null;
-    store.setStatus(sessionId, "generating", {
-      draft: "",
-      draftSource: "model",
-      draftTarget: null,
-      error: null,
-      previous,
-    });
+    const ctrl = begin("model");
     const get = () => sessionState(useCompactionStore.getState(), sessionId);
     const resolved = await resolveSummarizer(db, pathRef.current, get().summarizerModel);
     const instructions = await loadSummaryInstructions(db, sessionId);
     if (ctrl.signal.aborted) return;
-    const back = (status: "failed" | "aborted", error: string | null) => {
-      const prev = get().previous;
-      if (prev)
-        useCompactionStore.getState().setStatus(sessionId, "ready", { ...prev, previous: null, error });
-      else useCompactionStore.getState().setStatus(sessionId, status, { error });
-    };
     if (!resolved.ok) {
       useCompactionStore.getState().setStatus(sessionId, "failed", { error: resolved.reason });
       return;
@@ -134,7 +153,7 @@ export function useSummaryGeneration(
       draftTarget: targetOf(p, r.fields, resolved.endpoint.model, performance.now() - started),
       previous: null,
     });
-  }, [sessionId]);
+  }, [sessionId, begin, back]);
 
   return { generate, stop, useOffline };
 }

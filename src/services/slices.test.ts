@@ -1,9 +1,10 @@
-/** The coverage items read over several tasks (the review's and automatic compactions' way) equal the items read at once. */
+/** Work over a summarized range in slices (the coverage items, the offline summary) equals the same work done at once; aborted, it gives nothing. */
 import { afterEach, describe, expect, it } from "vitest";
 import { planCoverageItems } from "../core/compaction/coverage.ts";
+import { generateOfflineCompaction } from "../core/compaction/offline-summary.ts";
 import { planCompaction } from "../core/compaction/plan.ts";
 import { loadFixture, pathThroughLine } from "../core/compaction/test-fixture.ts";
-import { coverageItemsInSlices } from "./coverage-slices.ts";
+import { coverageItemsInSlices, offlineCompactionInSlices } from "./slices.ts";
 
 function fixturePlan() {
   const fixture = loadFixture();
@@ -32,7 +33,7 @@ afterEach(() => {
   delete g.requestIdleCallback;
 });
 
-describe("coverageItemsInSlices", () => {
+describe("work in slices", () => {
   it("gives the items read at once, in plain tasks", async () => {
     const plan = cold(fixturePlan());
     expect(await coverageItemsInSlices(plan)).toEqual(planCoverageItems(cold(fixturePlan())));
@@ -59,5 +60,14 @@ describe("coverageItemsInSlices", () => {
     controller.abort();
     expect(await pending).toBeUndefined();
     expect(await coverageItemsInSlices(plan)).toEqual(planCoverageItems(cold(fixturePlan())));
+  });
+
+  it("writes the offline summary written at once; aborted, it gives nothing", async () => {
+    const plan = fixturePlan();
+    expect(await offlineCompactionInSlices(plan)).toEqual(generateOfflineCompaction(plan));
+    const controller = new AbortController();
+    const pending = offlineCompactionInSlices(plan, { signal: controller.signal });
+    controller.abort();
+    expect(await pending).toBeUndefined();
   });
 });

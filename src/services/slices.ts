@@ -1,15 +1,19 @@
 /**
- * The coverage check's items of a plan's summarized range, read over several tasks (a few
- * milliseconds each, with the event loop let through between them), so that reading the ~90k
- * messages of a big session never freezes the page. Used by the review and by automatic
- * compactions; the items equal `planCoverageItems(plan)`.
+ * Work over a whole summarized range done over several tasks (a few milliseconds each, with the
+ * event loop let through between them, or in idle time), so that reading the ~90k messages of a
+ * big session never freezes the page: the coverage check's items (the review, automatic
+ * compactions; equal to `planCoverageItems(plan)`) and the offline summary (equal to
+ * `generateOfflineCompaction(plan)`).
  */
 import {
   type CoverageCandidate,
+  type CoverageExtraction,
   coverageRanges,
   startCoverageExtraction,
 } from "../core/compaction/coverage.ts";
+import { type OfflineCompaction, startOfflineCompaction } from "../core/compaction/offline-summary.ts";
 import type { CompactionPlan } from "../core/compaction/plan.ts";
+import type { GenerateResult } from "../core/compaction/summarize.ts";
 import { yieldToEventLoop } from "./session-loader.ts";
 
 /** Work per task. */
@@ -48,24 +52,50 @@ export interface SliceOptions {
 }
 
 /**
+ * Runs `step` (which reads up to `count` more and says when it is done) over several tasks, each
+ * of about SLICE_MS. True when it finished, false when `signal` aborted first.
+ */
+export async function runInSlices(
+  step: (count: number) => boolean,
+  { signal, idle = false }: SliceOptions = {},
+): Promise<boolean> {
+  let until = await nextSlice(idle);
+  for (;;) {
+    if (signal?.aborted) return false;
+    if (step(MESSAGES_PER_CHECK)) return true;
+    if (performance.now() >= until) until = await nextSlice(idle);
+  }
+}
+
+/**
  * The plan's items, or undefined when `signal` aborts first (what was read is kept for the
  * next extraction over the same messages: a moved cut re-reads little).
  */
 export async function coverageItemsInSlices(
   plan: CoveragePlan,
-  { signal, idle = false }: SliceOptions = {},
+  options: SliceOptions = {},
 ): Promise<CoverageCandidate[] | undefined> {
   // Everything in the slices, the start too: a lazy plan materializes its ranges when they are
   // first read (~10 ms on the 100 MB session), which a moved cut must not wait for.
-  let until = await nextSlice(idle);
-  if (signal?.aborted) return undefined;
-  const extraction = startCoverageExtraction(coverageRanges(plan));
-  for (;;) {
-    if (signal?.aborted) {
-      extraction.close();
-      return undefined;
-    }
-    if (extraction.step(MESSAGES_PER_CHECK)) return extraction.items();
-    if (performance.now() >= until) until = await nextSlice(idle);
-  }
+  let extraction: CoverageExtraction | undefined;
+  const done = await runInSlices((count) => {
+    extraction ??= startCoverageExtraction(coverageRanges(plan));
+    return extraction.step(count);
+  }, options);
+  if (done) return extraction!.items();
+  extraction?.close();
+  return undefined;
+}
+
+/** The offline compaction of a plan (generateOfflineCompaction) over several tasks; undefined when aborted. */
+export async function offlineCompactionInSlices(
+  plan: CompactionPlan,
+  options: SliceOptions = {},
+): Promise<GenerateResult | undefined> {
+  let job: OfflineCompaction | undefined;
+  const done = await runInSlices((count) => {
+    job ??= startOfflineCompaction(plan);
+    return job.step(count);
+  }, options);
+  return done ? job!.result() : undefined;
 }
