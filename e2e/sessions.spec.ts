@@ -3,7 +3,8 @@
  * a reload and the purge after it, keyboard only, and a 9k-entry timeline with few DOM rows.
  */
 import { resolve } from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
+import { UNDO_WINDOW_MS } from "../src/services/sessions-service.ts";
 import { generateBigSession } from "./bench/lib/big-session.ts";
 import { AppPage, IMPORT_TIMEOUT } from "./pages/app-page.ts";
 
@@ -69,6 +70,31 @@ test("rename appends a session_info entry; new empty session; delete asks, then 
   await expect(app.title).toHaveText("Renamed example");
 });
 
+/** The rows of the sessions and chunks stores in IndexedDB (what a purge removes). */
+function storedRows(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const req = indexedDB.open("cutpoint");
+        req.onsuccess = () => {
+          const tx = req.result.transaction(["sessions", "chunks"]);
+          let total = 0;
+          let done = 0;
+          for (const name of ["sessions", "chunks"]) {
+            const c = tx.objectStore(name).count();
+            c.onsuccess = () => {
+              total += c.result;
+              if (++done === 2) {
+                req.result.close();
+                resolve(total);
+              }
+            };
+          }
+        };
+      }),
+  );
+}
+
 /** Opens the example session and deletes it; returns how many timeline rows it showed. */
 async function deleteExample(app: AppPage): Promise<number> {
   await app.goto();
@@ -87,6 +113,8 @@ async function deleteExample(app: AppPage): Promise<number> {
 test("delete, reload within the undo window: Undo is still offered and brings the session back whole", async ({
   page,
 }) => {
+  // A fake clock (time still flows; kept across reloads) lets the test jump past the undo window.
+  await page.clock.install();
   const app = new AppPage(page);
   const lines = await deleteExample(app);
   await expect(app.toast(/Deleted “tally/)).toBeVisible();
@@ -102,45 +130,28 @@ test("delete, reload within the undo window: Undo is still offered and brings th
   await expect.poll(() => app.entryCountOf("tally"), { timeout: IMPORT_TIMEOUT }).toBe("55");
   await expect(app.title).toHaveText("tally: --json flag and exact cents");
   await expect(app.timelineRows).toHaveCount(lines);
-  // Undone: after the window nothing is purged, and another reload shows no Undo.
-  await page.waitForTimeout(10_500);
+  const kept = await storedRows(page);
+  expect(kept).toBeGreaterThan(1);
+  // Undone: after the window (its purge timer fired) nothing is purged, and another reload shows no Undo.
+  await page.clock.fastForward(UNDO_WINDOW_MS + 1_000);
   await page.reload();
   await expect(app.item("tally")).toHaveCount(1);
   await expect(app.toast(/Deleted/)).toHaveCount(0);
+  expect(await storedRows(page)).toBe(kept);
 });
 
 test("delete, reload after the undo window: the session is purged and no Undo is offered", async ({
   page,
 }) => {
+  await page.clock.install();
   const app = new AppPage(page);
   await deleteExample(app);
   await page.reload();
   await expect(app.toast(/Deleted “tally/)).toBeVisible();
   // The toast ends with the window, and the purge removes the rows (sessions and chunks).
-  await expect(app.toast(/Deleted “tally/)).toHaveCount(0, { timeout: 15_000 });
-  const count = () =>
-    page.evaluate(
-      () =>
-        new Promise<number>((resolve) => {
-          const req = indexedDB.open("cutpoint");
-          req.onsuccess = () => {
-            const tx = req.result.transaction(["sessions", "chunks"]);
-            let total = 0;
-            let done = 0;
-            for (const name of ["sessions", "chunks"]) {
-              const c = tx.objectStore(name).count();
-              c.onsuccess = () => {
-                total += c.result;
-                if (++done === 2) {
-                  req.result.close();
-                  resolve(total);
-                }
-              };
-            }
-          };
-        }),
-    );
-  await expect.poll(count, { timeout: 5_000 }).toBe(0);
+  await page.clock.fastForward(UNDO_WINDOW_MS + 1_000);
+  await expect(app.toast(/Deleted “tally/)).toHaveCount(0);
+  await expect.poll(() => storedRows(page), { timeout: 5_000 }).toBe(0);
   await page.reload();
   await expect(page.getByRole("heading", { name: "Welcome to Cutpoint" })).toBeVisible();
   await expect(app.toast(/Deleted/)).toHaveCount(0);

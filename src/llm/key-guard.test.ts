@@ -103,9 +103,20 @@ describe("key guard: a saved key goes only to the origin it is bound to", () => 
 
   it("a key bound to several origins goes to each; a removed key goes nowhere", async () => {
     const { ref, secret } = saved([originOf(a), originOf(b)]);
+    expect(await keyForRequest(ref, a.baseUrl)).toEqual({ ok: true, secret });
     expect(await keyForRequest(ref, `${originOf(b)}/other/v1`)).toEqual({ ok: true, secret });
+    // Each bound origin really receives it ...
+    for (const server of [a, b]) {
+      expect((await ask(server.baseUrl, ref)).stopReason).toBe("stop");
+      const [req] = await getRequests(secret, originOf(server));
+      expect(req?.headers.authorization).toBe(`Bearer ${secret}`);
+    }
+    // ... and an origin outside the list does not (another port of the same host).
+    const foreign = "http://127.0.0.1:9/v1";
+    expect(await keyForRequest(ref, foreign)).toMatchObject({ ok: false });
     store.delete(ref.split(":").pop()!);
-    expect(await keyForRequest(ref, a.baseUrl)).toMatchObject({ ok: false });
+    for (const url of [a.baseUrl, b.baseUrl])
+      expect(await keyForRequest(ref, url)).toMatchObject({ ok: false });
   });
 
   it("a revealed secret, passed on as a plain key, is still refused for another origin", async () => {

@@ -10,7 +10,7 @@ import type { ToolCall } from "../core/session/types.ts";
 import { createCompleteFn } from "./complete.ts";
 import { listModels, testConnection } from "./connection.ts";
 import { classifyError } from "./errors.ts";
-import { type StreamAssistantParams, streamAssistant } from "./stream-assistant.ts";
+import { idlePeriod, type StreamAssistantParams, streamAssistant } from "./stream-assistant.ts";
 import type { AssistantStreamEvent } from "./stream-mapper.ts";
 
 let server: MockServer;
@@ -234,9 +234,21 @@ describe("streamAssistant against the mock server", () => {
       params(stalledKey, { idleTimeoutMs: 150, onEvent: (e) => events.push(e) }),
     );
     expect(m.stopReason).toBe("error");
-    expect(m.errorMessage).toMatch(/No data from .* for 0 s; the request was stopped\.$/);
+    expect(m.errorMessage).toMatch(/No data from .* for 150 ms; the request was stopped\.$/);
     // nothing had streamed, so it was retried like a network failure
     expect(events.filter((e) => e.type === "retry")).toHaveLength(3);
+  });
+
+  it("says the idle period in a unit that reads (no 0 s for under a second)", () => {
+    expect([150, 999, 1000, 1499, 45_000, 90_000, 5 * 60_000].map(idlePeriod)).toEqual([
+      "150 ms",
+      "999 ms",
+      "1 s",
+      "1 s",
+      "45 s",
+      "90 s",
+      "5 min",
+    ]);
   });
 
   it("a stream dropped before any token is retried", async () => {
@@ -329,7 +341,7 @@ describe("listModels / testConnection / createCompleteFn", () => {
     });
   });
 
-  it("createCompleteFn streams deltas and returns text, errors and aborts as values", async () => {
+  it("createCompleteFn streams deltas, sends the thinking level, and returns text, errors and aborts as values", async () => {
     const key = newKey();
     await scriptReplies(
       key,
@@ -357,6 +369,29 @@ describe("listModels / testConnection / createCompleteFn", () => {
       { role: "system", content: "S" },
       { role: "user", content: "U" },
     ]);
+    // The second scripted reply: a rejected key comes back as a value, without the key.
+    const failed = await complete({
+      systemPrompt: "S",
+      userMessage: "U",
+      maxTokens: 100,
+      signal: new AbortController().signal,
+    });
+    expect(failed).toMatchObject({ ok: false, aborted: false });
+    expect(failed.ok === false && failed.error).toMatch(/API key was rejected \(401/);
+    expect(JSON.stringify(failed)).not.toContain(key);
+    // The third: a request's thinking level is sent as reasoning_effort.
+    const reasoned = await complete({
+      systemPrompt: "S",
+      userMessage: "U",
+      maxTokens: 100,
+      thinkingLevel: "high",
+      signal: new AbortController().signal,
+    });
+    expect(reasoned).toMatchObject({ ok: true, text: "reasoned" });
+    const requests = await getRequests(key, origin);
+    expect(requests).toHaveLength(3);
+    expect(requests[0]?.body).not.toHaveProperty("reasoning_effort");
+    expect(requests[2]?.body).toMatchObject({ reasoning_effort: "high" });
     const ctrl = new AbortController();
     ctrl.abort();
     expect(
@@ -366,5 +401,7 @@ describe("listModels / testConnection / createCompleteFn", () => {
       error: "Stopped.",
       aborted: true,
     });
+    // An aborted call sends nothing.
+    expect(await getRequests(key, origin)).toHaveLength(3);
   });
 });

@@ -51,6 +51,13 @@ export interface StreamAssistantParams extends EndpointConfig {
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 5 * 60 * 1000;
 
+/** The idle period as the stall message says it: "150 ms", "45 s", "5 min". */
+export function idlePeriod(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return `${Math.round(ms / 1000)} s`;
+}
+
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
@@ -155,7 +162,7 @@ export async function streamAssistant(p: StreamAssistantParams): Promise<Assista
         ? {
             kind: "stream-dropped" as const,
             status: undefined,
-            message: `No data from ${p.baseUrl} for ${Math.round(idleTimeoutMs / 1000)} s; the request was stopped.${mapper.streamed ? " What arrived is kept." : ""}`,
+            message: `No data from ${p.baseUrl} for ${idlePeriod(idleTimeoutMs)}; the request was stopped.${mapper.streamed ? " What arrived is kept." : ""}`,
           }
         : classifyError(
             thrown,

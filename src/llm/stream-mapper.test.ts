@@ -2,7 +2,7 @@
  * Mapping a Chat Completions stream to an assistant message: thinking, text, tool calls in pieces
  * and in parallel, stop reasons, usage and cost, aborts keeping what streamed.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { ToolCall } from "../core/session/types.ts";
 import {
   type AssistantStreamEvent,
@@ -139,11 +139,26 @@ describe("StreamMapper", () => {
   });
 
   it("generates a placeholder id when a provider omits it, replaced when it arrives later", () => {
-    const { message } = run([
-      delta({ tool_calls: [{ index: 0, function: { name: "ls", arguments: "" } }] }),
-      delta({ tool_calls: [{ index: 0, id: "real", function: { arguments: "{}" } }] }),
-    ]);
-    expect((message.content[0] as ToolCall).id).toBe("real");
+    const events: AssistantStreamEvent[] = [];
+    const mapper = new StreamMapper({ provider: "openai", model: "gpt-4o", timestamp: 42 }, (e) =>
+      events.push(e),
+    );
+    mapper.start();
+    mapper.push(delta({ tool_calls: [{ index: 0, function: { name: "ls", arguments: "" } }] }));
+    mapper.push(delta({ tool_calls: [{ index: 1, function: { name: "read", arguments: "" } }] }));
+    const live = (i: number) =>
+      (events.at(-1) as { message: { content: ToolCall[] } }).message.content[i]!.id;
+    // Until the id comes, each call has a placeholder of its own (announced with toolcall_start).
+    expect([live(0), live(1)]).toEqual(["call_0", "call_1"]);
+    expect(
+      events.filter((e) => e.type === "toolcall_start").map((e) => e.type === "toolcall_start" && e.id),
+    ).toEqual(["call_0", "call_1"]);
+    mapper.push(delta({ tool_calls: [{ index: 0, id: "real", function: { arguments: "{}" } }] }));
+    expect(live(0)).toBe("real");
+    // A later id does not replace one that came from the provider.
+    mapper.push(delta({ tool_calls: [{ index: 0, id: "other", function: { arguments: "" } }] }));
+    const message = mapper.finish();
+    expect(message.content.map((b) => (b as ToolCall).id)).toEqual(["real", "call_1"]);
   });
 
   it("separates parallel tool calls of servers that omit `index` by their ids", () => {
@@ -159,18 +174,32 @@ describe("StreamMapper", () => {
   });
 
   it("assembles a big streamed argument (a long write) in linear time", () => {
-    const content = "x".repeat(400_000);
-    const json = JSON.stringify({ path: "big.txt", content });
-    const chunks: ChunkLike[] = [
-      delta({ tool_calls: [{ index: 0, id: "w", function: { name: "write", arguments: "" } }] }),
-    ];
-    for (let i = 0; i < json.length; i += 40) {
-      chunks.push(delta({ tool_calls: [{ index: 0, function: { arguments: json.slice(i, i + 40) } }] }));
-    }
-    const t0 = performance.now();
-    const { message } = run(chunks);
-    expect(performance.now() - t0).toBeLessThan(2000);
-    expect((message.content[0] as ToolCall).arguments).toEqual({ path: "big.txt", content });
+    // The work is the text given to JSON.parse (counted, not timed): re-parsing the growing
+    // arguments on every fragment would make it quadratic in their length.
+    const parsedChars = (size: number) => {
+      const content = "x".repeat(size);
+      const json = JSON.stringify({ path: "big.txt", content });
+      const chunks: ChunkLike[] = [
+        delta({ tool_calls: [{ index: 0, id: "w", function: { name: "write", arguments: "" } }] }),
+      ];
+      for (let i = 0; i < json.length; i += 40) {
+        chunks.push(delta({ tool_calls: [{ index: 0, function: { arguments: json.slice(i, i + 40) } }] }));
+      }
+      const parse = vi.spyOn(JSON, "parse");
+      try {
+        const { message } = run(chunks);
+        expect((message.content[0] as ToolCall).arguments).toEqual({ path: "big.txt", content });
+        return parse.mock.calls.reduce((sum, [text]) => sum + String(text).length, 0);
+      } finally {
+        parse.mockRestore();
+      }
+    };
+    const n = 200_000;
+    const once = parsedChars(n);
+    const twice = parsedChars(2 * n);
+    // n more characters cost about n more parsed characters (quadratic would cost ~ n² / 40).
+    expect(twice - once).toBeGreaterThanOrEqual(n);
+    expect(twice - once).toBeLessThan(1.1 * n);
   });
 
   it("parseToolArguments: objects only, {} otherwise", () => {

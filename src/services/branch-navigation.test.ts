@@ -1,6 +1,6 @@
 /**
- * Planning a leaf move in the tree (where it lands, what is left behind, moves as bookkeeping)
- * and deciding whether to offer a branch summary.
+ * Planning a leaf move in the tree (where it lands, what is left behind and the files it changed,
+ * moves as bookkeeping) and deciding whether to offer a branch summary.
  */
 import { describe, expect, it } from "vitest";
 import { buildMoveEntry } from "../core/session/moves.ts";
@@ -8,6 +8,7 @@ import { assistant, msg, TS, user } from "../core/session/test-builders.ts";
 import { buildTreeIndex } from "../core/session/tree.ts";
 import type { SessionEntry } from "../core/session/types.ts";
 import { decideLeafMove, planNavigation } from "./branch-navigation.ts";
+import { linear } from "./branch-test-support.ts";
 
 // u1 -> a1 -> u2 -> a2            (branch 1)
 //          \-> u3 -> a3 -> lab    (branch 2; lab labels u1, and is the leaf)
@@ -42,6 +43,25 @@ describe("planning a leaf move: where it lands", () => {
     const tip = planNavigation(index, "lab", "a2", opts, "exact")!;
     expect(tip.newLeafId).toBe("a2");
     expect(tip.prep.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+  });
+});
+
+describe("planning a move back along the current path", () => {
+  // u1 -> a1 -> u2 -> a2 (edits a file) -> u3 -> a3 (leaf)
+  const linearIndex = buildTreeIndex(linear);
+
+  it("to an earlier user message: the target and all after it are left, with the files they changed", () => {
+    const plan = planNavigation(linearIndex, "a3", "u2", opts)!;
+    expect(plan.newLeafId).toBe("a1");
+    expect(plan.editorText).toBe("now add tests");
+    expect(plan.commonAncestor?.id).toBe("a1");
+    expect(plan.left.map((e) => e.id)).toEqual(["u2", "a2", "u3", "a3"]);
+    expect(plan.prep.fileOps.modifiedFiles).toEqual(["src/parse.test.ts"]);
+  });
+
+  it("an unknown target has no plan; the leaf itself moves nothing", () => {
+    expect(planNavigation(linearIndex, "a3", "nope", { reserveTokens: 0 })).toBeUndefined();
+    expect(planNavigation(linearIndex, "a3", "a3", { reserveTokens: 0 })?.noMove).toBe(true);
   });
 });
 

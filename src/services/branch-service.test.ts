@@ -21,6 +21,7 @@ import {
   moveLeaf,
   setLabel,
 } from "./branch-service.ts";
+import { linear } from "./branch-test-support.ts";
 import { exportBranchFile, forkToNewSession } from "./fork-service.ts";
 
 let db: CutpointDb;
@@ -28,22 +29,6 @@ beforeEach(() => {
   db = createDb("branch-test", { indexedDB: new IDBFactory(), IDBKeyRange });
 });
 afterEach(() => db.close());
-
-const toolCall = (path: string) =>
-  ({
-    ...assistant(""),
-    content: [{ type: "toolCall", id: "c1", name: "edit", arguments: { path, oldText: "a", newText: "b" } }],
-  }) as ReturnType<typeof assistant>;
-
-// u1 -> a1 -> u2 -> a2 -> u3 -> a3 (leaf)
-const linear: SessionEntry[] = [
-  msg("u1", null, user("build the parser")),
-  msg("a1", "u1", assistant("done")),
-  msg("u2", "a1", user("now add tests")),
-  msg("a2", "u2", toolCall("src/parse.test.ts")),
-  msg("u3", "a2", user("and docs")),
-  msg("a3", "u3", assistant("docs written")),
-];
 
 async function store(entries: SessionEntry[]) {
   const r = await saveSession(db, prepareSession(header(), entries), "new");
@@ -124,18 +109,6 @@ describe("branch service", () => {
     const refused = await moveLeaf(db, "sess-1", "u3", { entry: wrong });
     expect(refused.ok).toBe(false);
     expect((await readEntries(db, "sess-1")).at(-1)).toEqual(entry);
-  });
-
-  it("plans a navigation to an earlier user message: leaf at its parent, text back, branch left", () => {
-    const index = buildTreeIndex(linear);
-    const plan = planNavigation(index, "a3", "u2", { reserveTokens: 16384 });
-    expect(plan?.newLeafId).toBe("a1");
-    expect(plan?.editorText).toBe("now add tests");
-    expect(plan?.commonAncestor?.id).toBe("a1");
-    expect(plan?.left.map((e) => e.id)).toEqual(["u2", "a2", "u3", "a3"]);
-    expect(plan?.prep.fileOps.modifiedFiles).toEqual(["src/parse.test.ts"]);
-    expect(planNavigation(index, "a3", "nope", { reserveTokens: 0 })).toBeUndefined();
-    expect(planNavigation(index, "a3", "a3", { reserveTokens: 0 })?.noMove).toBe(true);
   });
 
   it("confirms a branch summary as pi writes it and the next context carries it", async () => {

@@ -1,6 +1,14 @@
-/** The compaction store's state per session: a draft kept on reopen, cleared by reset; hydrated once. */
+/**
+ * The compaction store's state per session: a draft kept on reopen, cleared by reset; hydrated once;
+ * parsing `/compact [focus]`.
+ */
 import { beforeEach, describe, expect, it } from "vitest";
-import { INITIAL_SESSION_STATE, sessionState, useCompactionStore } from "./compaction-store.ts";
+import {
+  INITIAL_SESSION_STATE,
+  parseCompactCommand,
+  sessionState,
+  useCompactionStore,
+} from "./compaction-store.ts";
 
 const st = () => useCompactionStore.getState();
 
@@ -44,5 +52,16 @@ describe("compaction store by session", () => {
     st().patch("b", { focus: "live" });
     st().hydrate("b", { focus: "old" });
     expect(sessionState(st(), "b").focus).toBe("live");
+  });
+});
+
+describe("/compact [focus]", () => {
+  it("parses the command and its focus, and nothing else", () => {
+    expect(parseCompactCommand("/compact")).toEqual({ focus: "" });
+    expect(parseCompactCommand("  /compact keep the parser decisions ")).toEqual({
+      focus: "keep the parser decisions",
+    });
+    expect(parseCompactCommand("/compactify")).toBeUndefined();
+    expect(parseCompactCommand("please /compact")).toBeUndefined();
   });
 });

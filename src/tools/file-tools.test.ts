@@ -1,9 +1,9 @@
 /**
  * The read, write and edit tools on an in-memory workspace: line numbers, offsets, truncation, images,
- * exact single replacements, CRLF kept, and clear errors; unknown tools.
+ * exact single replacements, CRLF kept, and clear errors; unknown and throwing tools as error results.
  */
 import { describe, expect, it } from "vitest";
-import type { ToolOutput } from "../core/agent/types.ts";
+import type { AgentTool, ToolOutput } from "../core/agent/types.ts";
 import { createWorkspaceTools, executeToolCall } from "./index.ts";
 import { createMemoryWorkspace } from "./memory-workspace.ts";
 
@@ -120,6 +120,25 @@ describe("edit", () => {
 describe("executeToolCall", () => {
   it("reports unknown tools and exceptions as error results", async () => {
     const { run } = setup();
-    expect(text(await run("bash", {}))).toMatch(/Unknown tool "bash".*read, write, edit, ls, find, grep/);
+    const unknown = await run("bash", {});
+    expect(unknown.isError).toBe(true);
+    expect(text(unknown)).toMatch(/Unknown tool "bash".*read, write, edit, ls, find, grep/);
+    const throwing = (name: string, thrown: unknown): AgentTool => ({
+      name,
+      label: name,
+      description: "throws",
+      parameters: { type: "object" },
+      execute: async () => {
+        throw thrown;
+      },
+    });
+    const tools = [throwing("boom", new Error("disk on fire")), throwing("raw", "a bare string")];
+    const call = (name: string) => executeToolCall(tools, { type: "toolCall", id: "t", name, arguments: {} });
+    const failed = await call("boom");
+    expect(failed.isError).toBe(true);
+    expect(text(failed)).toBe("Tool boom failed: disk on fire");
+    const raw = await call("raw");
+    expect(raw.isError).toBe(true);
+    expect(text(raw)).toBe("Tool raw failed: a bare string");
   });
 });

@@ -1,6 +1,7 @@
 /**
- * Properties of the tree view: rows cover every entry once, rows after moves equal a reference build,
- * an incremental build equals one at once, and moves are transparent (as if contracted).
+ * Properties of the tree view: rows cover every entry once, at one level per branch point above it;
+ * rows after moves equal a reference build, an incremental build equals one at once, and moves are
+ * transparent (as if contracted).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -28,10 +29,21 @@ describe("rows of random trees", () => {
         const first = buildTreeRows(data, new Set(), 2);
         const expanded = new Set(first.filter((r) => r.kind === "run").map((r) => r.key));
         const rows = expandAll ? buildTreeRows(data, expanded, 2) : first;
+        // Expected depth, counted from the entries alone: one level per ancestor with several children.
+        const childCount = new Map<string | null, number>();
+        for (const e of entries) childCount.set(e.parentId, (childCount.get(e.parentId) ?? 0) + 1);
+        const byId = new Map(entries.map((e) => [e.id, e]));
+        const depthOf = (e: SessionEntry): number => {
+          let d = 0;
+          for (let p = e.parentId; p !== null; p = byId.get(p)!.parentId) if (childCount.get(p)! > 1) d++;
+          return d;
+        };
         const ids: string[] = [];
         for (const r of rows) {
-          if (r.kind === "entry") ids.push(r.entry.id);
-          else {
+          if (r.kind === "entry") {
+            ids.push(r.entry.id);
+            expect(r.depth).toBe(depthOf(r.entry));
+          } else {
             let e: SessionEntry | undefined = r.last;
             const chainIds: string[] = [];
             for (let k = 0; k < r.count && e; k++) {
@@ -39,6 +51,8 @@ describe("rows of random trees", () => {
               e = e.parentId === null ? undefined : data.index.byId.get(e.parentId);
             }
             expect(chainIds[0]).toBe(r.first.id);
+            // A run lies between branch points: every entry in it has the run's depth.
+            for (const id of chainIds) expect(depthOf(byId.get(id)!)).toBe(r.depth);
             ids.push(...chainIds);
           }
         }

@@ -61,6 +61,31 @@ describe("buildTreeRows", () => {
     const rows = buildTreeRows(treeData(labelled), new Set(), 2);
     const a2 = rows.find((r) => r.kind === "entry" && r.entry.id === "a2");
     expect(a2?.kind === "entry" && a2.label).toBe("here");
+    // The run a1, a2 is split at the labelled a2 (a1 alone is too short to collapse).
+    expect(describeRows(rows).slice(0, 4)).toEqual(["u1", "a1", "a2", "a3"]);
+
+    // One linear chain of tool steps: with nothing to keep, it collapses into one run ...
+    const steps = (ids: string[], parent: string) =>
+      ids.map((id, i) => msg(id, i === 0 ? parent : ids[i - 1]!, step(id)));
+    const plain = [msg("r", null, user("go")), ...steps(["s1", "s2", "s3", "s4", "s5", "s6", "s7"], "r")];
+    expect(
+      describeRows(buildTreeRows(buildTreeData([...plain, msg("t", "s7", user("end"))]), new Set(), 2)),
+    ).toEqual(["r", "…7", "t"]);
+    // ... but a compaction and a branch summary in it each keep a row, splitting the run around them.
+    const summarized = [
+      msg("r", null, user("go")),
+      ...steps(["s1", "s2"], "r"),
+      entry("compaction", "c", "s2", { summary: "S", firstKeptEntryId: "s2", tokensBefore: 10 }),
+      ...steps(["s3", "s4"], "c"),
+      entry("branch_summary", "b", "s4", { fromId: "x", summary: "B" }),
+      ...steps(["s5", "s6", "s7"], "b"),
+      msg("t", "s7", user("end")),
+    ];
+    const summaryRows = buildTreeRows(buildTreeData(summarized), new Set(), 2);
+    expect(describeRows(summaryRows)).toEqual(["r", "…2", "c", "…2", "b", "…3", "t"]);
+    expect(
+      summaryRows.filter((r) => r.kind === "entry").map((r) => r.kind === "entry" && r.entry.type),
+    ).toEqual(["message", "compaction", "branch_summary", "message"]);
   });
 
   it("extends the cached index when entries are appended (leaf moves, labels)", () => {

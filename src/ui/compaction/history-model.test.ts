@@ -1,11 +1,7 @@
-/**
- * The compaction history on the real fixture (what each replaced, where its kept range starts),
- * and parsing `/compact [focus]`.
- */
+/** The compaction history on the real fixture: what each compaction replaced, where its kept range starts. */
 import { describe, expect, it } from "vitest";
 import { loadFixture } from "../../core/compaction/test-fixture.ts";
 import { buildTreeIndex, getPath, resolveLeafId } from "../../core/session/tree.ts";
-import { parseCompactCommand } from "../../store/compaction-store.ts";
 import { compactionHistory } from "./history-model.ts";
 
 describe("compaction history on the real fixture", () => {
@@ -25,16 +21,5 @@ describe("compaction history on the real fixture", () => {
     }
     // The second compaction's window starts where the first one's kept range started.
     expect(second!.replaced).toBe(second!.keptIndex - first!.keptIndex);
-  });
-});
-
-describe("/compact [focus]", () => {
-  it("parses the command and its focus, and nothing else", () => {
-    expect(parseCompactCommand("/compact")).toEqual({ focus: "" });
-    expect(parseCompactCommand("  /compact keep the parser decisions ")).toEqual({
-      focus: "keep the parser decisions",
-    });
-    expect(parseCompactCommand("/compactify")).toBeUndefined();
-    expect(parseCompactCommand("please /compact")).toBeUndefined();
   });
 });
