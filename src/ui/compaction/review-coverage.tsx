@@ -4,7 +4,7 @@
  * review), and "Check with model" when a summarizer is set up. Its latest report is handed to
  * Confirm through `reportRef`.
  */
-import { type MutableRefObject, useState } from "react";
+import { type MutableRefObject, useEffect, useState } from "react";
 import { type CoverageReport, coverageRanges } from "../../core/compaction/coverage.ts";
 import { addItemsToSummary, addItemToSummary } from "../../core/compaction/coverage-add.ts";
 import type { CoverageCandidate } from "../../core/compaction/coverage-extract.ts";
@@ -39,7 +39,10 @@ export function ReviewCoverage({
   const [modelItems, setModelItems] = useState<CoverageCandidate[]>([]);
   const [check, setCheck] = useState<Omit<ModelCheckState, "run">>({ status: "idle", message: null });
   const coverage = useCoverage(plan, shown ? draft : undefined, dismissed, modelItems);
-  reportRef.current = coverage.report;
+  // Confirm reads the latest report (set after each commit, not during render).
+  useEffect(() => {
+    reportRef.current = coverage.report;
+  }, [reportRef, coverage.report]);
   if (!shown) return null;
 
   const runModelCheck = async () => {
