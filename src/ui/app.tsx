@@ -13,12 +13,12 @@ import { SessionView } from "./session/session-view.tsx";
 import { Welcome } from "./session/welcome.tsx";
 import { OfflineNotice, UpdatePrompt } from "./shell/app-status.tsx";
 import { DropZone } from "./shell/drop-zone.tsx";
+import { SettingsButton } from "./shell/settings-button.tsx";
 import { SettingsDialog } from "./shell/settings-dialog.tsx";
 import { Sidebar } from "./sidebar/sidebar.tsx";
 
 function NoSessionTopBar() {
   const setSidebarOpen = useUiStore((s) => s.setSidebarOpen);
-  const setSettingsOpen = useUiStore((s) => s.setSettingsOpen);
   return (
     <header className="topbar">
       <button
@@ -34,15 +34,7 @@ function NoSessionTopBar() {
         <OfflineNotice />
       </div>
       <div className="topbar-actions">
-        <button
-          type="button"
-          className="btn icon"
-          aria-label="Settings"
-          title="Settings"
-          onClick={() => setSettingsOpen(true)}
-        >
-          ⚙
-        </button>
+        <SettingsButton />
       </div>
     </header>
   );

@@ -12,6 +12,7 @@ import { useBottomVar } from "../common/use-bottom-var.ts";
 import { formatBytes, formatCount } from "../format.ts";
 import { CurrentSessionProvider, useCurrentSession } from "../hooks/current-session.tsx";
 import { useSessionActions } from "../hooks/use-session-actions.ts";
+import { SettingsButton } from "../shell/settings-button.tsx";
 import { SlotOutlet, useHasSlot } from "../shell/slot-outlet.tsx";
 import { sessionTitle } from "../sidebar/session-list.tsx";
 import { Timeline } from "../timeline/timeline.tsx";
@@ -24,7 +25,6 @@ function TopBar({ sessionId }: { sessionId: string }) {
   const sidebarOpen = useUiStore((s) => s.sidebarOpen);
   const rightOpen = useUiStore((s) => s.rightPanelOpen);
   const setRightOpen = useUiStore((s) => s.setRightPanelOpen);
-  const setSettingsOpen = useUiStore((s) => s.setSettingsOpen);
   const hasRight = useHasSlot("rightPanel");
   // The bar wraps rather than truncate the title: overlays below it follow its real height.
   const barRef = useRef<HTMLElement>(null);
@@ -77,15 +77,7 @@ function TopBar({ sessionId }: { sessionId: string }) {
             Panel
           </button>
         )}
-        <button
-          type="button"
-          className="btn icon"
-          aria-label="Settings"
-          title="Settings"
-          onClick={() => setSettingsOpen(true)}
-        >
-          ⚙
-        </button>
+        <SettingsButton />
       </div>
       {renaming && row && (
         <RenameDialog
