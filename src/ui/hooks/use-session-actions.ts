@@ -9,18 +9,8 @@ import {
   renameSession,
 } from "../../services/sessions-service.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { download } from "../common/download.ts";
 import { offerUndo } from "../common/undo-delete.ts";
-
-function download(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 30_000);
-}
 
 export function useSessionActions() {
   const toast = useUiStore((s) => s.pushToast);

@@ -10,6 +10,7 @@ import { db } from "../../db/instance.ts";
 import { exportBranchFile, forkToNewSession } from "../../services/fork-service.ts";
 import { type LeafMoveRequest, useTreeStore } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { download } from "../common/download.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import { registerPrefetch } from "../shell/lazy-component.ts";
 import { treeData } from "./tree-model.ts";
@@ -17,17 +18,6 @@ import { treeData } from "./tree-model.ts";
 // The move logic (branch summary offer, optimistic move) loads when the page is idle.
 const leafMove = () => import("./leaf-move.ts");
 registerPrefetch(leafMove);
-
-function download(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = fileName;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 30_000);
-}
 
 const toastError = (message: string) => useUiStore.getState().pushToast({ kind: "error", message });
 
