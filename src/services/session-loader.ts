@@ -27,8 +27,9 @@ import {
   readSessionSince,
   type SessionRow,
 } from "../db/index.ts";
+import { takeEntries } from "./session-handover.ts";
 import { readSessionParts } from "./session-read.ts";
-import { readInWorkers, warmReadWorkers } from "./session-read-client.ts";
+import { readInWorker, warmReadWorker } from "./session-read-client.ts";
 import type { ReadPart } from "./session-read-protocol.ts";
 
 export interface LoadedSession {
@@ -60,7 +61,8 @@ export const yieldToEventLoop = (): Promise<void> => {
 
 export interface LoadOptions {
   onProgress?: (fraction: number) => void;
-  onPreview?: (preview: LoadedSession) => void;
+  /** The newest entries, before the rest; when it returns a promise, the rest waits for it (a paint). */
+  onPreview?: (preview: LoadedSession) => void | Promise<void>;
   /** Called after each few parsed lines: `entries[from..]` are new. Keep it cheap per entry. */
   onEntries?: (entries: readonly SessionEntry[], from: number) => void;
   signal?: AbortSignal;
@@ -73,34 +75,42 @@ export async function loadSession(
   options: LoadOptions = {},
 ): Promise<LoadedSession | undefined> {
   const { onPreview, signal } = options;
-  warmReadWorkers();
+  warmReadWorker();
   const row = await getSession(db, sessionId);
   if (!row || row.deletedAt || signal?.aborted) return undefined;
   const { generation, lastSeq, header } = row;
   const base = { id: sessionId, header, generation, lastSeq };
   const spec = { sessionId, generation, from: 1, to: lastSeq };
-  // Started first: the worker reads and parses while the page shows the preview.
-  const fromWorker = readInWorkers(spec);
+  // Just imported: the import worker's entries; else read by the worker, started first so that it
+  // reads while the page shows the preview; the page reads itself when neither is there or works.
+  const handed = takeEntries(row);
+  const fromWorker = handed ? undefined : readInWorker(spec);
+  const sources = [handed, fromWorker].filter((s) => s !== undefined);
   try {
     if (onPreview && lastSeq > 1) {
       const preview = await readPreview(db, base);
       if (signal?.aborted) return undefined;
-      if (preview) onPreview(preview);
+      if (preview) await onPreview(preview);
+      if (signal?.aborted) return undefined;
     }
-    const entries: SessionEntry[] = [];
-    const take = entryTaker(entries, lastSeq, options);
-    let done: boolean | undefined;
-    try {
-      done = await takeParts(fromWorker ?? readSessionParts(db, spec), take, signal);
-    } catch (error) {
-      // The worker failed before sending anything: read in the page instead.
-      if (!fromWorker || entries.length > 0) throw error;
-      console.warn("the session read worker failed; reading in the page", error);
-      done = await takeParts(readSessionParts(db, spec), take, signal);
+    for (const source of [...sources, undefined]) {
+      const entries: SessionEntry[] = [];
+      try {
+        const done = await takeParts(
+          source ?? readSessionParts(db, spec),
+          entryTaker(entries, lastSeq, options),
+          signal,
+        );
+        return done && !signal?.aborted ? { ...base, entries } : undefined;
+      } catch (error) {
+        if (source === undefined) throw error;
+        // The worker failed: read again from the next source (onEntries sees the entries anew).
+        console.warn("reading the session's entries failed; reading them again", error);
+      }
     }
-    return done && !signal?.aborted ? { ...base, entries } : undefined;
+    return undefined;
   } finally {
-    fromWorker?.stop();
+    for (const source of sources) source.stop();
   }
 }
 
