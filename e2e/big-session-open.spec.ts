@@ -76,3 +76,59 @@ test("a big session opens rows first, then the whole session; the same after a r
   await expect(page.getByTestId("token-timeline-panel")).toBeVisible({ timeout: 60_000 });
   await page.screenshot({ path: `${SHOTS}/big-session-panel.png` });
 });
+
+test("a reload in the middle of the load: the newest rows again first, then the whole session", async ({
+  page,
+}) => {
+  const file = join(mkdtempSync(join(tmpdir(), "cutpoint-big-")), "big.jsonl");
+  writeFileSync(file, BIG.text);
+  const app = new AppPage(page);
+  await watchStates(page);
+  await app.goto();
+  await app.importByPicker(file);
+  await expect(page.getByTestId("path-count")).toHaveText(WHOLE, { timeout: 120_000 });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 6 });
+  await page.reload();
+  // Reloaded again while the rest still loads (the worker's read of the first page is dropped).
+  await expect(page.getByTestId("loading-status")).toBeVisible({ timeout: 120_000 });
+  await page.reload();
+  await expect(app.timelineRows.first()).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByTestId("path-count")).toHaveText(WHOLE, { timeout: 180_000 });
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
+  expect(["rows,whole", "whole"]).toContain((await states(page)).join(","));
+  await expect(page.getByTestId("loading-status")).toHaveCount(0);
+  await expect(app.timelineRows.first()).toBeVisible();
+});
+
+test("re-importing the open session with one entry more (Replace): the view shows the new whole session", async ({
+  page,
+}) => {
+  const small = generateBigSession(2 * 1024 * 1024);
+  const dir = mkdtempSync(join(tmpdir(), "cutpoint-replace-"));
+  const first = join(dir, "session.jsonl");
+  writeFileSync(first, small.text);
+  const app = new AppPage(page);
+  await app.goto();
+  await app.importByPicker(first);
+  const count = (n: number) => `${n.toLocaleString("en-US")} entries on the path`;
+  await expect(page.getByTestId("path-count")).toHaveText(count(small.entryCount), { timeout: 60_000 });
+  // The same session (same id) with one more user message at the end of its path.
+  const lines = small.text.trimEnd().split("\n");
+  const leaf = JSON.parse(lines.at(-1)!) as { id: string; timestamp?: string };
+  const extra = {
+    type: "message",
+    id: "ffffffff",
+    parentId: leaf.id,
+    timestamp: leaf.timestamp ?? new Date().toISOString(),
+    message: { role: "user", content: "one more message after the re-import", timestamp: 1 },
+  };
+  const second = join(dir, "session-again.jsonl");
+  writeFileSync(second, `${small.text}${JSON.stringify(extra)}\n`);
+  await app.importByPicker(second);
+  await app.importDialog.getByRole("button", { name: /Replace/ }).click();
+  await expect(page.getByTestId("path-count")).toHaveText(count(small.entryCount + 1), { timeout: 60_000 });
+  await expect(app.timelineRows.filter({ hasText: "one more message after the re-import" })).toHaveCount(1);
+  await page.reload();
+  await expect(page.getByTestId("path-count")).toHaveText(count(small.entryCount + 1), { timeout: 60_000 });
+});
