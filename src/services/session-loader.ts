@@ -29,7 +29,7 @@ import {
 } from "../db/index.ts";
 import { takeEntries } from "./session-handover.ts";
 import { readSessionParts } from "./session-read.ts";
-import { readInWorker, warmReadWorker } from "./session-read-client.ts";
+import { readInWorker } from "./session-read-client.ts";
 import type { ReadPart } from "./session-read-protocol.ts";
 
 export interface LoadedSession {
@@ -44,6 +44,11 @@ export interface LoadedSession {
 /** Entries wanted in the preview (the newest ones). */
 const PREVIEW_ENTRIES = 300;
 const SLICE_MS = 12;
+/**
+ * Smaller sessions are read in the page: starting the worker (its script, its database
+ * connection) takes longer than reading a few MB.
+ */
+const WORKER_MIN_BYTES = 4 * 1024 * 1024;
 /** Progress reports at most this often (each one re-renders the session view). */
 const PROGRESS_MS = 100;
 
@@ -75,7 +80,6 @@ export async function loadSession(
   options: LoadOptions = {},
 ): Promise<LoadedSession | undefined> {
   const { onPreview, signal } = options;
-  warmReadWorker();
   const row = await getSession(db, sessionId);
   if (!row || row.deletedAt || signal?.aborted) return undefined;
   const { generation, lastSeq, header } = row;
@@ -84,7 +88,7 @@ export async function loadSession(
   // Just imported: the import worker's entries; else read by the worker, started first so that it
   // reads while the page shows the preview; the page reads itself when neither is there or works.
   const handed = takeEntries(row);
-  const fromWorker = handed ? undefined : readInWorker(spec);
+  const fromWorker = handed || row.byteSize < WORKER_MIN_BYTES ? undefined : readInWorker(spec);
   const sources = [handed, fromWorker].filter((s) => s !== undefined);
   try {
     if (onPreview && lastSeq > 1) {

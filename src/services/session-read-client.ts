@@ -46,11 +46,6 @@ function getWorker(): Worker | undefined {
   return w;
 }
 
-/** Starts the worker ahead of a read (its script and database open while the page reads the row). */
-export function warmReadWorker(): void {
-  getWorker();
-}
-
 /**
  * The parts of chunks `spec.from`..`spec.to` in order, read by the worker; undefined where there
  * is no Worker. `stop()` when done with them (also when never iterated).
