@@ -1,6 +1,6 @@
 /** Messages between the page and the import worker. */
 import type { LineProblem, PathSummary } from "../core/session/damage.ts";
-import type { SessionHeader } from "../core/session/types.ts";
+import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
 import type { DbError, EntriesMeta, SessionRow } from "../db/index.ts";
 
 export type ImportChoice = "new" | "replace" | "copy";
@@ -43,9 +43,10 @@ export type ImportWorkerMessage =
     }
   | { jobId: number; type: "committed"; ok: false; error: DbError }
   /**
-   * Answers "send-entries": the stored entries' JSONL lines in order, in batches of whole lines
-   * (`done`: the share of all entries sent so far, 1 with the last batch; -1: none are kept).
+   * Answers "send-entries": the stored entries' JSONL lines in order, in batches of whole lines,
+   * each as text or parsed by the worker (`body`; see session-read.ts `PARSE_SHARE`) (`done`: the
+   * share of all entries sent so far, 1 with the last batch; -1: none are kept).
    * Sent only when the session's loader asks, so that the page parses them then, not while it
    * shows the import's result.
    */
-  | { jobId: number; type: "entries"; text: string; done: number };
+  | { jobId: number; type: "entries"; body: string | SessionEntry[]; done: number };

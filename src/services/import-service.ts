@@ -146,7 +146,12 @@ function handoverParts(jobId: number, lastSeq: number): PartQueue {
           return;
         }
         // As if read up to the chunk as far in (the loader reports progress by chunks).
-        parts.push({ kind: "text", text: msg.text, seq: Math.max(1, Math.ceil(msg.done * lastSeq)) });
+        const seq = Math.max(1, Math.ceil(msg.done * lastSeq));
+        parts.push(
+          typeof msg.body === "string"
+            ? { kind: "text", text: msg.body, seq }
+            : { kind: "entries", entries: msg.body, seq },
+        );
         if (msg.done < 1) watch();
         else {
           complete = true;

@@ -10,10 +10,12 @@
  * Progress is posted while reading and parsing.
  */
 
+import { parseChunkText } from "../db/chunks.ts";
 import { createDb } from "../db/schema.ts";
 import { saveSession, withNewId } from "../db/sessions-repo.ts";
 import { createImportBuilder, type ImportCandidate } from "./import-prepare.ts";
 import type { ImportRequest, ImportWorkerMessage } from "./import-protocol.ts";
+import { parseShareDecider } from "./session-read.ts";
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const db = createDb();
@@ -111,13 +113,16 @@ function sendEntries(jobId: number): void {
   const lines = handedOver.get(jobId);
   handedOver.delete(jobId);
   if (!lines) {
-    post({ jobId, type: "entries", text: "", done: -1 });
+    post({ jobId, type: "entries", body: "", done: -1 });
     return;
   }
+  // Part of the lines parsed here, while the page parses the others.
+  const parseHere = parseShareDecider();
   for (let at = 0; at === 0 || at < lines.length; at += HANDOVER_BATCH) {
     const done = Math.min(1, (at + HANDOVER_BATCH) / Math.max(1, lines.length));
     const batch = lines.slice(at, at + HANDOVER_BATCH);
-    post({ jobId, type: "entries", text: batch.length > 0 ? `${batch.join("\n")}\n` : "", done });
+    const text = batch.length > 0 ? `${batch.join("\n")}\n` : "";
+    post({ jobId, type: "entries", body: parseHere(text.length) ? parseChunkText(text) : text, done });
   }
 }
 
