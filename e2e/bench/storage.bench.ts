@@ -49,18 +49,13 @@ declare global {
 
 /** Long tasks and the app's "cutpoint:" measures that started at or after `t0` (page clock). */
 async function mainThreadReport(page: Page, t0: number, title: string): Promise<number> {
-  const { tasks, measures, reads } = await page.evaluate((since) => {
+  const { tasks, measures } = await page.evaluate((since) => {
     const tasks = (window.__longTasks ?? []).filter((t) => t.start >= since);
     const measures = performance
       .getEntriesByType("measure")
       .filter((m) => m.name.startsWith("cutpoint:") && m.startTime >= since)
       .map((m) => ({ name: m.name, start: m.startTime, duration: m.duration }));
-    // The session read worker's own time (ms), with each read's measure.
-    const reads = performance
-      .getEntriesByName("cutpoint:read-worker")
-      .filter((m) => m.startTime >= since)
-      .map((m) => (m as PerformanceMeasure).detail as Record<string, number>);
-    return { tasks, measures, reads };
+    return { tasks, measures };
   }, t0);
   const longest = Math.max(0, ...tasks.map((t) => t.duration));
   console.log(`longest main-thread task during ${title}: ${ratio(longest, TARGETS.longTask)}`);
@@ -86,12 +81,6 @@ async function mainThreadReport(page: Page, t0: number, title: string): Promise<
         .join(", ")}`,
     );
   }
-  for (const read of reads)
-    console.log(
-      `  read worker (ms): ${Object.entries(read)
-        .map(([k, v]) => `${k} ${v < 1 ? v.toFixed(2) : Math.round(v)}`)
-        .join(", ")}`,
-    );
   return longest;
 }
 

@@ -4,11 +4,13 @@
  * - First the last chunks (the newest entries, where the leaf is): `onPreview` gets them so the
  *   timeline can show its end while the rest loads. A preview is NOT the whole session: never
  *   plan or build a context from it.
- * - Then every chunk, read and decoded in the session read worker (services/session-read-worker.ts;
- *   in the page where there is none), its text parsed by the page in slices of ~12 ms with
- *   yields to the event loop, so a 100 MB session never blocks the page for long. `onEntries` sees
- *   the entries as they are parsed, inside the same slices (to fill caches that opening the
- *   session needs).
+ * - Then every entry: just after an import, the lines the import worker kept and hands over
+ *   (services/session-handover.ts: nothing is read back); otherwise every chunk, in spans of a few
+ *   MB (services/session-read.ts). Parsed in slices of ~12 ms with yields to the event loop, so a
+ *   100 MB session never blocks the page for long. `onEntries` sees the entries as they are
+ *   parsed, inside the same slices (to fill caches that opening the session needs). (Reading and
+ *   decoding in a Web Worker was measured and was no faster on a 2-core machine:
+ *   e2e/bench/storage.bench.ts; the worker competes with the page for the cores.)
  * - Later, only the chunks appended since (entries are append-only): `loadNewEntries`, or
  *   `catchUp` for the row and the entries as one snapshot (the agent plans on it).
  *
@@ -29,7 +31,6 @@ import {
 } from "../db/index.ts";
 import { takeEntries } from "./session-handover.ts";
 import { readSessionParts } from "./session-read.ts";
-import { readInWorker } from "./session-read-client.ts";
 import type { ReadPart } from "./session-read-protocol.ts";
 
 export interface LoadedSession {
@@ -44,11 +45,6 @@ export interface LoadedSession {
 /** Entries wanted in the preview (the newest ones). */
 const PREVIEW_ENTRIES = 300;
 const SLICE_MS = 12;
-/**
- * Smaller sessions are read in the page: starting the worker (its script, its database
- * connection) takes longer than reading a few MB.
- */
-const WORKER_MIN_BYTES = 4 * 1024 * 1024;
 /** Progress reports at most this often (each one re-renders the session view). */
 const PROGRESS_MS = 100;
 
@@ -85,19 +81,15 @@ export async function loadSession(
   const { generation, lastSeq, header } = row;
   const base = { id: sessionId, header, generation, lastSeq };
   const spec = { sessionId, generation, from: 1, to: lastSeq };
-  // Just imported: the import worker's entries; else read by the worker, started first so that it
-  // reads while the page shows the preview; the page reads itself when neither is there or works.
+  // Just imported: the import worker's lines (no read back); else (or when that fails) the
+  // stored chunks, read here.
   const handed = takeEntries(row);
-  const fromWorker = handed || row.byteSize < WORKER_MIN_BYTES ? undefined : readInWorker(spec);
-  const sources = [handed, fromWorker].filter((s) => s !== undefined);
   try {
-    if (onPreview && lastSeq > 1) {
-      const preview = await readPreview(db, base);
-      if (signal?.aborted) return undefined;
-      if (preview) await onPreview(preview);
-      if (signal?.aborted) return undefined;
-    }
-    for (const source of [...sources, undefined]) {
+    const preview = onPreview && lastSeq > 1 ? await readPreview(db, base) : undefined;
+    if (signal?.aborted) return undefined;
+    if (preview) await onPreview?.(preview);
+    if (signal?.aborted) return undefined;
+    for (const source of [handed, undefined]) {
       const entries: SessionEntry[] = [];
       try {
         const done = await takeParts(
@@ -108,13 +100,13 @@ export async function loadSession(
         return done && !signal?.aborted ? { ...base, entries } : undefined;
       } catch (error) {
         if (source === undefined) throw error;
-        // The worker failed: read again from the next source (onEntries sees the entries anew).
-        console.warn("reading the session's entries failed; reading them again", error);
+        // The handover failed: read the stored chunks (onEntries sees the entries anew).
+        console.warn("taking the imported entries failed; reading them back", error);
       }
     }
     return undefined;
   } finally {
-    for (const source of sources) source.stop();
+    handed?.stop();
   }
 }
 

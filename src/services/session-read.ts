@@ -1,10 +1,9 @@
 /**
  * Reading a stored session's chunks as decoded JSONL text, in order, in parts of whole lines of
- * ~256 KB: the loop that the session read worker runs (services/session-read-worker.ts) and that
- * the page runs itself where there is no worker (tests, a worker that failed to start). The next
- * span of chunks is requested from IndexedDB before the current one is decoded. A chunk of
- * another generation (the session was replaced by a re-import meanwhile) ends the read with
- * "replaced".
+ * ~256 KB (the loader parses them in slices). The next span of chunks is requested from IndexedDB
+ * before the current one is decoded. A chunk of another generation (the session was replaced by a
+ * re-import meanwhile) ends the read with "replaced". Also: how much of an import's handed-over
+ * lines its worker parses (`PARSE_SHARE`).
  */
 import { type ChunkRow, type CutpointDb, chunkBytes, decodedPieces, readChunkSpan } from "../db/index.ts";
 import type { ReadPart } from "./session-read-protocol.ts";
@@ -63,15 +62,15 @@ export async function* readSessionParts(
 }
 
 /**
- * The share of a read's text that the worker parses itself (the rest the page parses). Taking in
- * parsed entries (a structured clone) costs the page about half of parsing their text, but
- * parsing and posting them costs the worker about 3x more than decoding alone: on a 2-core machine
- * a read is fastest when both sides are equally busy (100 MB, e2e/bench/storage.bench.ts: the
- * page alone parsing took ~1.0 s, the worker alone ~1.1 s).
+ * The share of handed-over lines that the import worker parses itself (the page parses the rest,
+ * at the same time). Taking in parsed entries (a structured clone) costs the page about half of
+ * parsing their text, but parsing and posting them costs the worker ~3x more than posting the
+ * text: half each kept both sides busy, the fastest of 0, 0.5 and all (100 MB,
+ * e2e/bench/storage.bench.ts).
  */
 export const PARSE_SHARE = 0.5;
 
-/** Decides, part by part, whether the worker parses it: until it has parsed `share` of the text. */
+/** Decides, part by part, whether the worker parses it: while it has parsed under `share` of the text. */
 export function parseShareDecider(share = PARSE_SHARE): (chars: number) => boolean {
   let parsed = 0;
   let total = 0;
