@@ -80,7 +80,7 @@ async function parse(jobId: number, file: Blob, fileName: string): Promise<void>
   }
 }
 
-/** Lines per handover message (~256 KB, as a read worker's part). */
+/** Lines per handover message (~256 KB, as a part read from the stored chunks). */
 const HANDOVER_BATCH = 256;
 
 async function commit(
