@@ -10,14 +10,13 @@
 import { type CutpointDb, getSession, type Result } from "../db/index.ts";
 import type { SessionRow } from "../db/schema.ts";
 import type { ImportChoice, ImportRequest, ImportWorkerMessage, ParsedSummary } from "./import-protocol.ts";
-import { createPartQueue, type PartQueue } from "./part-queue.ts";
 import { offerEntries } from "./session-handover.ts";
 
 export type { ImportChoice, ParsedSummary };
 export type ImportPhase = "read" | "parse" | "prepare" | "save";
 export type ImportProgress = (phase: ImportPhase, fraction: number) => void;
 
-type Waiter = {
+export type Waiter = {
   onProgress?: ImportProgress;
   onMessage: (msg: ImportWorkerMessage) => void;
 };
@@ -91,7 +90,9 @@ function parsedImport(jobId: number, summary: ParsedSummary, waiter: Waiter): Pa
     summary,
     commit: (choice, newId = crypto.randomUUID()) =>
       new Promise((resolve) => {
-        waiter.onMessage = (msg) => {
+        // A lazy chunk (not in the initial JS), loaded while the worker stores the session.
+        const handover = import("./import-handover.ts");
+        waiter.onMessage = async (msg) => {
           if (msg.type !== "committed") return;
           waiters.delete(jobId);
           if (!msg.ok) {
@@ -99,7 +100,10 @@ function parsedImport(jobId: number, summary: ParsedSummary, waiter: Waiter): Pa
             return;
           }
           // The parsed entries: offered to the loader of the session (session-handover.ts).
-          if (msg.handedOver) offerEntries(msg.row, handoverParts(jobId, msg.row.lastSeq));
+          if (msg.handedOver) {
+            const { handoverParts } = await handover;
+            offerEntries(msg.row, handoverParts(jobId, msg.row.lastSeq, { send, waiters }));
+          }
           resolve({ ok: true, value: msg.row, saveMs: msg.saveMs });
         };
         waiter.onProgress?.("save", 1);
@@ -110,61 +114,6 @@ function parsedImport(jobId: number, summary: ParsedSummary, waiter: Waiter): Pa
       send({ type: "discard", jobId });
     },
   };
-}
-
-/** A handover that delivers nothing for this long failed (the worker died): the loader reads instead. */
-const HANDOVER_STALL_MS = 5000;
-
-/**
- * The entries the worker keeps for stored job `jobId`, as parts of a read: asked for when the
- * loader begins to take them, dropped in the worker when it stops without them all.
- */
-function handoverParts(jobId: number, lastSeq: number): PartQueue {
-  let watchdog: ReturnType<typeof setTimeout> | undefined;
-  const watch = () => {
-    clearTimeout(watchdog);
-    watchdog = setTimeout(
-      () => parts.fail(new Error("The import worker stopped sending entries.")),
-      HANDOVER_STALL_MS,
-    );
-  };
-  let complete = false;
-  const stop = () => {
-    clearTimeout(watchdog);
-    waiters.delete(jobId);
-    // Not all taken (the load was aborted, or the offer dropped): the worker forgets them.
-    if (!complete) send({ type: "discard", jobId });
-  };
-  const parts = createPartQueue(stop, () => {
-    waiters.set(jobId, {
-      onMessage: (msg) => {
-        // The worker failed (onerror): the loader reads the stored chunks instead.
-        if (msg.type === "committed" && !msg.ok) parts.fail(new Error(msg.error.message));
-        if (msg.type !== "entries") return;
-        if (msg.done < 0) {
-          parts.fail(new Error("The import worker kept no entries."));
-          return;
-        }
-        // As if read up to the chunk as far in (the loader reports progress by chunks).
-        const seq = Math.max(1, Math.ceil(msg.done * lastSeq));
-        parts.push(
-          typeof msg.body === "string"
-            ? { kind: "text", text: msg.body, seq }
-            : { kind: "entries", entries: msg.body, seq },
-        );
-        if (msg.done < 1) watch();
-        else {
-          complete = true;
-          clearTimeout(watchdog);
-          waiters.delete(jobId);
-          parts.end();
-        }
-      },
-    });
-    watch();
-    send({ type: "send-entries", jobId });
-  });
-  return parts;
 }
 
 /** What the person must decide before a parsed file is stored (nothing: store directly). */
