@@ -61,15 +61,22 @@ async function mainThreadReport(page: Page, t0: number, title: string): Promise<
   console.log(`longest main-thread task during ${title}: ${ratio(longest, TARGETS.longTask)}`);
   console.log(`  ${formatLongTasks(tasks, t0)}`);
   if (measures.length > 0) {
-    const byName = new Map<string, { n: number; ms: number; max: number }>();
+    const byName = new Map<string, { n: number; ms: number; max: number; from: number; to: number }>();
     for (const m of measures) {
-      const b = byName.get(m.name) ?? { n: 0, ms: 0, max: 0 };
-      byName.set(m.name, { n: b.n + 1, ms: b.ms + m.duration, max: Math.max(b.max, m.duration) });
+      const b = byName.get(m.name) ?? { n: 0, ms: 0, max: 0, from: m.start, to: 0 };
+      byName.set(m.name, {
+        n: b.n + 1,
+        ms: b.ms + m.duration,
+        max: Math.max(b.max, m.duration),
+        from: Math.min(b.from, m.start),
+        to: Math.max(b.to, m.start + m.duration),
+      });
     }
     console.log(
-      `  app phases (ms: total / count / longest): ${[...byName]
+      `  app phases (ms: total / count / longest, from→to ms after the start): ${[...byName]
         .map(
-          ([name, b]) => `${name.slice("cutpoint:".length)} ${Math.round(b.ms)}/${b.n}/${Math.round(b.max)}`,
+          ([name, b]) =>
+            `${name.slice("cutpoint:".length)} ${Math.round(b.ms)}/${b.n}/${Math.round(b.max)} ${Math.round(b.from - t0)}→${Math.round(b.to - t0)}`,
         )
         .join(", ")}`,
     );

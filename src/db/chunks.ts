@@ -187,38 +187,70 @@ export function buildChunks(
 const DECODE_PIECE_BYTES = 256 * 1024;
 
 /**
- * Reads the entries of one chunk's bytes (UTF-8 JSONL) a few lines at a time, so that a caller
- * on the main thread can yield between calls. The bytes are decoded a piece of whole lines at a
- * time (~256 KB, one native TextDecoder call: stored chunks are valid UTF-8, see
- * `buildSourceChunks`), and each line is parsed from a slice of that text. Decoding each line on
- * its own cost more than the parsing on a 100 MB session (e2e/bench/storage.bench.ts).
+ * The text of one chunk's bytes (UTF-8 JSONL), decoded a piece of whole lines (~256 KB) at a
+ * time: one native TextDecoder call per piece (stored chunks are valid UTF-8, see
+ * `buildSourceChunks`). Decoding each line on its own cost more than the parsing on a 100 MB
+ * session (e2e/bench/storage.bench.ts).
+ */
+export function* decodedPieces(bytes: Uint8Array, pieceBytes = DECODE_PIECE_BYTES): Generator<string> {
+  for (let at = 0; at < bytes.length; ) {
+    let end = bytes.indexOf(10, Math.min(bytes.length - 1, at + pieceBytes));
+    end = end === -1 ? bytes.length : end + 1;
+    yield utf8.decode(bytes.subarray(at, end));
+    at = end;
+  }
+}
+
+/**
+ * Parses up to `maxLines` JSONL lines of `text` from `pos` into `into` (empty lines skipped);
+ * returns the position after them (`text.length` at the end).
+ */
+export function parseLinesFrom(
+  text: string,
+  pos: number,
+  into: SessionEntry[],
+  maxLines = Number.POSITIVE_INFINITY,
+): number {
+  for (let n = 0; n < maxLines && pos < text.length; ) {
+    let end = text.indexOf("\n", pos);
+    if (end === -1) end = text.length;
+    if (end > pos) {
+      into.push(JSON.parse(text.slice(pos, end)) as SessionEntry);
+      n++;
+    }
+    pos = end + 1;
+  }
+  return Math.min(pos, text.length);
+}
+
+/**
+ * Reads the entries of one chunk's bytes a few lines at a time (`decodedPieces`, then each line
+ * parsed from a slice of its piece), so that a caller on the main thread can yield between calls.
  */
 export function createChunkReader(bytes: Uint8Array) {
-  let at = 0;
+  const pieces = decodedPieces(bytes);
   let text = "";
   let pos = 0;
+  let ended = false;
   const nextPiece = (): boolean => {
-    if (at >= bytes.length) return false;
-    let end = bytes.indexOf(10, Math.min(bytes.length - 1, at + DECODE_PIECE_BYTES));
-    end = end === -1 ? bytes.length : end + 1;
-    text = utf8.decode(bytes.subarray(at, end));
+    const next = pieces.next();
+    if (next.done) {
+      ended = true;
+      return false;
+    }
+    text = next.value;
     pos = 0;
-    at = end;
     return true;
   };
   return {
-    done: (): boolean => pos >= text.length && at >= bytes.length,
+    done: (): boolean => pos >= text.length && (ended || !nextPiece()),
     /** Appends up to `maxLines` entries to `into`. */
     read(into: SessionEntry[], maxLines = Number.POSITIVE_INFINITY): void {
-      for (let n = 0; n < maxLines; ) {
+      for (let left = maxLines; left > 0; ) {
         if (pos >= text.length && !nextPiece()) return;
-        let end = text.indexOf("\n", pos);
-        if (end === -1) end = text.length;
-        if (end > pos) {
-          into.push(JSON.parse(text.slice(pos, end)) as SessionEntry);
-          n++;
-        }
-        pos = end + 1;
+        const before = into.length;
+        pos = parseLinesFrom(text, pos, into, left);
+        left -= into.length - before;
       }
     },
   };
@@ -242,13 +274,7 @@ export async function chunkBytes(data: Blob | string): Promise<Uint8Array> {
 /** Parses one chunk's text back into entries (the text was written by `buildChunks`). */
 export function parseChunkText(text: string): SessionEntry[] {
   const out: SessionEntry[] = [];
-  let start = 0;
-  while (start < text.length) {
-    let end = text.indexOf("\n", start);
-    if (end === -1) end = text.length;
-    if (end > start) out.push(JSON.parse(text.slice(start, end)) as SessionEntry);
-    start = end + 1;
-  }
+  parseLinesFrom(text, 0, out);
   return out;
 }
 

@@ -1,6 +1,6 @@
 /** Messages between the page and the import worker. */
 import type { LineProblem, PathSummary } from "../core/session/damage.ts";
-import type { SessionHeader } from "../core/session/types.ts";
+import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
 import type { DbError, EntriesMeta, SessionRow } from "../db/index.ts";
 
 export type ImportChoice = "new" | "replace" | "copy";
@@ -23,12 +23,30 @@ export interface ParsedSummary {
 
 export type ImportRequest =
   | { type: "parse"; jobId: number; file: Blob; fileName: string }
-  | { type: "commit"; jobId: number; choice: ImportChoice; newId: string }
+  /** `handOver`: after the store, keep the entries for "send-entries" (or "discard"). */
+  | { type: "commit"; jobId: number; choice: ImportChoice; newId: string; handOver: boolean }
+  | { type: "send-entries"; jobId: number }
   | { type: "discard"; jobId: number };
 
 export type ImportWorkerMessage =
   | { jobId: number; type: "progress"; phase: "read" | "parse" | "prepare"; fraction: number }
   | { jobId: number; type: "parsed"; ok: true; summary: ParsedSummary }
   | { jobId: number; type: "parsed"; ok: false; error: { fileName: string; message: string } }
-  | { jobId: number; type: "committed"; ok: true; row: SessionRow; saveMs: number }
-  | { jobId: number; type: "committed"; ok: false; error: DbError };
+  | {
+      jobId: number;
+      type: "committed";
+      ok: true;
+      row: SessionRow;
+      saveMs: number;
+      /** The entries are kept for "send-entries". */
+      handedOver: boolean;
+    }
+  | { jobId: number; type: "committed"; ok: false; error: DbError }
+  /**
+   * Answers "send-entries": the stored entries' JSONL lines in order, in batches of whole lines,
+   * each as text or parsed by the worker (`body`; see session-read.ts `PARSE_SHARE`) (`done`: the
+   * share of all entries sent so far, 1 with the last batch; -1: none are kept).
+   * Sent only when the session's loader asks, so that the page parses them then, not while it
+   * shows the import's result.
+   */
+  | { jobId: number; type: "entries"; body: string | SessionEntry[]; done: number };

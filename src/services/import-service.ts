@@ -10,12 +10,13 @@
 import { type CutpointDb, getSession, type Result } from "../db/index.ts";
 import type { SessionRow } from "../db/schema.ts";
 import type { ImportChoice, ImportRequest, ImportWorkerMessage, ParsedSummary } from "./import-protocol.ts";
+import { offerEntries } from "./session-handover.ts";
 
 export type { ImportChoice, ParsedSummary };
 export type ImportPhase = "read" | "parse" | "prepare" | "save";
 export type ImportProgress = (phase: ImportPhase, fraction: number) => void;
 
-type Waiter = {
+export type Waiter = {
   onProgress?: ImportProgress;
   onMessage: (msg: ImportWorkerMessage) => void;
 };
@@ -89,15 +90,24 @@ function parsedImport(jobId: number, summary: ParsedSummary, waiter: Waiter): Pa
     summary,
     commit: (choice, newId = crypto.randomUUID()) =>
       new Promise((resolve) => {
-        waiter.onMessage = (msg) => {
+        // A lazy chunk (not in the initial JS), loaded while the worker stores the session.
+        const handover = import("./import-handover.ts");
+        waiter.onMessage = async (msg) => {
           if (msg.type !== "committed") return;
           waiters.delete(jobId);
-          resolve(
-            msg.ok ? { ok: true, value: msg.row, saveMs: msg.saveMs } : { ok: false, error: msg.error },
-          );
+          if (!msg.ok) {
+            resolve({ ok: false, error: msg.error });
+            return;
+          }
+          // The parsed entries: offered to the loader of the session (session-handover.ts).
+          if (msg.handedOver) {
+            const { handoverParts } = await handover;
+            offerEntries(msg.row, handoverParts(jobId, msg.row.lastSeq, { send, waiters }));
+          }
+          resolve({ ok: true, value: msg.row, saveMs: msg.saveMs });
         };
         waiter.onProgress?.("save", 1);
-        send({ type: "commit", jobId, choice, newId });
+        send({ type: "commit", jobId, choice, newId, handOver: true });
       }),
     discard: () => {
       waiters.delete(jobId);

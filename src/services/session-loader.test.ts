@@ -44,7 +44,11 @@ describe("session loader", () => {
     };
     expect((await saveSession(db, prepared, "new")).ok).toBe(true);
     const previews: LoadedSession[] = [];
-    const loaded = await loadSession(db, "big", { onPreview: (p) => previews.push(p) });
+    const loaded = await loadSession(db, "big", {
+      onPreview: (p) => {
+        previews.push(p);
+      },
+    });
     expect(loaded?.entries).toEqual(all);
     expect(loaded?.lastSeq).toBe(prepared.chunks.length);
     expect(previews.length).toBe(1);

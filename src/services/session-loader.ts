@@ -4,27 +4,34 @@
  * - First the last chunks (the newest entries, where the leaf is): `onPreview` gets them so the
  *   timeline can show its end while the rest loads. A preview is NOT the whole session: never
  *   plan or build a context from it.
- * - Then every chunk, in batches of a few MB, parsed in slices of ~12 ms with yields to the
- *   event loop, so a 100 MB session never blocks the page for long. `onEntries` sees the entries
- *   as they are parsed, inside the same slices (to fill caches that opening the session needs).
+ * - Then every entry: just after an import, the lines the import worker kept and hands over
+ *   (services/session-handover.ts: nothing is read back); otherwise every chunk, in spans of a few
+ *   MB (services/session-read.ts). Parsed in slices of ~12 ms with yields to the event loop, so a
+ *   100 MB session never blocks the page for long. `onEntries` sees the entries as they are
+ *   parsed, inside the same slices (to fill caches that opening the session needs). (Reading and
+ *   decoding in a Web Worker was measured and was no faster on a 2-core machine:
+ *   e2e/bench/storage.bench.ts; the worker competes with the page for the cores.)
  * - Later, only the chunks appended since (entries are append-only): `loadNewEntries`, or
  *   `catchUp` for the row and the entries as one snapshot (the agent plans on it).
  *
- * Every read goes through src/db (session-reads.ts); this file only parses.
+ * Every read goes through src/db (session-reads.ts); this file and session-read.ts only parse.
  */
 import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
 import {
   type ChunkRow,
   type CutpointDb,
   chunkBytes,
-  createChunkReader,
   getSession,
   parseChunkBytes,
+  parseLinesFrom,
   readChunk,
   readChunkSpan,
   readSessionSince,
   type SessionRow,
 } from "../db/index.ts";
+import { takeEntries } from "./session-handover.ts";
+import { readSessionParts } from "./session-read.ts";
+import type { ReadPart } from "./session-read-protocol.ts";
 
 export interface LoadedSession {
   id: string;
@@ -35,8 +42,6 @@ export interface LoadedSession {
   lastSeq: number;
 }
 
-/** Chunks read per IndexedDB request (~4 MB with 512 KB chunks). */
-const BATCH = 8;
 /** Entries wanted in the preview (the newest ones). */
 const PREVIEW_ENTRIES = 300;
 const SLICE_MS = 12;
@@ -57,7 +62,8 @@ export const yieldToEventLoop = (): Promise<void> => {
 
 export interface LoadOptions {
   onProgress?: (fraction: number) => void;
-  onPreview?: (preview: LoadedSession) => void;
+  /** The newest entries, before the rest; when it returns a promise, the rest waits for it (a paint). */
+  onPreview?: (preview: LoadedSession) => void | Promise<void>;
   /** Called after each few parsed lines: `entries[from..]` are new. Keep it cheap per entry. */
   onEntries?: (entries: readonly SessionEntry[], from: number) => void;
   signal?: AbortSignal;
@@ -69,58 +75,107 @@ export async function loadSession(
   sessionId: string,
   options: LoadOptions = {},
 ): Promise<LoadedSession | undefined> {
-  const { onProgress, onPreview, onEntries, signal } = options;
+  const { onPreview, signal } = options;
   const row = await getSession(db, sessionId);
   if (!row || row.deletedAt || signal?.aborted) return undefined;
   const { generation, lastSeq, header } = row;
   const base = { id: sessionId, header, generation, lastSeq };
-
-  if (onPreview && lastSeq > 1) {
-    const tail: ChunkRow[] = [];
-    let count = 0;
-    for (let seq = lastSeq; seq >= 1 && count < PREVIEW_ENTRIES; seq--) {
-      const chunk = await readChunk(db, sessionId, seq);
-      if (!chunk) break;
-      tail.unshift(chunk);
-      count += chunk.count;
-    }
+  const spec = { sessionId, generation, from: 1, to: lastSeq };
+  // Just imported: the import worker's lines (no read back); else (or when that fails) the
+  // stored chunks, read here.
+  const handed = takeEntries(row);
+  try {
+    const preview = onPreview && lastSeq > 1 ? await readPreview(db, base) : undefined;
     if (signal?.aborted) return undefined;
-    if (tail.length < lastSeq && tail.every((c) => c.generation === generation)) {
-      const bytes = await Promise.all(tail.map((c) => chunkBytes(c.data)));
-      if (signal?.aborted) return undefined;
-      onPreview({ ...base, entries: bytes.flatMap(parseChunkBytes) });
-    }
-  }
-
-  const entries: SessionEntry[] = [];
-  let sliceStart = performance.now();
-  let reported = sliceStart;
-  for (let from = 1; from <= lastSeq; from += BATCH) {
-    const chunks = await readChunkSpan(db, sessionId, from, Math.min(lastSeq, from + BATCH - 1));
-    // Replaced meanwhile (re-import): the caller reloads on the new generation.
-    if (chunks.some((c) => c.generation !== generation)) return undefined;
-    const bytes = await Promise.all(chunks.map((c) => chunkBytes(c.data)));
+    if (preview) await onPreview?.(preview);
     if (signal?.aborted) return undefined;
-    for (let k = 0; k < chunks.length; k++) {
-      const reader = createChunkReader(bytes[k]!);
-      while (!reader.done()) {
-        const before = entries.length;
-        reader.read(entries, LINES_PER_CHECK);
-        onEntries?.(entries, before);
-        const now = performance.now();
-        if (now - sliceStart > SLICE_MS) {
-          if (now - reported > PROGRESS_MS) {
-            onProgress?.((chunks[k]!.seq - 1) / lastSeq);
-            reported = now;
-          }
-          await yieldToEventLoop();
-          if (signal?.aborted) return undefined;
-          sliceStart = performance.now();
-        }
+    for (const source of [handed, undefined]) {
+      const entries: SessionEntry[] = [];
+      try {
+        const done = await takeParts(
+          source ?? readSessionParts(db, spec),
+          entryTaker(entries, lastSeq, options),
+          signal,
+        );
+        return done && !signal?.aborted ? { ...base, entries } : undefined;
+      } catch (error) {
+        if (source === undefined) throw error;
+        // The handover failed: read the stored chunks (onEntries sees the entries anew).
+        console.warn("taking the imported entries failed; reading them back", error);
       }
     }
+    return undefined;
+  } finally {
+    handed?.stop();
   }
-  return { ...base, entries };
+}
+
+/** The newest chunks' entries (at least PREVIEW_ENTRIES), unless that is the whole session. */
+async function readPreview(
+  db: CutpointDb,
+  base: Omit<LoadedSession, "entries">,
+): Promise<LoadedSession | undefined> {
+  const tail: ChunkRow[] = [];
+  let count = 0;
+  for (let seq = base.lastSeq; seq >= 1 && count < PREVIEW_ENTRIES; seq--) {
+    const chunk = await readChunk(db, base.id, seq);
+    if (!chunk) break;
+    tail.unshift(chunk);
+    count += chunk.count;
+  }
+  if (tail.length >= base.lastSeq || tail.some((c) => c.generation !== base.generation)) return undefined;
+  const bytes = await Promise.all(tail.map((c) => chunkBytes(c.data)));
+  return { ...base, entries: bytes.flatMap(parseChunkBytes) };
+}
+
+/** Takes every part; false when the read ended early (aborted, or replaced by a re-import). */
+async function takeParts(
+  parts: AsyncIterable<ReadPart>,
+  take: (part: SessionEntry[] | string, seq: number) => Promise<boolean>,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  for await (const part of parts) {
+    if (signal?.aborted) return false;
+    // Replaced meanwhile (re-import): the caller reloads on the new generation.
+    if (part.kind === "replaced") return false;
+    if (!(await take(part.kind === "text" ? part.text : part.entries, part.seq))) return false;
+  }
+  return true;
+}
+
+/**
+ * Adds a part's entries to `entries` (parsing its JSONL text, or as they are) a few lines at a
+ * time (`onEntries` sees each few), yielding to the event loop every SLICE_MS and reporting
+ * progress; false: aborted.
+ */
+function entryTaker(
+  entries: SessionEntry[],
+  lastSeq: number,
+  { onEntries, onProgress, signal }: LoadOptions,
+): (part: SessionEntry[] | string, seq: number) => Promise<boolean> {
+  let sliceStart = performance.now();
+  let reported = sliceStart;
+  return async (part, seq) => {
+    for (let pos = 0; pos < part.length; ) {
+      const before = entries.length;
+      if (typeof part === "string") pos = parseLinesFrom(part, pos, entries, LINES_PER_CHECK);
+      else
+        for (const end = Math.min(part.length, pos + LINES_PER_CHECK); pos < end; pos++)
+          entries.push(part[pos]!);
+      onEntries?.(entries, before);
+      const now = performance.now();
+      if (now - sliceStart > SLICE_MS) {
+        if (now - reported > PROGRESS_MS) {
+          onProgress?.((seq - 1) / lastSeq);
+          reported = now;
+        }
+        await yieldToEventLoop();
+        if (signal?.aborted) return false;
+        sliceStart = performance.now();
+      }
+    }
+    return true;
+  };
 }
 
 /** Adds the chunks written after `loaded` (same generation). Returns `loaded` when nothing is new. */

@@ -81,10 +81,10 @@ export interface StreamOptions {
   newId?: NewId;
   /**
    * Called with each entry as it is accepted, in file order, with its index among the entries
-   * and whether its line is kept verbatim (it has a span in `verbatimSpans`). For a file that
-   * needs no migration this happens while parsing; otherwise at `finish()`.
+   * and whether its line is kept verbatim (it has a span in `verbatimSpans`; `line` is then its
+   * text). For a file that needs no migration this happens while parsing; otherwise at `finish()`.
    */
-  onEntry?: (entry: SessionEntry, index: number, verbatim: boolean) => void;
+  onEntry?: (entry: SessionEntry, index: number, verbatim: boolean, line?: string) => void;
   /**
    * false: `entries` and `lines` of the result stay empty (use `onEntry` and `entryCount`).
    * Parsed objects then die young, which makes a 100 MB import several times cheaper in GC.
@@ -162,7 +162,7 @@ function createAssembler(options: StreamOptions) {
     }
     const verbatim = start >= 0 && !utf8;
     spans.push(verbatim ? start : -1, verbatim ? end : -1);
-    onEntry?.(entry, entryCount, verbatim);
+    onEntry?.(entry, entryCount, verbatim, verbatim && typeof source === "string" ? source : undefined);
     entryCount++;
   };
 

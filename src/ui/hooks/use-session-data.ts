@@ -30,6 +30,10 @@ export interface SessionData {
   loading: number | undefined;
 }
 
+/** Resolves after the next frame has been painted (a task queued from requestAnimationFrame). */
+const afterNextPaint = (): Promise<void> =>
+  new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+
 /** When the render of each fully loaded session began (for the "render-whole" measure). */
 const renderStarted = new WeakMap<object, number>();
 
@@ -63,8 +67,12 @@ export function useSessionData(sessionId: string | undefined): SessionData {
     setLoading(0);
     loadSession(db, sessionId, {
       onProgress: (f) => setLoading(f),
+      // Shown before the rest is taken in: the entries handed over by an import are all there at
+      // once, and taking them in would otherwise keep the preview from rendering at all.
       onPreview: (p) => {
-        if (!controller.signal.aborted) setPreview(p);
+        if (controller.signal.aborted) return;
+        setPreview(p);
+        return afterNextPaint();
       },
       onEntries: createSessionWarmer(),
       signal: controller.signal,

@@ -1,0 +1,106 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { msg, user } from "../core/session/test-builders.ts";
+import type { SessionEntry } from "../core/session/types.ts";
+import { type CutpointDb, createDb, type SessionRow, saveSession } from "../db/index.ts";
+import { prepareImport } from "./import-prepare.ts";
+import { createPartQueue, type PartQueue } from "./part-queue.ts";
+import { offerEntries, takeEntries } from "./session-handover.ts";
+import { loadSession } from "./session-loader.ts";
+
+const FIXTURE = resolve(import.meta.dirname, "../../../shared/fixtures/pi/before-compaction.jsonl");
+const EXAMPLE = resolve(import.meta.dirname, "../../public/examples/example-session.jsonl");
+
+let db: CutpointDb;
+beforeEach(() => {
+  db = createDb("handover", { indexedDB: new IDBFactory(), IDBKeyRange });
+});
+afterEach(() => db.close());
+
+/** Imports `text` as the import worker does (keeping the lines) and stores it. */
+async function importKept(text: string): Promise<{ row: SessionRow; kept: SessionEntry[] }> {
+  const prepared = prepareImport("f.jsonl", text, { keepLines: true });
+  if (!prepared.ok) throw new Error(prepared.error.message);
+  const saved = await saveSession(db, prepared.value.prepared, "new");
+  if (!saved.ok) throw new Error(saved.error.message);
+  const lines = prepared.value.lines ?? [];
+  return { row: saved.value, kept: lines.map((l) => JSON.parse(l) as SessionEntry) };
+}
+
+function queueOf(entries: SessionEntry[], lastSeq: number): PartQueue {
+  const queue = createPartQueue();
+  for (let at = 0; at < entries.length; at += 100)
+    queue.push({ kind: "entries", entries: entries.slice(at, at + 100), seq: lastSeq });
+  queue.end();
+  return queue;
+}
+
+describe("lines kept by the import", () => {
+  it("parse to what reading the stored chunks back gives: a migrated v1 file, a v3 file with a bad line and a CRLF line", async () => {
+    const v3 = readFileSync(EXAMPLE, "utf8").split("\n");
+    v3[3] = "{not json";
+    v3[5] = `${v3[5]}\r`;
+    for (const text of [readFileSync(FIXTURE, "utf8"), v3.join("\n")]) {
+      const { row, kept } = await importKept(text);
+      expect(kept.length).toBe(row.entryCount);
+      const read = await loadSession(db, row.id);
+      expect(kept).toEqual(read?.entries);
+    }
+  });
+});
+
+describe("handing entries over to the loader", () => {
+  it("the loader takes the offered entries of the row it reads, instead of reading the chunks", async () => {
+    const { row, kept } = await importKept(readFileSync(EXAMPLE, "utf8"));
+    // Marked, to tell them from entries read back.
+    const offered = kept.map((e) => ({ ...e, handed: true }) as SessionEntry);
+    offerEntries(row, queueOf(offered, row.lastSeq));
+    const seen: number[] = [];
+    const loaded = await loadSession(db, row.id, {
+      onEntries: (list, from) => seen.push(list.length - from),
+    });
+    expect(loaded?.entries).toEqual(offered);
+    expect(seen.reduce((a, b) => a + b, 0)).toBe(offered.length);
+    // Taken once: the next load reads the stored chunks.
+    expect((await loadSession(db, row.id))?.entries).toEqual(kept);
+  });
+
+  it("an offer for another state of the session (re-imported, appended) is dropped, not used", () => {
+    const stop = vi.fn();
+    const queue = { ...createPartQueue(), stop };
+    offerEntries({ id: "s", generation: 1, lastSeq: 3 }, queue);
+    expect(takeEntries({ id: "s", generation: 2, lastSeq: 3 })).toBeUndefined();
+    expect(stop).toHaveBeenCalled();
+    expect(takeEntries({ id: "s", generation: 1, lastSeq: 3 })).toBeUndefined();
+    const next = createPartQueue();
+    offerEntries({ id: "s", generation: 1, lastSeq: 3 }, next);
+    expect(takeEntries({ id: "s", generation: 1, lastSeq: 4 })).toBeUndefined();
+  });
+
+  it("an offer nobody takes is dropped after its time", () => {
+    vi.useFakeTimers();
+    try {
+      const stop = vi.fn();
+      offerEntries({ id: "t", generation: 1, lastSeq: 1 }, { ...createPartQueue(), stop }, 1000);
+      vi.advanceTimersByTime(1001);
+      expect(stop).toHaveBeenCalled();
+      expect(takeEntries({ id: "t", generation: 1, lastSeq: 1 })).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("when the handover fails midway, the loader reads the stored chunks from the start", async () => {
+    const { row, kept } = await importKept(readFileSync(EXAMPLE, "utf8"));
+    const queue = createPartQueue();
+    queue.push({ kind: "entries", entries: [msg("stray", null, user("half"))], seq: 1 });
+    queue.fail(new Error("the import worker stopped"));
+    offerEntries(row, queue);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const loaded = await loadSession(db, row.id);
+    warn.mockRestore();
+    expect(loaded?.entries).toEqual(kept);
+  });
+});

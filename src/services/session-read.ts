@@ -1,0 +1,83 @@
+/**
+ * Reading a stored session's chunks as decoded JSONL text, in order, in parts of whole lines of
+ * ~256 KB (the loader parses them in slices). The next span of chunks is requested from IndexedDB
+ * before the current one is decoded. A chunk of another generation (the session was replaced by a
+ * re-import meanwhile) ends the read with "replaced". Also: how much of an import's handed-over
+ * lines its worker parses (`PARSE_SHARE`).
+ */
+import { type ChunkRow, type CutpointDb, chunkBytes, decodedPieces, readChunkSpan } from "../db/index.ts";
+import type { ReadPart } from "./session-read-protocol.ts";
+
+/**
+ * Most chunks read per IndexedDB request (~16 MB of imported 2 MB chunks, ~4 MB of 512 KB ones);
+ * the first requests read 1, 2, 4 chunks, so that the first text is soon ready.
+ */
+export const READ_SPAN = 8;
+
+export interface ReadSpec {
+  sessionId: string;
+  generation: number;
+  from: number;
+  to: number;
+}
+
+async function readSpan(
+  db: CutpointDb,
+  spec: ReadSpec,
+  from: number,
+  to: number,
+): Promise<[ChunkRow[], Uint8Array[]]> {
+  const rows = await readChunkSpan(db, spec.sessionId, from, to);
+  if (rows.some((c) => c.generation !== spec.generation)) return [rows, []];
+  return [rows, await Promise.all(rows.map((c) => chunkBytes(c.data)))];
+}
+
+/** The text of chunks `from`..`to`, in file order, as parts. */
+export async function* readSessionParts(
+  db: CutpointDb,
+  spec: ReadSpec,
+  /** Adds the time spent waiting for IndexedDB (ms). */
+  waited?: { ms: number },
+): AsyncGenerator<ReadPart> {
+  let span = 1;
+  const request = (from: number) => {
+    const to = Math.min(spec.to, from + span - 1);
+    span = Math.min(READ_SPAN, 2 * span);
+    return { to, read: readSpan(db, spec, from, to) };
+  };
+  let next = spec.from <= spec.to ? request(spec.from) : undefined;
+  while (next !== undefined) {
+    const w0 = performance.now();
+    const [rows, bytes] = await next.read;
+    if (waited) waited.ms += performance.now() - w0;
+    if (rows.some((c) => c.generation !== spec.generation)) {
+      yield { kind: "replaced" };
+      return;
+    }
+    next = next.to < spec.to ? request(next.to + 1) : undefined;
+    for (let k = 0; k < rows.length; k++) {
+      for (const text of decodedPieces(bytes[k]!)) yield { kind: "text", text, seq: rows[k]!.seq };
+    }
+  }
+}
+
+/**
+ * The share of handed-over lines that the import worker parses itself (the page parses the rest,
+ * at the same time). Taking in parsed entries (a structured clone) costs the page about half of
+ * parsing their text, but parsing and posting them costs the worker ~3x more than posting the
+ * text: half each kept both sides busy, the fastest of 0, 0.5 and all (100 MB,
+ * e2e/bench/storage.bench.ts).
+ */
+export const PARSE_SHARE = 0.5;
+
+/** Decides, part by part, whether the worker parses it: while it has parsed under `share` of the text. */
+export function parseShareDecider(share = PARSE_SHARE): (chars: number) => boolean {
+  let parsed = 0;
+  let total = 0;
+  return (chars) => {
+    total += chars;
+    if (parsed + chars > share * total) return false;
+    parsed += chars;
+    return true;
+  };
+}
