@@ -9,11 +9,30 @@ import { registerSW } from "virtual:pwa-register";
 import { usePwaStore } from "./pwa-state.ts";
 
 const CHECK_EVERY_MS = 60 * 60 * 1000;
+/** "Reload to update" reloads by itself this long after the new worker was asked to take over. */
+const RELOAD_FALLBACK_MS = 3000;
+
+/**
+ * Applies the waiting version and reloads: on the new worker taking control, or after a moment
+ * in any case. The library's own reload waits for an event that does not always come (a worker
+ * that was already waiting when the page loaded, or one activated by another tab meanwhile).
+ */
+async function applyUpdate(update: (reload: boolean) => Promise<void>): Promise<void> {
+  let reloaded = false;
+  const reload = () => {
+    if (reloaded) return;
+    reloaded = true;
+    window.location.reload();
+  };
+  navigator.serviceWorker.addEventListener("controllerchange", reload, { once: true });
+  window.setTimeout(reload, RELOAD_FALLBACK_MS);
+  await update(true);
+}
 
 export function registerServiceWorker(): void {
   if (!("serviceWorker" in navigator)) return;
   const update = registerSW({
-    onNeedRefresh: () => usePwaStore.getState().offerUpdate(() => update(true)),
+    onNeedRefresh: () => usePwaStore.getState().offerUpdate(() => applyUpdate(update)),
     onRegisteredSW: (_url, registration) => {
       if (!registration) return;
       setInterval(() => {
