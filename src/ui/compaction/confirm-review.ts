@@ -5,13 +5,14 @@
  */
 import { tokensAfter } from "../../core/compaction/breakdown.ts";
 import { compactionDetails } from "../../core/compaction/compaction-record.ts";
-import { type CoverageReport, checkCoverage, planCoverageItems } from "../../core/compaction/coverage.ts";
+import { type CoverageReport, checkCoverage } from "../../core/compaction/coverage.ts";
 import { coverageDetails } from "../../core/compaction/coverage-details.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
 import type { SystemMessage } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
 import { confirmCompaction } from "../../services/compaction-runner.ts";
 import { releaseQueuedPrompts } from "../../services/review-queue.ts";
+import { coverageItemsInSlices } from "../../services/slices.ts";
 import { sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { kTokens } from "./format-tokens.ts";
@@ -32,8 +33,9 @@ export async function confirmReview(
   const leaf = model.path[model.path.length - 1]?.id ?? null;
   const target = s.draftTarget;
   // Stored with the entry (details, next to the file lists): what the summary covers, and how it came.
-  const report =
-    report0 ?? checkCoverage(s.draft, planCoverageItems(plan), { dismissed: s.coverageDismissed });
+  // (Confirm before the review's read of the items finished: they are read now, in slices.)
+  const items = report0 ? undefined : ((await coverageItemsInSlices(plan)) ?? []);
+  const report = report0 ?? checkCoverage(s.draft, items ?? [], { dismissed: s.coverageDismissed });
   const record = {
     model: "",
     ...target.record,
