@@ -56,29 +56,28 @@ export function getPath(
   byId: ReadonlyMap<string, SessionEntry>,
   leafId: string | null | undefined,
 ): SessionEntry[] {
-  const path: SessionEntry[] = [];
-  if (leafId === null || leafId === undefined) return path;
+  if (leafId === null || leafId === undefined) return [];
   // Without a cycle the walk meets each entry once, so a longer walk is in one: only then is a
   // set of the ids seen needed (keeping one costs more than the walk itself).
-  let current = byId.get(leafId);
-  while (current !== undefined) {
-    if (path.length === byId.size) return pathThroughCycle(byId, leafId);
-    path.push(current);
-    const parentId = current.parentId;
-    if (parentId === null || parentId === undefined) break;
-    current = byId.get(parentId);
-  }
-  path.reverse();
-  return path;
+  return walkUp(byId, leafId, undefined) ?? walkUp(byId, leafId, new Set())!;
 }
 
-/** `getPath` when the walk from `leafId` runs into a cycle: it stops before the first repeat. */
-function pathThroughCycle(byId: ReadonlyMap<string, SessionEntry>, leafId: string): SessionEntry[] {
+/**
+ * The entries from `leafId` up to the root, root first. With `seen`, it stops before the first
+ * repeat (a cycle); without, it gives up (undefined) once it is longer than the map.
+ */
+function walkUp(
+  byId: ReadonlyMap<string, SessionEntry>,
+  leafId: string,
+  seen: Set<string> | undefined,
+): SessionEntry[] | undefined {
   const path: SessionEntry[] = [];
-  const seen = new Set<string>();
   let current = byId.get(leafId);
-  while (current !== undefined && !seen.has(current.id)) {
-    seen.add(current.id);
+  while (current !== undefined) {
+    if (seen) {
+      if (seen.has(current.id)) break;
+      seen.add(current.id);
+    } else if (path.length === byId.size) return undefined;
     path.push(current);
     const parentId = current.parentId;
     if (parentId === null || parentId === undefined) break;
