@@ -9,10 +9,10 @@
 
 import { emptyUsage } from "../session/usage.ts";
 import type { CoverageCandidate, CoverageKind } from "./coverage-extract.ts";
-import { extractCoverageItems, startCoverageExtraction } from "./coverage-extract.ts";
+import { startCoverageExtraction } from "./coverage-extract.ts";
 import { codeSpan } from "./coverage-text.ts";
 import { formatFileBlocks } from "./file-ops.ts";
-import { type Digest, digestMessages, startDigest } from "./offline-summary-digest.ts";
+import { type Digest, startDigest } from "./offline-summary-digest.ts";
 import type { CompactionPlan, PlanMessages } from "./plan.ts";
 import { NO_PRIOR_HISTORY } from "./prompts.ts";
 import { type GenerateResult, joinSplitSummary, planFields } from "./summarize.ts";
@@ -221,38 +221,44 @@ export function startOfflineCompaction(plan: CompactionPlan): OfflineCompaction 
       step: () => true,
       result: () => ({ ok: false, error: "Nothing to summarize.", aborted: false }),
     };
-  const split = plan.isSplitTurn && plan.turnPrefixCount > 0;
-  const history =
-    plan.messagesToSummarize.messages.length > 0 || !split ? startPart(plan.messagesToSummarize) : undefined;
-  const prefix = split ? startPart(plan.turnPrefixMessages) : undefined;
+  const text = startOfflineText(plan);
   return {
-    step: (count) => (history ? history.step(count) : true) && (prefix ? prefix.step(count) : true),
+    step: text.step,
     result: () => ({
       ok: true,
-      fields: planFields(
-        plan,
-        summaryText(plan, history?.input(), prefix?.input()) + formatFileBlocks(plan.fileOps),
-      ),
+      fields: planFields(plan, text.text() + formatFileBlocks(plan.fileOps)),
       usage: emptyUsage(),
     }),
   };
 }
 
+/** The summary's text (without the file blocks), in steps: its parts' inputs, then the text. */
+function startOfflineText(plan: CompactionPlan) {
+  const split = plan.isSplitTurn && plan.turnPrefixCount > 0;
+  const history =
+    plan.messagesToSummarize.messages.length > 0 || !split ? startPart(plan.messagesToSummarize) : undefined;
+  const prefix = split ? startPart(plan.turnPrefixMessages) : undefined;
+  return {
+    step: (count: number) => (history ? history.step(count) : true) && (prefix ? prefix.step(count) : true),
+    text: () => summaryText(plan, history?.input(), prefix?.input()),
+  };
+}
+
+/** Runs a stepped job to the end. */
+function runToEnd(job: { step(count: number): boolean }): void {
+  while (!job.step(Number.POSITIVE_INFINITY));
+}
+
 /** Offline compaction: same result shape as generateCompaction (never fails unless nothing to summarize). */
 export function generateOfflineCompaction(plan: CompactionPlan): GenerateResult {
   const job = startOfflineCompaction(plan);
-  while (!job.step(Number.POSITIVE_INFINITY));
+  runToEnd(job);
   return job.result();
 }
 
 /** The offline summary text of a plan (without the file blocks). */
 export function offlineSummaryText(plan: CompactionPlan): string {
-  const split = plan.isSplitTurn && plan.turnPrefixCount > 0;
-  const part = (range: PlanMessages): PartInput => ({
-    digest: digestMessages(range.messages),
-    items: extractCoverageItems([range]),
-  });
-  const history =
-    plan.messagesToSummarize.messages.length > 0 || !split ? part(plan.messagesToSummarize) : undefined;
-  return summaryText(plan, history, split ? part(plan.turnPrefixMessages) : undefined);
+  const job = startOfflineText(plan);
+  runToEnd(job);
+  return job.text();
 }
