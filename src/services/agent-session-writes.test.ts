@@ -17,8 +17,9 @@ import {
 } from "../db/index.ts";
 import { createMemoryWorkspace } from "../tools/memory-workspace.ts";
 import { createAgentService } from "./agent-session.ts";
+import { freshDb } from "./fixture-db.test-support.ts";
 import { INTERRUPTED_NOTE } from "./interrupted-reply.ts";
-import { freshDb, mockModelPerFile, setMockProvider } from "./mock-model.test-support.ts";
+import { mockModelPerFile, setMockProvider } from "./mock-model.test-support.ts";
 import { loadSession } from "./session-loader.ts";
 import type { LockManagerLike } from "./session-run.ts";
 import { createEmptySession, renameSession } from "./sessions-service.ts";

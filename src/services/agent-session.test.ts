@@ -10,7 +10,8 @@ import { type CutpointDb, readEntries } from "../db/index.ts";
 import { createMemoryWorkspace } from "../tools/memory-workspace.ts";
 import { createAgentService, effectiveSettings, lockName } from "./agent-session.ts";
 import { normalizeProviderSettings, setSystemPrompt } from "./agent-settings.ts";
-import { freshDb, mockModelPerFile, setMockProvider } from "./mock-model.test-support.ts";
+import { freshDb } from "./fixture-db.test-support.ts";
+import { mockModelPerFile, setMockProvider } from "./mock-model.test-support.ts";
 import { loadSession } from "./session-loader.ts";
 import { createEmptySession } from "./sessions-service.ts";
 

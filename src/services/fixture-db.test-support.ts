@@ -1,4 +1,4 @@
-/** For service tests: a fresh database holding the real pi fixture as one stored session. */
+/** For service tests: a fresh database, empty or holding the real pi fixture as one stored session. */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
@@ -15,9 +15,16 @@ export interface FixtureDb {
   entries: SessionEntry[];
 }
 
-/** A new database named `name` with the fixture saved in it. */
+let dbs = 0;
+
+/** A new, empty database of its own (fake IndexedDB), named after `prefix`. */
+export function freshDb(prefix: string): CutpointDb {
+  return createDb(`${prefix}-${++dbs}`, { indexedDB: new IDBFactory(), IDBKeyRange });
+}
+
+/** A new database named after `name` with the fixture saved in it. */
 export async function fixtureDb(name: string): Promise<FixtureDb> {
-  const db = createDb(name, { indexedDB: new IDBFactory(), IDBKeyRange });
+  const db = freshDb(name);
   const parsed = parseSessionJsonl(readFileSync(FIXTURE, "utf8"));
   if (!parsed.ok) throw new Error(parsed.error.message);
   const entries = parsed.value.entries;

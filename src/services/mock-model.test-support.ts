@@ -1,11 +1,10 @@
 /**
  * For service tests that talk to a model: the e2e mock OpenAI-compatible server (one per test
- * file), a fresh fake-IndexedDB database per test, and provider settings pointing at the mock.
+ * file) and provider settings pointing at the mock.
  */
-import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterAll, beforeAll } from "vitest";
 import { type MockServer, startMockServer } from "../../e2e/mock/server.ts";
-import { type CutpointDb, createDb } from "../db/index.ts";
+import type { CutpointDb } from "../db/index.ts";
 import { normalizeProviderSettings, saveProviderSettings, setApiKey } from "./agent-settings.ts";
 
 export interface MockModel {
@@ -23,13 +22,6 @@ export function mockModelPerFile(): MockModel {
   });
   afterAll(() => mock.server.close());
   return mock;
-}
-
-let dbs = 0;
-
-/** A new, empty database of its own (fake IndexedDB), named after `prefix`. */
-export function freshDb(prefix: string): CutpointDb {
-  return createDb(`${prefix}-${++dbs}`, { indexedDB: new IDBFactory(), IDBKeyRange });
 }
 
 /** Provider settings for the mock ("custom" provider, `model`), and `key` as its API key unless null. */

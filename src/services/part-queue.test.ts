@@ -1,3 +1,7 @@
+/**
+ * Unit tests of the part queue: parts in order until the end, a failure after the parts before
+ * it, the reader's start and early stop told to the sender.
+ */
 import { describe, expect, it, vi } from "vitest";
 import { msg, user } from "../core/session/test-builders.ts";
 import { createPartQueue } from "./part-queue.ts";

@@ -1,21 +1,25 @@
+/**
+ * Unit tests of the import's handover: kept lines parse to what the stored chunks give back; the
+ * loader takes a matching offer instead of reading, drops a stale or expired one, and reads the
+ * chunks when the handover fails midway.
+ */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { msg, user } from "../core/session/test-builders.ts";
 import type { SessionEntry } from "../core/session/types.ts";
-import { type CutpointDb, createDb, type SessionRow, saveSession } from "../db/index.ts";
+import { type CutpointDb, type SessionRow, saveSession } from "../db/index.ts";
+import { FIXTURE, freshDb } from "./fixture-db.test-support.ts";
 import { prepareImport } from "./import-prepare.ts";
 import { createPartQueue, type PartQueue } from "./part-queue.ts";
 import { offerEntries, takeEntries } from "./session-handover.ts";
 import { loadSession } from "./session-loader.ts";
 
-const FIXTURE = resolve(import.meta.dirname, "../../../shared/fixtures/pi/before-compaction.jsonl");
 const EXAMPLE = resolve(import.meta.dirname, "../../public/examples/example-session.jsonl");
 
 let db: CutpointDb;
 beforeEach(() => {
-  db = createDb("handover", { indexedDB: new IDBFactory(), IDBKeyRange });
+  db = freshDb("handover");
 });
 afterEach(() => db.close());
 

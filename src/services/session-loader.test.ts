@@ -2,23 +2,16 @@
  * The session loader: the newest entries previewed first, every entry passed once in order,
  * only appended entries added later; abort.
  */
-import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { header, msg, user } from "../core/session/test-builders.ts";
 import type { SessionEntry } from "../core/session/types.ts";
-import {
-  appendEntries,
-  buildChunks,
-  type CutpointDb,
-  createDb,
-  deriveMeta,
-  saveSession,
-} from "../db/index.ts";
+import { appendEntries, buildChunks, type CutpointDb, deriveMeta, saveSession } from "../db/index.ts";
+import { freshDb } from "./fixture-db.test-support.ts";
 import { type LoadedSession, loadNewEntries, loadSession } from "./session-loader.ts";
 
 let db: CutpointDb;
 beforeEach(() => {
-  db = createDb("loader", { indexedDB: new IDBFactory(), IDBKeyRange });
+  db = freshDb("loader");
 });
 afterEach(() => db.close());
 

@@ -1,21 +1,18 @@
-import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
+/**
+ * Unit tests of reading a session's chunks as text parts: every line once, in order, over many
+ * spans; only the chunks asked for; "replaced" for another generation; the parse share.
+ */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { header, msg, user } from "../core/session/test-builders.ts";
 import type { SessionEntry } from "../core/session/types.ts";
-import {
-  buildChunks,
-  type CutpointDb,
-  createDb,
-  deriveMeta,
-  parseChunkText,
-  saveSession,
-} from "../db/index.ts";
+import { buildChunks, type CutpointDb, deriveMeta, parseChunkText, saveSession } from "../db/index.ts";
+import { freshDb } from "./fixture-db.test-support.ts";
 import { parseShareDecider, readSessionParts } from "./session-read.ts";
 import type { ReadPart } from "./session-read-protocol.ts";
 
 let db: CutpointDb;
 beforeEach(() => {
-  db = createDb("read", { indexedDB: new IDBFactory(), IDBKeyRange });
+  db = freshDb("read");
 });
 afterEach(() => db.close());
 
