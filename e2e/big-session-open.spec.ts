@@ -48,14 +48,20 @@ async function watchStates(page: Page): Promise<void> {
 
 const states = (page: Page) => page.evaluate(() => window.__seen ?? []);
 
-test("a big session opens rows first, then the whole session; the same after a reload", async ({ page }) => {
-  mkdirSync(SHOTS, { recursive: true });
+/** Opens the app with its states watched and imports the big session by the file picker. */
+async function importBig(page: Page): Promise<AppPage> {
   const file = join(mkdtempSync(join(tmpdir(), "cutpoint-big-")), "big.jsonl");
   writeFileSync(file, BIG.text);
   const app = new AppPage(page);
   await watchStates(page);
   await app.goto();
   await app.importByPicker(file);
+  return app;
+}
+
+test("a big session opens rows first, then the whole session; the same after a reload", async ({ page }) => {
+  mkdirSync(SHOTS, { recursive: true });
+  const app = await importBig(page);
   await expect(app.toast(/Imported big\.jsonl/)).toBeVisible({ timeout: 120_000 });
   await expect(page.getByTestId("path-count")).toHaveText(WHOLE, { timeout: 120_000 });
   await expect(app.timelineRows.first()).toBeVisible();
@@ -88,17 +94,12 @@ test("a big session opens rows first, then the whole session; the same after a r
 test("a reload in the middle of the load: the newest rows again first, then the whole session", async ({
   page,
 }) => {
-  const file = join(mkdtempSync(join(tmpdir(), "cutpoint-big-")), "big.jsonl");
-  writeFileSync(file, BIG.text);
-  const app = new AppPage(page);
-  await watchStates(page);
-  await app.goto();
-  await app.importByPicker(file);
+  const app = await importBig(page);
   await expect(page.getByTestId("path-count")).toHaveText(WHOLE, { timeout: 120_000 });
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 6 });
   await page.reload();
-  // Reloaded again while the rest still loads (the worker's read of the first page is dropped).
+  // Reloaded again while the rest still loads (the first page's load is dropped with it).
   await expect(page.getByTestId("loading-status")).toBeVisible({ timeout: 120_000 });
   await page.reload();
   await expect(app.timelineRows.first()).toBeVisible({ timeout: 120_000 });
