@@ -7,11 +7,10 @@
  */
 import {
   type CoverageCandidate,
-  type CoverageExtraction,
   coverageRanges,
   startCoverageExtraction,
 } from "../core/compaction/coverage.ts";
-import { type OfflineCompaction, startOfflineCompaction } from "../core/compaction/offline-summary.ts";
+import { startOfflineCompaction } from "../core/compaction/offline-summary.ts";
 import type { CompactionPlan } from "../core/compaction/plan.ts";
 import type { GenerateResult } from "../core/compaction/summarize.ts";
 import { yieldToEventLoop } from "./session-loader.ts";
@@ -67,6 +66,32 @@ export async function runInSlices(
   }
 }
 
+/** Work in steps: `step` reads up to `count` more and says when it is done. */
+interface SteppedJob {
+  step(count: number): boolean;
+  /** Keeps what was done so far (when the job is given up). */
+  close?(): void;
+}
+
+/**
+ * The job `start` makes, run in slices (started inside the first one: a lazy plan materializes
+ * its ranges when they are first read, ~10 ms on the 100 MB session, which a moved cut must not
+ * wait for); undefined when `signal` aborts first.
+ */
+async function jobInSlices<J extends SteppedJob>(
+  start: () => J,
+  options: SliceOptions,
+): Promise<J | undefined> {
+  let job: J | undefined;
+  const done = await runInSlices((count) => {
+    job ??= start();
+    return job.step(count);
+  }, options);
+  if (done) return job;
+  job?.close?.();
+  return undefined;
+}
+
 /**
  * The plan's items, or undefined when `signal` aborts first (what was read is kept for the
  * next extraction over the same messages: a moved cut re-reads little).
@@ -75,16 +100,8 @@ export async function coverageItemsInSlices(
   plan: CoveragePlan,
   options: SliceOptions = {},
 ): Promise<CoverageCandidate[] | undefined> {
-  // Everything in the slices, the start too: a lazy plan materializes its ranges when they are
-  // first read (~10 ms on the 100 MB session), which a moved cut must not wait for.
-  let extraction: CoverageExtraction | undefined;
-  const done = await runInSlices((count) => {
-    extraction ??= startCoverageExtraction(coverageRanges(plan));
-    return extraction.step(count);
-  }, options);
-  if (done) return extraction!.items();
-  extraction?.close();
-  return undefined;
+  const job = await jobInSlices(() => startCoverageExtraction(coverageRanges(plan)), options);
+  return job?.items();
 }
 
 /** The offline compaction of a plan (generateOfflineCompaction) over several tasks; undefined when aborted. */
@@ -92,10 +109,6 @@ export async function offlineCompactionInSlices(
   plan: CompactionPlan,
   options: SliceOptions = {},
 ): Promise<GenerateResult | undefined> {
-  let job: OfflineCompaction | undefined;
-  const done = await runInSlices((count) => {
-    job ??= startOfflineCompaction(plan);
-    return job.step(count);
-  }, options);
-  return done ? job!.result() : undefined;
+  const job = await jobInSlices(() => startOfflineCompaction(plan), options);
+  return job?.result();
 }

@@ -34,8 +34,9 @@ export async function confirmReview(
   const target = s.draftTarget;
   // Stored with the entry (details, next to the file lists): what the summary covers, and how it came.
   // (Confirm before the review's read of the items finished: they are read now, in slices.)
-  const items = report0 ? undefined : ((await coverageItemsInSlices(plan)) ?? []);
-  const report = report0 ?? checkCoverage(s.draft, items ?? [], { dismissed: s.coverageDismissed });
+  const report =
+    report0 ??
+    checkCoverage(s.draft, (await coverageItemsInSlices(plan)) ?? [], { dismissed: s.coverageDismissed });
   const record = {
     model: "",
     ...target.record,
