@@ -36,6 +36,8 @@ export const ROW_HEIGHT = 28;
 /** Room left open above the first kept row for the cut handle, so that it never covers a row's text. */
 export const CUT_GAP = 26;
 const rowHeight = () => ROW_HEIGHT;
+/** The share of the threshold from which the coverage items are read ahead for a review. */
+const READ_AHEAD_SHARE = 0.8;
 
 const KEY_MOVES: Record<string, CutMove> = {
   ArrowUp: "prev",
@@ -59,8 +61,10 @@ function keptMessages(path: readonly SessionEntry[], from: number): number {
 
 export function TokenTimeline({ sessionId }: SessionSlotProps) {
   const model = useCompactionModel(sessionId);
-  // The coverage check's items of the plan shown, read in idle time: there for the review.
-  useCoverageItems(model?.plan.ok ? model.plan.plan : undefined, false);
+  // The coverage check's items of the plan shown, read in idle time for the review, once one is
+  // likely (the context within reach of the threshold): a small session never pays for it.
+  const likely = model !== undefined && model.context.tokens >= READ_AHEAD_SHARE * model.threshold;
+  useCoverageItems(likely && model.plan.ok ? model.plan.plan : undefined, false);
   const previewOpen = useSessionCompaction(sessionId, (s) => s.previewOpen);
   const modelView = useSessionCompaction(sessionId, (s) => s.modelView);
   const historyOpen = useSessionCompaction(sessionId, (s) => s.historyOpen);
