@@ -73,6 +73,10 @@ test("coverage: the CLI's figure for the offline summary; add a missing item, di
   const [covered0, total0] = await figureOf(page);
   expect(total0).toBe(cli.total);
   expect(covered0).toBeLessThan(total0);
+  // A long list of missing items never covers the draft: the list scrolls, the editor keeps its room.
+  const editorBox = (await editor.boundingBox())!;
+  const listBox = (await preview.getByTestId("coverage").boundingBox())!;
+  expect(listBox.y).toBeGreaterThanOrEqual(editorBox.y + editorBox.height);
 
   // One click adds a missing file to the summary (Critical Context), and the figure follows.
   const files = preview.getByTestId("coverage-file");
