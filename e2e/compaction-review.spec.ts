@@ -392,6 +392,8 @@ test("the summarizer shown is the one used, with a warning when its input does n
   await page.getByTestId("generate").click();
   const editor = page.getByTestId("summary-editor");
   await expect(editor).toHaveValue(/FIRST-DRAFT/, { timeout: 30_000 });
+  // The whole first draft (a split turn streams its prefix part after the history part).
+  await expect(page.getByTestId("preview-status")).toContainText("Draft ready", { timeout: 30_000 });
   const first = await editor.inputValue();
   const chats = await getChatRequests(key);
   expect(chats.length).toBeGreaterThan(0);
