@@ -16,6 +16,11 @@ export function isContextEntry(entry: SessionEntry): boolean {
  * a branch summary, a compaction's summary (not its system checkpoint); undefined otherwise.
  */
 export function entryMessage(entry: SessionEntry): AgentMessage | undefined {
+  // A message entry with content is its own message: no list to make (or cache) for it.
+  if (entry.type === "message") {
+    const m = (entry as { message?: { content?: unknown } }).message;
+    if (m && typeof m === "object" && m.content != null) return m as AgentMessage;
+  }
   const messages = entryMessages(entry);
   return messages[messages.length - 1];
 }

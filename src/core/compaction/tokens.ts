@@ -33,80 +33,98 @@ export interface MessageParts {
   images: number;
 }
 
-function blockText(block: unknown): { text?: string; image?: boolean } {
-  if (!block || typeof block !== "object") return {};
-  const b = block as { type?: unknown; text?: unknown; thinking?: unknown };
-  if (b.type === "text" && typeof b.text === "string") return { text: b.text };
-  if (b.type === "image") return { image: true };
-  return {};
+/** Receives each string pi counts in a message (`text`) and each image (`image`). */
+interface PartSink {
+  text(text: string): void;
+  image(): void;
 }
 
-function contentParts(content: unknown, parts: MessageParts): void {
+function contentParts(content: unknown, sink: PartSink): void {
   if (typeof content === "string") {
-    parts.texts.push(content);
+    sink.text(content);
     return;
   }
   if (!Array.isArray(content)) return;
   for (const block of content) {
-    const t = blockText(block);
-    if (t.text !== undefined) parts.texts.push(t.text);
-    else if (t.image) parts.images++;
+    if (!block || typeof block !== "object") continue;
+    const b = block as { type?: unknown; text?: unknown };
+    if (b.type === "text" && typeof b.text === "string") sink.text(b.text);
+    else if (b.type === "image") sink.image();
   }
 }
 
 /**
- * Splits a message into the strings pi counts (§9): system content, section texts and the JSON
- * of the tools it adds; user / tool result / custom text and images; assistant text + thinking + tool name + compact JSON of the arguments; bash command
- * + output; summary text. Shared by the chars/4 estimator and the tokenizer estimator.
+ * Visits the strings pi counts in a message (§9), in order: system content, section texts and the
+ * JSON of the tools it adds; user / tool result / custom text and images; assistant text +
+ * thinking + tool name + compact JSON of the arguments; bash command + output; summary text. The
+ * one rule behind the chars/4 estimator and the tokenizer estimator.
  */
-export function messageParts(message: AgentMessage): MessageParts {
-  const parts: MessageParts = { texts: [], images: 0 };
+function visitMessageParts(message: AgentMessage, sink: PartSink): void {
   const m = message as { role?: unknown } & Record<string, unknown>;
   switch (m.role) {
     case "system": {
-      contentParts(m.content, parts);
+      contentParts(m.content, sink);
       const sections = m.sections && typeof m.sections === "object" ? Object.values(m.sections) : [];
-      for (const s of sections) if (typeof s === "string") parts.texts.push(s);
-      if (Array.isArray(m.toolsAdded)) parts.texts.push(JSON.stringify(m.toolsAdded));
+      for (const s of sections) if (typeof s === "string") sink.text(s);
+      if (Array.isArray(m.toolsAdded)) sink.text(JSON.stringify(m.toolsAdded));
       break;
     }
     case "user":
     case "toolResult":
     case "custom":
-      contentParts(m.content, parts);
+      contentParts(m.content, sink);
       break;
     case "assistant": {
       const content = Array.isArray(m.content) ? m.content : [];
       for (const block of content) {
         if (!block || typeof block !== "object") continue;
         const b = block as Record<string, unknown>;
-        if (b.type === "text" && typeof b.text === "string") parts.texts.push(b.text);
-        else if (b.type === "thinking" && typeof b.thinking === "string") parts.texts.push(b.thinking);
+        if (b.type === "text" && typeof b.text === "string") sink.text(b.text);
+        else if (b.type === "thinking" && typeof b.thinking === "string") sink.text(b.thinking);
         else if (b.type === "toolCall") {
-          if (typeof b.name === "string") parts.texts.push(b.name);
-          parts.texts.push(JSON.stringify(b.arguments ?? {}) ?? "");
+          if (typeof b.name === "string") sink.text(b.name);
+          sink.text(JSON.stringify(b.arguments ?? {}) ?? "");
         }
       }
       break;
     }
     case "bashExecution":
-      if (typeof m.command === "string") parts.texts.push(m.command);
-      if (typeof m.output === "string") parts.texts.push(m.output);
+      if (typeof m.command === "string") sink.text(m.command);
+      if (typeof m.output === "string") sink.text(m.output);
       break;
     case "branchSummary":
     case "compactionSummary":
-      if (typeof m.summary === "string") parts.texts.push(m.summary);
+      if (typeof m.summary === "string") sink.text(m.summary);
       break;
   }
+}
+
+/** The strings pi counts in a message and its image count (`visitMessageParts`), for a tokenizer. */
+export function messageParts(message: AgentMessage): MessageParts {
+  const parts: MessageParts = { texts: [], images: 0 };
+  visitMessageParts(message, {
+    text: (t) => parts.texts.push(t),
+    image: () => parts.images++,
+  });
   return parts;
 }
 
+/** Characters counted so far by `charCounter` (one counter, reused: estimating allocates nothing). */
+const charCounter = {
+  chars: 0,
+  text(t: string) {
+    this.chars += t.length;
+  },
+  image() {
+    this.chars += IMAGE_CHARS;
+  },
+};
+
 /** chars/4 rounded up, per message, exactly as pi counts (§9). */
 export function estimateMessageTokensPi(message: AgentMessage): number {
-  const parts = messageParts(message);
-  let chars = parts.images * IMAGE_CHARS;
-  for (const t of parts.texts) chars += t.length;
-  return Math.ceil(chars / 4);
+  charCounter.chars = 0;
+  visitMessageParts(message, charCounter);
+  return Math.ceil(charCounter.chars / 4);
 }
 
 /** Wraps a raw per-message counter with a WeakMap cache keyed by the message object. */

@@ -9,6 +9,7 @@ import { displayPositionId, isPositionMarker } from "./moves.ts";
 import { buildTreeData, extendTreeData, shownChildren, siblingsOf, type TreeData } from "./session-tree.ts";
 import { buildTreeRows, rowIsLeaf } from "./session-tree-rows.ts";
 import { assistant, entry, msg, user } from "./test-builders.ts";
+import { buildTreeIndex, extendTreeIndex } from "./tree.ts";
 import { appendingTreeData, describeRows, move } from "./tree-test-support.ts";
 import type { SessionEntry } from "./types.ts";
 
@@ -250,6 +251,29 @@ describe("properties of the tree model", () => {
             data = (data && extendTreeData(data, entries)) ?? buildTreeData(entries);
             expect(snapshot(data)).toEqual(snapshot(buildTreeData(entries)));
           }
+          return true;
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("property: an index grown as the entries arrive (parts of any size) gives what one built at once does", () => {
+    fc.assert(
+      fc.property(
+        fc.array(opArb, { minLength: 1, maxLength: 60 }),
+        fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 30 }),
+        (ops, sizes) => {
+          const all = play(ops);
+          const filling: SessionEntry[] = [];
+          const index = buildTreeIndex([]);
+          for (let s = 0; filling.length < all.length; s++) {
+            const from = filling.length;
+            filling.push(...all.slice(from, from + sizes[s % sizes.length]!));
+            extendTreeIndex(index, filling, from);
+          }
+          expect(index).toEqual(buildTreeIndex(all));
+          expect(snapshot(buildTreeData(all, index))).toEqual(snapshot(buildTreeData(all)));
           return true;
         },
       ),

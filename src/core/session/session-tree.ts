@@ -93,9 +93,11 @@ function position(entries: readonly SessionEntry[], index: TreeIndex) {
   return { leafId, positionId: displayPositionId(leafId, index.byId), path };
 }
 
-/** The tree data of `entries` built from scratch. */
-export function buildTreeData(entries: readonly SessionEntry[]): TreeData {
-  const index = buildTreeIndex(entries);
+/** The tree data of `entries` built from scratch (`index`: theirs, already built). */
+export function buildTreeData(
+  entries: readonly SessionEntry[],
+  index: TreeIndex = buildTreeIndex(entries),
+): TreeData {
   const { leafId, positionId, path } = position(entries, index);
   const pathIds = new Set(path.map((e) => e.id));
   return {

@@ -19,10 +19,18 @@ export interface TreeIndex {
  * `byId` / `order` (the later one still appears among its parent's children).
  */
 export function buildTreeIndex(entries: readonly SessionEntry[]): TreeIndex {
-  const byId = new Map<string, SessionEntry>();
-  const children = new Map<string | null, SessionEntry[]>();
-  const order = new Map<string, number>();
-  for (let i = 0; i < entries.length; i++) {
+  const index: TreeIndex = { byId: new Map(), children: new Map(), order: new Map() };
+  extendTreeIndex(index, entries, 0);
+  return index;
+}
+
+/**
+ * Adds `entries[from..]` to an index of `entries[0..from)` in place: the index of all of them, as
+ * `buildTreeIndex` gives (a session being read is indexed as its entries arrive).
+ */
+export function extendTreeIndex(index: TreeIndex, entries: readonly SessionEntry[], from: number): void {
+  const { byId, children, order } = index;
+  for (let i = from; i < entries.length; i++) {
     const entry = entries[i]!;
     if (!byId.has(entry.id)) {
       byId.set(entry.id, entry);
@@ -33,7 +41,6 @@ export function buildTreeIndex(entries: readonly SessionEntry[]): TreeIndex {
     if (list) list.push(entry);
     else children.set(parent, [entry]);
   }
-  return { byId, children, order };
 }
 
 /**

@@ -2,9 +2,9 @@
  * While a big session loads, fills the caches that opening it needs, a few entries at a time
  * inside the loader's time slices (src/services/session-loader.ts `onEntries`): each entry's
  * token estimate (pi's chars/4, cached per message and shared by the timeline and the compaction
- * planner) and the tree index (extended as entries arrive, so the full index at the end only
- * adds the last ones); then, once loaded, the full index and the current path in tasks of their
- * own, and the models the views build from the path (`finishWarming`). Without it, all of that
+ * planner) and the tree index (grown as entries arrive, so that the tree data at the end only
+ * resolves the path, labels and shown children); then, once loaded, the tree data and the current
+ * path in tasks of their own, and the models the views build from the path (`finishWarming`). Without it, all of that
  * ran in one long task when the load finished.
  */
 import { entryMessage } from "../../core/compaction/entry-messages.ts";
@@ -12,33 +12,19 @@ import { PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { yieldToEventLoop } from "../../services/session-loader.ts";
 import { warmTimelineModel } from "../timeline/timeline-model.ts";
-import { sessionPath, treeData } from "../tree/tree-model.ts";
+import { growTreeIndex, sessionPath, treeData } from "../tree/tree-model.ts";
 
-/**
- * The first extension of the tree index; each next one when the entries have doubled since, but
- * at least every 16384 entries. An extension copies the array, walks the current path and makes
- * the set of its ids (O(n) each): doubling keeps that near linear (a fixed step of 8192 cost
- * ~200 ms more on 91k entries, in e2e/bench/storage.bench.ts's profile), and the cap keeps the
- * last one, after the load, from indexing a third of the session in one task.
- */
-const TREE_STEP = 8192;
 /** Work per task while the timeline model is built ahead. */
 const WARM_SLICE_MS = 10;
 
 /** A warmer for one load: pass it as `onEntries`. */
 export function createSessionWarmer(): (entries: readonly SessionEntry[], from: number) => void {
-  let indexed = 0;
   return (entries, from) => {
     for (let i = from; i < entries.length; i++) {
       const message = entryMessage(entries[i]!);
       if (message) PI_ESTIMATOR.estimateMessage(message);
     }
-    if (entries.length - indexed >= Math.min(Math.max(TREE_STEP, indexed), 2 * TREE_STEP)) {
-      // A snapshot: treeData caches per array and extends the latest index when the new array
-      // starts with the same entries (the loaded session's array will).
-      treeData(entries.slice());
-      indexed = entries.length;
-    }
+    growTreeIndex(entries);
   };
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { buildMoveEntry } from "../../core/session/moves.ts";
 import { assistant, msg, TS, user } from "../../core/session/test-builders.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
-import { sessionPath, shownPath, treeData } from "./tree-model.ts";
+import { growTreeIndex, sessionPath, shownPath, treeData } from "./tree-model.ts";
 
 const session: SessionEntry[] = [
   msg("u1", null, user("start")),
@@ -35,5 +35,23 @@ describe("the open session's tree data", () => {
     expect(shownPath(data)).toBe(shownPath(data));
     const plain = treeData(session.slice());
     expect(shownPath(plain)).toBe(plain.path);
+  });
+
+  it("takes the index grown while the array filled (a session being read), and only then", () => {
+    const filling: SessionEntry[] = [];
+    for (const e of session) {
+      filling.push(e);
+      growTreeIndex(filling);
+    }
+    const data = treeData(filling);
+    expect(data.path.map((e) => e.id)).toEqual(["u1", "a1", "u2", "a2"]);
+    expect(data.index.byId.size).toBe(4);
+    expect(data.index.children.get("a1")!.map((e) => e.id)).toEqual(["u2"]);
+    // Grown short of the array's end (entries added after the last call): built afresh, all in.
+    const short: SessionEntry[] = [session[0]!];
+    growTreeIndex(short);
+    short.push(session[1]!);
+    expect(treeData(short).index.byId.size).toBe(2);
+    expect(treeData(short).path.map((e) => e.id)).toEqual(["u1", "a1"]);
   });
 });

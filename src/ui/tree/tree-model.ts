@@ -6,16 +6,38 @@
  */
 import { isPositionMarker } from "../../core/session/moves.ts";
 import { buildTreeData, extendTreeData, type TreeData } from "../../core/session/session-tree.ts";
+import { extendTreeIndex, type TreeIndex } from "../../core/session/tree.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 
 const cache = new WeakMap<readonly SessionEntry[], TreeData>();
 let latest: TreeData | undefined;
+/** Indexes of arrays being filled (a session being read): `count` entries are in `index`. */
+const growing = new WeakMap<readonly SessionEntry[], { index: TreeIndex; count: number }>();
+
+/**
+ * Indexes the entries added to `entries` since the last call (the loader's array, while it fills):
+ * `treeData` of the filled array then only resolves the path, labels and shown children.
+ */
+export function growTreeIndex(entries: readonly SessionEntry[]): void {
+  let grown = growing.get(entries);
+  if (!grown) {
+    grown = { index: { byId: new Map(), children: new Map(), order: new Map() }, count: 0 };
+    growing.set(entries, grown);
+  }
+  extendTreeIndex(grown.index, entries, grown.count);
+  grown.count = entries.length;
+}
 
 /** Tree data of a session's entries (see the module comment). */
 export function treeData(entries: readonly SessionEntry[]): TreeData {
   const hit = cache.get(entries);
   if (hit) return hit;
-  const data = (latest && extendTreeData(latest, entries)) ?? buildTreeData(entries);
+  const grown = growing.get(entries);
+  growing.delete(entries);
+  const data =
+    grown?.count === entries.length
+      ? buildTreeData(entries, grown.index)
+      : ((latest && extendTreeData(latest, entries)) ?? buildTreeData(entries));
   cache.set(entries, data);
   latest = data;
   return data;
