@@ -84,19 +84,27 @@ export async function loadSession(
   // Just imported: the import worker's lines (no read back); else (or when that fails) the
   // stored chunks, read here.
   const handed = takeEntries(row);
+  const t0 = performance.now();
+  const spent = { waited: 0, decode: 0, parse: 0, onEntries: 0 };
   try {
     const preview = onPreview && lastSeq > 1 ? await readPreview(db, base) : undefined;
     if (signal?.aborted) return undefined;
     if (preview) await onPreview?.(preview);
     if (signal?.aborted) return undefined;
+    phase("preview", t0, performance.now() - t0);
     for (const source of [handed, undefined]) {
       const entries: SessionEntry[] = [];
       try {
+        const t1 = performance.now();
         const done = await takeParts(
-          source ?? readSessionParts(db, spec),
-          entryTaker(entries, lastSeq, options),
+          source ?? readSessionParts(db, spec, spent),
+          entryTaker(entries, lastSeq, options, spent),
           signal,
         );
+        phase("read wait", t1, spent.waited);
+        phase("read decode", t1, spent.decode);
+        phase("read parse", t1, spent.parse);
+        phase("read onEntries", t1, spent.onEntries);
         return done && !signal?.aborted ? { ...base, entries } : undefined;
       } catch (error) {
         if (source === undefined) throw error;
@@ -108,6 +116,11 @@ export async function loadSession(
   } finally {
     handed?.stop();
   }
+}
+
+/** Time spent in one part of the load, as a User Timing measure "cutpoint:load <part>" (the storage bench reports them). */
+function phase(part: string, start: number, ms: number): void {
+  performance.measure(`cutpoint:load ${part}`, { start, duration: ms });
 }
 
 /** The newest chunks' entries (at least PREVIEW_ENTRIES), unless that is the whole session. */
@@ -152,18 +165,24 @@ function entryTaker(
   entries: SessionEntry[],
   lastSeq: number,
   { onEntries, onProgress, signal }: LoadOptions,
+  /** Adds the time spent parsing (or taking in) entries and in `onEntries` (ms). */
+  spent: { parse: number; onEntries: number },
 ): (part: SessionEntry[] | string, seq: number) => Promise<boolean> {
   let sliceStart = performance.now();
   let reported = sliceStart;
   return async (part, seq) => {
     for (let pos = 0; pos < part.length; ) {
       const before = entries.length;
+      const t0 = performance.now();
       if (typeof part === "string") pos = parseLinesFrom(part, pos, entries, LINES_PER_CHECK);
       else
         for (const end = Math.min(part.length, pos + LINES_PER_CHECK); pos < end; pos++)
           entries.push(part[pos]!);
+      const t1 = performance.now();
       onEntries?.(entries, before);
       const now = performance.now();
+      spent.parse += t1 - t0;
+      spent.onEntries += now - t1;
       if (now - sliceStart > SLICE_MS) {
         if (now - reported > PROGRESS_MS) {
           onProgress?.((seq - 1) / lastSeq);

@@ -36,8 +36,8 @@ async function readSpan(
 export async function* readSessionParts(
   db: CutpointDb,
   spec: ReadSpec,
-  /** Adds the time spent waiting for IndexedDB (ms). */
-  waited?: { ms: number },
+  /** Adds the time spent waiting for IndexedDB and decoding (ms). */
+  spent?: { waited: number; decode: number },
 ): AsyncGenerator<ReadPart> {
   let span = 1;
   const request = (from: number) => {
@@ -49,14 +49,21 @@ export async function* readSessionParts(
   while (next !== undefined) {
     const w0 = performance.now();
     const [rows, bytes] = await next.read;
-    if (waited) waited.ms += performance.now() - w0;
+    if (spent) spent.waited += performance.now() - w0;
     if (rows.some((c) => c.generation !== spec.generation)) {
       yield { kind: "replaced" };
       return;
     }
     next = next.to < spec.to ? request(next.to + 1) : undefined;
     for (let k = 0; k < rows.length; k++) {
-      for (const text of decodedPieces(bytes[k]!)) yield { kind: "text", text, seq: rows[k]!.seq };
+      const pieces = decodedPieces(bytes[k]!);
+      for (;;) {
+        const d0 = performance.now();
+        const piece = pieces.next();
+        if (spent) spent.decode += performance.now() - d0;
+        if (piece.done) break;
+        yield { kind: "text", text: piece.value, seq: rows[k]!.seq };
+      }
     }
   }
 }

@@ -5,9 +5,11 @@
  */
 import { entryMessages } from "../session/projection.ts";
 import type { AgentMessage, SessionEntry } from "../session/types.ts";
+import { type Estimator, PI_ESTIMATOR } from "./tokens.ts";
 
 /** True for entries that can enter the context: message, custom_message, non-empty branch_summary, compaction. */
 export function isContextEntry(entry: SessionEntry): boolean {
+  if (entry.type === "message") return entryMessage(entry) !== undefined;
   return entryMessages(entry).length > 0;
 }
 
@@ -62,4 +64,19 @@ export function isValidCutPoint(entry: SessionEntry): boolean {
 /** §10: an entry that starts a turn as stored (no edits applied; compactions never do). */
 export function isTurnStart(entry: SessionEntry): boolean {
   return entry.type !== "compaction" && hasTurnStartMessage(entryMessages(entry));
+}
+
+/**
+ * Fills the estimator's per-message cache for `entries[from..]`: what the timeline, the meter and
+ * the planner read next (a session being read or imported is estimated as its entries arrive).
+ */
+export function estimateEntries(
+  entries: readonly SessionEntry[],
+  from = 0,
+  estimator: Estimator = PI_ESTIMATOR,
+): void {
+  for (let i = from; i < entries.length; i++) {
+    const message = entryMessage(entries[i]!);
+    if (message) estimator.estimateMessage(message);
+  }
 }

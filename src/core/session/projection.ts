@@ -221,7 +221,7 @@ export function projectPath(path: readonly SessionEntry[]): ProjectedEntry[] {
  * and on a 100 MB session 90k cache entries cost more than building the whole context. The
  * messages are the same objects either way.
  */
-function uncachedMessages(entry: SessionEntry): readonly AgentMessage[] {
+export function uncachedMessages(entry: SessionEntry): readonly AgentMessage[] {
   if (entry.type === "message") {
     // A lookup is cheap when the entry was never cached (it has no identity hash yet).
     const hit = synthesized.get(entry);

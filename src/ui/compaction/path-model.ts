@@ -89,20 +89,20 @@ export async function warmPathModel(
   sessionId: string,
   path: SessionEntry[],
   estimator: Estimator,
-  step: () => Promise<void>,
+  step: (part: string) => Promise<void>,
 ): Promise<void> {
   sharedSessionContext(path);
-  await step();
+  await step("context");
   pathAccount(path, estimator);
-  await step();
+  await step("account");
   const { planner } = setPlannerPath(sessionId, path, estimator);
-  await step();
+  await step("planner");
   // The planner's lazy per-entry projection (what the first plan would compute), in slices.
   for (let done = false; !done; ) {
     const until = performance.now() + WARM_SLICE_MS;
     do done = planner.prepare(1024);
     while (!done && performance.now() < until);
-    await step();
+    await step("planner");
   }
   pathModel(sessionId, path, estimator);
 }

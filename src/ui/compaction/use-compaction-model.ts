@@ -30,6 +30,7 @@ import {
 } from "../../services/compaction-settings.ts";
 import { useSessionCompaction } from "../../store/compaction-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
+import { usePathWarming } from "../hooks/warm-session.ts";
 import { sessionPath } from "../tree/tree-model.ts";
 import { pathModel as sharedPathModel } from "./path-model.ts";
 
@@ -138,9 +139,11 @@ function useBuildModel(sessionId: string): CompactionModel | undefined {
     [path, provider],
   );
   const estimator = useEstimator(settings.estimator, modelId);
+  // Being built ahead in tasks of their own (a session just opened): not here in one long task.
+  const warming = usePathWarming(path);
   const indexed = useMemo(
-    () => (path ? sharedPathModel(sessionId, path, estimator) : undefined),
-    [path, estimator, sessionId],
+    () => (path && !warming ? sharedPathModel(sessionId, path, estimator) : undefined),
+    [path, estimator, sessionId, warming],
   );
 
   return useMemo(() => {

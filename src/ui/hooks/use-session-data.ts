@@ -9,6 +9,7 @@ import { db } from "../../db/instance.ts";
 import type { SessionRow } from "../../db/schema.ts";
 import { onEntriesAppended } from "../../db/sessions-repo.ts";
 import { type LoadedSession, loadNewEntries, loadSession } from "../../services/session-loader.ts";
+import { sessionPath } from "../tree/tree-model.ts";
 import {
   type Held,
   heldAppended,
@@ -17,7 +18,7 @@ import {
   onPendingEntries,
   shownEntries,
 } from "./pending-entries.ts";
-import { createSessionWarmer, finishWarming } from "./warm-session.ts";
+import { createSessionWarmer, warmPathModels, warmViews } from "./warm-session.ts";
 
 export interface SessionData {
   /** undefined while the live query starts; null when the session does not exist. */
@@ -36,6 +37,10 @@ const afterNextPaint = (): Promise<void> =>
 
 /** When the render of each fully loaded session began (for the "render-whole" measure). */
 const renderStarted = new WeakMap<object, number>();
+/** Resolves the wait of the path warmers once the whole session's render has committed. */
+let onShown: (() => void) | undefined;
+/** The path warmers start this long after the load at the latest. */
+const SHOWN_FALLBACK_MS = 2000;
 
 export function useSessionData(sessionId: string | undefined): SessionData {
   const row = useLiveQuery(
@@ -82,11 +87,21 @@ export function useSessionData(sessionId: string | undefined): SessionData {
         performance.measure("cutpoint:session-load", { start: started });
         // Read whole: what is left is building the views' models (the status says so).
         setLoading(1);
-        if (next) await finishWarming(next.id, next.entries, controller.signal);
+        if (next) await warmViews(next.entries, controller.signal);
         if (controller.signal.aborted) return;
         renderStarted.set(next ?? {}, performance.now());
-        // A transition: the views derived from all entries (timeline, meter, tree) render in
-        // separate tasks, and the preview stays on screen until they are ready.
+        // The models other views build from the path (the meter's) come next, in tasks of their
+        // own, once the whole session is on screen: until then those views say they are counting.
+        if (next) {
+          const shown = new Promise<void>((resolve) => {
+            onShown = resolve;
+            // In case that render never commits as such (an append replaced it first).
+            setTimeout(resolve, SHOWN_FALLBACK_MS);
+          });
+          void warmPathModels(next.id, sessionPath(next.entries), controller.signal, shown);
+        }
+        // A transition: the views derived from all entries (timeline, tree) render in separate
+        // tasks, and the preview stays on screen until they are ready.
         startTransition(() => {
           setLoaded(next);
           setPreview(undefined);
@@ -99,6 +114,10 @@ export function useSessionData(sessionId: string | undefined): SessionData {
 
   // The render that shows the whole session, as a measure (the storage bench reports it).
   useEffect(() => {
+    if (loaded) {
+      onShown?.();
+      onShown = undefined;
+    }
     const start = loaded && renderStarted.get(loaded);
     if (start === undefined) return;
     renderStarted.delete(loaded!);

@@ -1,11 +1,17 @@
-// The load-time warmer: after it and finishWarming, the tree data and path are those of a fresh build.
+// The load-time warmer: after it and warmViews, the tree data and path are those of a fresh build.
 import { describe, expect, it } from "vitest";
 import { buildTreeIndex, currentPath, resolveLabels, resolveLeafId } from "../../core/session/index.ts";
 import { assistant, entry, msg, user } from "../../core/session/test-builders.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { buildTimelineModel, entryTokens, timelineModel } from "../timeline/timeline-model.ts";
 import { sessionPath, treeData } from "../tree/tree-model.ts";
-import { addPathWarmer, createSessionWarmer, finishWarming } from "./warm-session.ts";
+import {
+  addPathWarmer,
+  createSessionWarmer,
+  isPathWarming,
+  warmPathModels,
+  warmViews,
+} from "./warm-session.ts";
 
 /** A long chain with a branch at entry 100 and labels here and there. */
 function session(n: number): SessionEntry[] {
@@ -33,7 +39,7 @@ describe("warm-session", () => {
     }
     // The loader hands over its own array; a copy here so nothing is shared with the test's list.
     const loaded = growing.slice();
-    await finishWarming("s", loaded);
+    await warmViews(loaded);
     const data = treeData(loaded);
     const fresh = buildTreeIndex(all);
     expect(data.index.byId.size).toBe(fresh.byId.size);
@@ -47,31 +53,40 @@ describe("warm-session", () => {
     expect(entryTokens(all[1]!)).toBe(Math.ceil("answer 1".length / 4));
   });
 
-  it("builds the timeline model and runs each path warmer with the path, one step at a time; stops when aborted", async () => {
+  it("builds the timeline model; then runs each path warmer with the path, one step at a time, the path warming until they are done; stops when aborted", async () => {
     const all = session(3_000);
-    const seen: { sessionId: string; length: number; steps: number }[] = [];
+    const seen: { sessionId: string; length: number; steps: number; warming: boolean }[] = [];
     addPathWarmer(async (sessionId, path, step) => {
-      const record = { sessionId, length: path.length, steps: 0 };
+      const record = { sessionId, length: path.length, steps: 0, warming: isPathWarming(path) };
       seen.push(record);
       for (let k = 0; k < 3; k++) {
-        await step();
+        await step("part");
         record.steps++;
       }
     });
-    await finishWarming("s1", all);
-    expect(seen).toEqual([{ sessionId: "s1", length: currentPath(all).length, steps: 3 }]);
+    await warmViews(all);
+    expect(seen).toEqual([]);
     const model = timelineModel(all);
     expect(timelineModel(all)).toBe(model);
     const fresh = buildTimelineModel(all);
     expect([...model.totals]).toEqual([...fresh.totals]);
     expect(model.path.map((e) => e.id)).toEqual(fresh.path.map((e) => e.id));
 
+    const path = sessionPath(all);
+    const models = warmPathModels("s1", path);
+    expect(isPathWarming(path)).toBe(true);
+    await models;
+    expect(isPathWarming(path)).toBe(false);
+    expect(seen).toEqual([{ sessionId: "s1", length: currentPath(all).length, steps: 3, warming: true }]);
+
     const controller = new AbortController();
-    const other = session(2_000);
-    const done = finishWarming("s2", other, controller.signal);
+    const other = sessionPath(session(2_000));
+    const done = warmPathModels("s2", other, controller.signal);
     controller.abort();
     await done;
-    // Aborted before the warmers: none of them ran for s2 (finishWarming resolves, never throws).
+    // Aborted before the warmers: none of them ran for s2 (it resolves, never throws), and the
+    // path is no longer warming (its views build the model themselves when asked).
     expect(seen.map((r) => r.sessionId)).toEqual(["s1"]);
+    expect(isPathWarming(other)).toBe(false);
   });
 });

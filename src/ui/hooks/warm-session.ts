@@ -3,12 +3,13 @@
  * inside the loader's time slices (src/services/session-loader.ts `onEntries`): each entry's
  * token estimate (pi's chars/4, cached per message and shared by the timeline and the compaction
  * planner) and the tree index (grown as entries arrive, so that the tree data at the end only
- * resolves the path, labels and shown children); then, once loaded, the tree data and the current
- * path in tasks of their own, and the models the views build from the path (`finishWarming`). Without it, all of that
+ * resolves the path, labels and shown children); then, once loaded, the tree data, the current
+ * path and the timeline model in tasks of their own (`warmViews`), and after the whole session is
+ * shown, the models other views build from the path (`warmPathModels`). Without it, all of that
  * ran in one long task when the load finished.
  */
-import { entryMessage } from "../../core/compaction/entry-messages.ts";
-import { PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
+import { useCallback, useSyncExternalStore } from "react";
+import { estimateEntries } from "../../core/compaction/entry-messages.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { yieldToEventLoop } from "../../services/session-loader.ts";
 import { warmTimelineModel } from "../timeline/timeline-model.ts";
@@ -20,10 +21,7 @@ const WARM_SLICE_MS = 10;
 /** A warmer for one load: pass it as `onEntries`. */
 export function createSessionWarmer(): (entries: readonly SessionEntry[], from: number) => void {
   return (entries, from) => {
-    for (let i = from; i < entries.length; i++) {
-      const message = entryMessage(entries[i]!);
-      if (message) PI_ESTIMATOR.estimateMessage(message);
-    }
+    estimateEntries(entries, from);
     growTreeIndex(entries);
   };
 }
@@ -36,7 +34,8 @@ export function createSessionWarmer(): (entries: readonly SessionEntry[], from: 
 export type PathWarmer = (
   sessionId: string,
   path: SessionEntry[],
-  step: () => Promise<void>,
+  /** Ends a part (`part` names it in the User Timing measure) and yields. */
+  step: (part: string) => Promise<void>,
 ) => Promise<void> | void;
 
 const warmers: PathWarmer[] = [];
@@ -47,33 +46,89 @@ export function addPathWarmer(warmer: PathWarmer): void {
 }
 
 /**
- * After the load, before the views render the whole session: the whole tree index, the current
- * path, the timeline model, then every registered warmer, each in tasks of their own, so that the
- * render that shows the whole session finds them built and is short.
+ * After the load, before the views render the whole session: the whole tree data, the current
+ * path and the timeline model, each in tasks of their own, so that the render that shows the
+ * whole session finds them built and is short.
  */
-export async function finishWarming(
+export async function warmViews(entries: readonly SessionEntry[], signal?: AbortSignal): Promise<void> {
+  const step = measuredStep(signal);
+  try {
+    treeData(entries);
+    await step("tree");
+    sessionPath(entries);
+    await step("path");
+    await warmTimelineModel(entries, WARM_SLICE_MS, () => step("timeline"));
+    await step("timeline");
+  } catch (error) {
+    if (!isAbort(error)) throw error;
+  }
+}
+
+/** Paths whose models the registered warmers are building (`warmPathModels`). */
+const warming = new Set<readonly SessionEntry[]>();
+const warmingListeners = new Set<() => void>();
+
+function setWarming(path: readonly SessionEntry[], on: boolean): void {
+  if (on) warming.add(path);
+  else warming.delete(path);
+  for (const listener of warmingListeners) listener();
+}
+
+/**
+ * Runs every registered warmer on the path (the compaction model, the pins), in tasks of their
+ * own, while the whole session is already shown. Until they are done `usePathWarming(path)` is
+ * true: a view that needs such a model shows that it is being counted instead of building it in
+ * one long task of its own.
+ */
+export async function warmPathModels(
   sessionId: string,
-  entries: readonly SessionEntry[],
+  path: readonly SessionEntry[],
   signal?: AbortSignal,
+  /** The warmers start once it resolves (the whole session is on screen). */
+  after?: Promise<void>,
 ): Promise<void> {
-  // Each part is a User Timing measure "cutpoint:warm" (the storage bench reports them).
+  setWarming(path, true);
+  try {
+    await after;
+    const step = measuredStep(signal);
+    await step("start");
+    for (const warm of warmers) await warm(sessionId, path as SessionEntry[], step);
+    step.end("models");
+  } catch (error) {
+    if (!isAbort(error)) throw error;
+  } finally {
+    setWarming(path, false);
+  }
+}
+
+/** Whether the registered warmers are building the models of `path` (see `warmPathModels`). */
+export function isPathWarming(path: readonly SessionEntry[]): boolean {
+  return warming.has(path);
+}
+
+/** `isPathWarming`, as a React hook (re-renders when it changes). */
+export function usePathWarming(path: readonly SessionEntry[] | undefined): boolean {
+  const subscribe = useCallback((listener: () => void) => {
+    warmingListeners.add(listener);
+    return () => warmingListeners.delete(listener);
+  }, []);
+  return useSyncExternalStore(subscribe, () => path !== undefined && isPathWarming(path));
+}
+
+const isAbort = (error: unknown) => error instanceof DOMException && error.name === "AbortError";
+
+/**
+ * A step between parts of a warm-up: each part is a User Timing measure "cutpoint:warm <part>"
+ * (the storage bench reports them); then it yields, and throws an AbortError once aborted.
+ */
+function measuredStep(signal: AbortSignal | undefined) {
   let started = performance.now();
-  const step = async () => {
-    performance.measure("cutpoint:warm", { start: started });
+  const end = (part: string) => performance.measure(`cutpoint:warm ${part}`, { start: started });
+  const step = async (part: string) => {
+    end(part);
     await yieldToEventLoop();
     if (signal?.aborted) throw new DOMException("aborted", "AbortError");
     started = performance.now();
   };
-  try {
-    treeData(entries);
-    await step();
-    const path = sessionPath(entries);
-    await step();
-    await warmTimelineModel(entries, WARM_SLICE_MS, step);
-    await step();
-    for (const warm of warmers) await warm(sessionId, path, step);
-    performance.measure("cutpoint:warm", { start: started });
-  } catch (error) {
-    if (!(error instanceof DOMException && error.name === "AbortError")) throw error;
-  }
+  return Object.assign(step, { end });
 }

@@ -10,7 +10,7 @@ import { SafeText } from "../common/safe-text.tsx";
 import { RenameDialog } from "../common/session-dialogs.tsx";
 import { useBottomVar } from "../common/use-bottom-var.ts";
 import { formatBytes, formatCount } from "../format.ts";
-import { CurrentSessionProvider, useCurrentSession } from "../hooks/current-session.tsx";
+import { CurrentSessionProvider, useCurrentSession, useLoadProgress } from "../hooks/current-session.tsx";
 import { useSessionActions } from "../hooks/use-session-actions.ts";
 import { SettingsButton } from "../shell/settings-button.tsx";
 import { SlotOutlet, useHasSlot } from "../shell/slot-outlet.tsx";
@@ -90,22 +90,25 @@ function TopBar({ sessionId }: { sessionId: string }) {
   );
 }
 
+function LoadingNote() {
+  const loading = useLoadProgress();
+  return (
+    <div className="center-note" role="status">
+      Loading the session{loading !== undefined ? ` · ${Math.round(loading * 100)} %` : "…"}
+    </div>
+  );
+}
+
 function Conversation() {
-  const { row, loaded, preview, loading } = useCurrentSession();
+  const { row, loaded, preview } = useCurrentSession();
   const source = loaded ?? preview;
   const model = useMemo(() => (source ? timelineModel(source.entries) : undefined), [source]);
   if (row === null) return <p className="center-note">This session no longer exists.</p>;
-  if (!model) {
-    return (
-      <div className="center-note" role="status">
-        Loading the session{loading !== undefined ? ` · ${Math.round(loading * 100)} %` : "…"}
-      </div>
-    );
-  }
+  if (!model) return <LoadingNote />;
   if (model.path.length === 0) {
     return <p className="center-note">This session has no entries yet.</p>;
   }
-  return <Timeline model={model} partial={loaded ? undefined : (loading ?? 0)} />;
+  return <Timeline model={model} partial={!loaded} />;
 }
 
 export function SessionView({ sessionId }: { sessionId: string }) {

@@ -5,7 +5,7 @@
  * its kept range without system messages), its estimated tokens (pi's chars/4) and running
  * totals of what the model sees, the edits per target, labels. Pure; linear in the path length.
  */
-import { entryMessage } from "../../core/compaction/entry-messages.ts";
+import { entryMessage, isContextEntry } from "../../core/compaction/entry-messages.ts";
 import { PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
 import {
   entryMessages,
@@ -14,6 +14,7 @@ import {
   latestCompactionIndex,
   latestEdits,
   projectEntry,
+  uncachedMessages,
 } from "../../core/session/projection.ts";
 import { siblingsOf } from "../../core/session/session-tree.ts";
 import type { AgentMessage, ContextEditEntry, SessionEntry } from "../../core/session/types.ts";
@@ -156,12 +157,14 @@ function createTimelineBuilder(entries: readonly SessionEntry[]): TimelineBuilde
           let seen: readonly AgentMessage[] | undefined;
           if (i === lastCompaction) seen = entryMessages(entry);
           else if (entry.type === "compaction") seen = [];
-          else if (i >= firstInContext && !(i < lastCompaction && isSystemMessageEntry(entry)))
-            seen = projectEntry(entry, edits.get(entry.id));
+          else if (i >= firstInContext && !(i < lastCompaction && isSystemMessageEntry(entry))) {
+            const edit = edits.get(entry.id);
+            seen = edit ? projectEntry(entry, edit) : uncachedMessages(entry);
+          }
           const t = seen ? sum(seen) : entryTokens(entry);
           tokens[i] = t;
           if (seen && seen.length > 0) total += t;
-          inContext[i] = (seen && seen.length > 0) || entryMessages(entry).length === 0 ? 1 : 0;
+          inContext[i] = (seen && seen.length > 0) || !isContextEntry(entry) ? 1 : 0;
           totals[i] = total;
         }
         if (i < n && performance.now() >= deadline) return false;

@@ -9,6 +9,7 @@ import { useUiStore } from "../../store/ui-store.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
 import { type ListVirtualizer, useListVirtualizer } from "../common/use-list-virtualizer.ts";
 import { formatCount, formatTokens } from "../format.ts";
+import { useLoadProgress } from "../hooks/current-session.tsx";
 import { ForkParent } from "../tree/fork-parent.tsx";
 import { factsAt } from "./compaction-facts.tsx";
 import { describeEntry } from "./entry-kind.ts";
@@ -43,8 +44,20 @@ function endItems(virtualizer: ListVirtualizer): VirtualItem[] | undefined {
   return measurements.slice(Math.max(0, first - OVERSCAN));
 }
 
-/** `partial`: the model holds only the newest entries while the rest loads (0..1 loaded). */
-export function Timeline({ model, partial }: { model: TimelineModel; partial?: number | undefined }) {
+/** How far the rest of a session being opened is (shown while the timeline holds its newest entries). */
+function LoadProgressLabel() {
+  const loading = useLoadProgress() ?? 0;
+  return (
+    <span role="status" data-testid="loading-status">
+      {loading >= 1
+        ? "Preparing the whole session…"
+        : `Loading earlier entries… ${Math.round(loading * 100)} %`}
+    </span>
+  );
+}
+
+/** `partial`: the model holds only the newest entries while the rest loads. */
+export function Timeline({ model, partial = false }: { model: TimelineModel; partial?: boolean }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const expanded = useUiStore((s) => s.expanded);
   const toggleExpanded = useUiStore((s) => s.toggleExpanded);
@@ -161,16 +174,12 @@ export function Timeline({ model, partial }: { model: TimelineModel; partial?: n
   return (
     <>
       <div className="timeline-head" aria-live="polite">
-        {partial !== undefined ? (
-          <span role="status" data-testid="loading-status">
-            {partial >= 1
-              ? "Preparing the whole session…"
-              : `Loading earlier entries… ${Math.round(partial * 100)} %`}
-          </span>
+        {partial ? (
+          <LoadProgressLabel />
         ) : (
           <span data-testid="path-count">{formatCount(count)} entries on the path</span>
         )}
-        {partial === undefined && <span>≈ {formatTokens(total)} tokens (estimate, chars/4)</span>}
+        {!partial && <span>≈ {formatTokens(total)} tokens (estimate, chars/4)</span>}
         <ForkParent />
         {model.lastCompaction >= 0 && (
           <button type="button" className="link" onClick={() => jump(model.lastCompaction)}>
@@ -209,7 +218,7 @@ export function Timeline({ model, partial }: { model: TimelineModel; partial?: n
                     entry={entry}
                     index={i}
                     tokens={model.tokens[i]!}
-                    total={partial === undefined ? model.totals[i]! : Number.NaN}
+                    total={partial ? Number.NaN : model.totals[i]!}
                     inContext={inContext}
                     edit={model.edits.get(entry.id)}
                     expanded={expanded.has(entry.id)}
