@@ -85,6 +85,11 @@ test("a big session opens rows first, then the whole session; the same after a r
   await page.screenshot({ path: `${SHOTS}/big-session-whole.png` });
   // The newest rows with the progress first, then the whole session, and nothing else between.
   expect(await states(page)).toEqual(["rows", "whole"]);
+  // Still at the end: the whole path came in before the newest rows, which stay in view.
+  await expect(app.timelineRows.last()).toBeInViewport();
+  expect(
+    await page.getByTestId("timeline").evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight),
+  ).toBeLessThan(60);
   // The views that plan on the whole path agree with it: the token timeline lists every entry.
   await page.getByRole("button", { name: "Panel" }).click();
   await expect(page.getByTestId("token-timeline-panel")).toBeVisible({ timeout: 60_000 });
@@ -137,7 +142,8 @@ test("re-importing the open session with one entry more (Replace): the view show
   await app.importByPicker(second);
   await app.importDialog.getByRole("button", { name: /Replace/ }).click();
   await expect(page.getByTestId("path-count")).toHaveText(count(small.entryCount + 1), { timeout: 60_000 });
-  await expect(app.timelineRows.filter({ hasText: "one more message after the re-import" })).toHaveCount(1);
+  // Its newest rows first, then the whole session: the end (the new message) stays in view.
+  await expect(app.timelineRows.filter({ hasText: "one more message after the re-import" })).toBeInViewport();
   await page.reload();
   await expect(page.getByTestId("path-count")).toHaveText(count(small.entryCount + 1), { timeout: 60_000 });
 });

@@ -405,7 +405,7 @@ async function benchOne(dist: string): Promise<RunNumbers> {
     const importMeter = (await whenMeterShown(page)) - imported.t0;
     console.log(`import → context meter shown ${fmtMs(importMeter)}`);
     console.log(
-      `  worker phases (ms): ${JSON.stringify(phases[0] ?? {}, (_k, v) => (typeof v === "number" ? Math.round(v) : v))}`,
+      `  import phases (ms): ${JSON.stringify(phases[0] ?? {}, (_k, v) => (typeof v === "number" ? Math.round(v) : v))}`,
     );
     const importLongest = await mainThreadReport(page, imported.t0, "import");
     if (importProfile) printProfile("import", importProfile);

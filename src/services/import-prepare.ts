@@ -1,9 +1,11 @@
 /**
  * Turning a file into a session ready to store: parse + migrate (core), then chunks and
- * metadata (db). Runs in the import Web Worker; pure, so tests call it directly.
+ * metadata (db). Run on the page in slices by services/import-service.ts; pure, so tests call it
+ * directly.
  */
 import type { LineProblem, PathSummary } from "../core/session/damage.ts";
 import { createSessionByteParser, EMPTY_FILE_MESSAGE } from "../core/session/parse.ts";
+import type { SessionEntry } from "../core/session/types.ts";
 import { buildSourceChunks, serializeEntryLine } from "../db/chunks.ts";
 import { createMetaAccumulator } from "../db/session-meta.ts";
 import type { PreparedSession } from "../db/sessions-repo.ts";
@@ -16,11 +18,10 @@ export interface ImportCandidate {
   /** The current path of what would be stored. */
   path: PathSummary;
   /**
-   * With `keepLines`: the JSONL line of each stored entry (its own text, or the line written anew
-   * for a migrated or rewritten one), to hand to the page after the store. Lines rather than the
-   * parsed entries: keeping 100 MB of entries alive made the import's parse ~15% slower in GC.
+   * With `keepEntries`: every stored entry, in file order, as parsed (the session's loader takes
+   * them after the store instead of reading the chunks back, see services/session-handover.ts).
    */
-  lines?: string[];
+  entries?: SessionEntry[];
 }
 
 export interface ImportRejection {
@@ -31,26 +32,22 @@ export interface ImportRejection {
 export type PrepareResult = { ok: true; value: ImportCandidate } | { ok: false; error: ImportRejection };
 
 /**
- * Builds an import candidate from a file's bytes, piece by piece (the import worker pushes each
+ * Builds an import candidate from a file's bytes, piece by piece (the import pushes each
  * piece as it is read). Each entry feeds the metadata as it is parsed, and a v3 file's lines are
  * stored as slices of the file itself (`buildSourceChunks`); the lines that must be written anew
- * (migrated entries, CRLF lines) are kept as text. Every stored line is kept only with
- * `keepLines` (the worker hands them to the page after the store, see import-worker.ts).
+ * (migrated entries, CRLF lines) are kept as text. With `keepEntries`, the parsed entries are kept
+ * too (the session view takes them after the store).
  */
-export function createImportBuilder(fileName: string, { keepLines = false } = {}) {
+export function createImportBuilder(fileName: string, { keepEntries = false } = {}) {
   const meta = createMetaAccumulator();
   const rewritten = new Map<number, string>();
-  const kept: string[] | undefined = keepLines ? [] : undefined;
+  const kept: SessionEntry[] | undefined = keepEntries ? [] : undefined;
   const parser = createSessionByteParser({
     retainEntries: false,
     onEntry: (entry, index, verbatim, text) => {
       meta.add(entry);
-      if (verbatim && text !== undefined) kept?.push(text);
-      else {
-        const line = serializeEntryLine(entry);
-        rewritten.set(index, line);
-        kept?.push(line);
-      }
+      kept?.push(entry);
+      if (!(verbatim && text !== undefined)) rewritten.set(index, serializeEntryLine(entry));
     },
   });
   return {
@@ -70,17 +67,17 @@ export function createImportBuilder(fileName: string, { keepLines = false } = {}
       const chunks = buildSourceChunks(entryCount, verbatimSpans, source, (i) => rewritten.get(i) ?? "");
       const prepared: PreparedSession = { header, chunks, meta: meta.result(), originalVersion };
       const value: ImportCandidate = { fileName, prepared, problems, path };
-      if (kept) value.lines = kept;
+      if (kept) value.entries = kept;
       return { ok: true, value };
     },
   };
 }
 
-/** The candidate for a whole file at once (tests; the worker streams with `createImportBuilder`). */
+/** The candidate for a whole file at once (tests; the import streams with `createImportBuilder`). */
 export function prepareImport(
   fileName: string,
   content: string | Uint8Array,
-  options: { keepLines?: boolean } = {},
+  options: { keepEntries?: boolean } = {},
 ): PrepareResult {
   const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
   const builder = createImportBuilder(fileName, options);

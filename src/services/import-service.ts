@@ -1,119 +1,167 @@
 /**
- * Importing .jsonl files: parse in a Web Worker (with progress), let the person decide about
- * bad lines or an id that already exists, then the worker stores the session in ONE
- * transaction (it appears whole or not at all).
+ * Importing .jsonl files: the file is read in pieces and parsed on the page in slices of ~10 ms
+ * (the page stays responsive, with progress), the person decides about bad lines or an id that
+ * already exists, then the session is stored in ONE transaction (it appears whole or not at
+ * all), and its parsed entries are handed to the session's loader (session-handover.ts): opening
+ * it reads nothing back.
+ *
+ * Why on the page and not in a Web Worker: the page needs the parsed entries to show the session.
+ * A worker parsed every line to check it, and then the page parsed them again (or took them as a
+ * structured clone, at half the cost of parsing): on a 2-core machine the second parse was most
+ * of "import → whole session in view" (e2e/bench/storage.bench.ts). Parsed here, each line is
+ * parsed once.
  *
  * Re-importing a session whose id exists: the person chooses "Replace" (the stored session is
  * overwritten as a whole; open views reload) or "Import as a copy" (the same entries under a
  * fresh session id, side by side), or cancels. Nothing is ever merged.
  */
-import { type CutpointDb, getSession, type Result } from "../db/index.ts";
+import type { LineProblem, PathSummary } from "../core/session/damage.ts";
+import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
+import {
+  type CutpointDb,
+  type EntriesMeta,
+  getSession,
+  type Result,
+  saveSession,
+  withNewId,
+} from "../db/index.ts";
 import type { SessionRow } from "../db/schema.ts";
-import type { ImportChoice, ImportRequest, ImportWorkerMessage, ParsedSummary } from "./import-protocol.ts";
+import { createImportBuilder, type ImportCandidate } from "./import-prepare.ts";
+import { createPartQueue, type PartQueue } from "./part-queue.ts";
 import { offerEntries } from "./session-handover.ts";
+import { yieldToEventLoop } from "./session-loader.ts";
 
-export type { ImportChoice, ParsedSummary };
+export type ImportChoice = "new" | "replace" | "copy";
 export type ImportPhase = "read" | "parse" | "prepare" | "save";
 export type ImportProgress = (phase: ImportPhase, fraction: number) => void;
 
-export type Waiter = {
-  onProgress?: ImportProgress;
-  onMessage: (msg: ImportWorkerMessage) => void;
-};
-
-let worker: Worker | undefined;
-let nextJob = 1;
-const waiters = new Map<number, Waiter>();
-
-function getWorker(): Worker {
-  if (worker) return worker;
-  const w = new Worker(new URL("./import-worker.ts", import.meta.url), { type: "module" });
-  w.onmessage = (event: MessageEvent<ImportWorkerMessage>) => {
-    const msg = event.data;
-    const waiter = waiters.get(msg.jobId);
-    if (!waiter) return;
-    if (msg.type === "progress") waiter.onProgress?.(msg.phase, msg.fraction);
-    else waiter.onMessage(msg);
-  };
-  w.onerror = (event) => {
-    const error = { kind: "unknown" as const, message: `The import worker failed: ${event.message}` };
-    for (const [jobId, waiter] of waiters) {
-      waiter.onMessage({ jobId, type: "committed", ok: false, error });
-      waiter.onMessage({ jobId, type: "parsed", ok: false, error: { fileName: "", message: error.message } });
-    }
-    waiters.clear();
-    worker = undefined;
-  };
-  worker = w;
-  return w;
+/** What the person is asked about, and what the import reports, before anything is stored. */
+export interface ParsedSummary {
+  fileName: string;
+  header: SessionHeader;
+  meta: EntriesMeta;
+  problems: LineProblem[];
+  /** The current path of what would be stored (how many entries, where it starts). */
+  path: PathSummary;
+  originalVersion: number;
+  /**
+   * Timings (ms): read = waiting for the file's bytes, parse = decoding and parsing (overlapping
+   * the reads; the page's other work in between included), prepare = chunks and metadata.
+   */
+  timings: { read: number; parse: number; prepare: number };
 }
 
-function send(request: ImportRequest): void {
-  getWorker().postMessage(request);
-}
-
-/** A parsed file held by the worker until `commit` or `discard`. */
+/** A parsed file, kept until `commit` or `discard`. */
 export interface ParsedImport {
-  jobId: number;
   summary: ParsedSummary;
   commit(choice: ImportChoice, newId?: string): Promise<Result<SessionRow> & { saveMs?: number }>;
   discard(): void;
 }
 
-/** Parses a file off the main thread. */
-export function parseFile(
+/** Bytes read per request; the next piece is requested before the current one is parsed. */
+const READ_STEP = 8 * 1024 * 1024;
+/** Bytes given to the parser at a time (a few ms of work), between looks at the clock. */
+const PUSH_STEP = 128 * 1024;
+/** Work per task. */
+const SLICE_MS = 10;
+/** Entries per part handed to the session's loader. */
+const HANDOVER_BATCH = 4096;
+
+/** Parses a file on the page, in slices; the entries are kept for the session view. */
+export async function parseFile(
+  db: CutpointDb,
   file: File,
   onProgress?: ImportProgress,
 ): Promise<{ ok: true; value: ParsedImport } | { ok: false; error: { fileName: string; message: string } }> {
-  const jobId = nextJob++;
-  return new Promise((resolve) => {
-    const waiter: Waiter = {
-      onMessage: (msg) => {
-        if (msg.type !== "parsed") return;
-        if (!msg.ok) {
-          waiters.delete(jobId);
-          resolve({ ok: false, error: msg.error });
-          return;
+  const fileName = file.name;
+  try {
+    const t0 = performance.now();
+    // The entries are kept: the session view takes them after the store (its loader makes
+    // their token estimates then: made here, they put the store off by ~90 ms).
+    const builder = createImportBuilder(fileName, { keepEntries: true });
+    let waitMs = 0;
+    let sliceStart = performance.now();
+    let next = file.size > 0 ? file.slice(0, READ_STEP).arrayBuffer() : undefined;
+    for (let at = 0; next !== undefined; at += READ_STEP) {
+      const w0 = performance.now();
+      const bytes = new Uint8Array(await next);
+      waitMs += performance.now() - w0;
+      next =
+        at + READ_STEP < file.size ? file.slice(at + READ_STEP, at + 2 * READ_STEP).arrayBuffer() : undefined;
+      for (let p = 0; p < bytes.length; p += PUSH_STEP) {
+        builder.push(bytes.subarray(p, p + PUSH_STEP));
+        if (performance.now() - sliceStart > SLICE_MS) {
+          onProgress?.("parse", Math.min(1, (at + p + PUSH_STEP) / file.size));
+          await yieldToEventLoop();
+          sliceStart = performance.now();
         }
-        resolve({ ok: true, value: parsedImport(jobId, msg.summary, waiter) });
-      },
+      }
+    }
+    const t1 = performance.now();
+    onProgress?.("prepare", 1);
+    await yieldToEventLoop();
+    const t2 = performance.now();
+    const result = builder.finish(file);
+    const t3 = performance.now();
+    if (!result.ok) return { ok: false, error: result.error };
+    const { prepared, problems, path } = result.value;
+    const summary: ParsedSummary = {
+      fileName,
+      header: prepared.header,
+      meta: prepared.meta,
+      problems,
+      path,
+      originalVersion: prepared.originalVersion,
+      timings: { read: waitMs, parse: t1 - t0 - waitMs, prepare: t3 - t2 },
     };
-    if (onProgress) waiter.onProgress = onProgress;
-    waiters.set(jobId, waiter);
-    send({ type: "parse", jobId, file, fileName: file.name });
-  });
+    return { ok: true, value: parsedImport(db, result.value, summary, onProgress) };
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    return { ok: false, error: { fileName, message: `Could not read the file: ${message}` } };
+  }
 }
 
-function parsedImport(jobId: number, summary: ParsedSummary, waiter: Waiter): ParsedImport {
+function parsedImport(
+  db: CutpointDb,
+  candidate: ImportCandidate,
+  summary: ParsedSummary,
+  onProgress: ImportProgress | undefined,
+): ParsedImport {
+  let kept: ImportCandidate | undefined = candidate;
   return {
-    jobId,
     summary,
-    commit: (choice, newId = crypto.randomUUID()) =>
-      new Promise((resolve) => {
-        // A lazy chunk (not in the initial JS), loaded while the worker stores the session.
-        const handover = import("./import-handover.ts");
-        waiter.onMessage = async (msg) => {
-          if (msg.type !== "committed") return;
-          waiters.delete(jobId);
-          if (!msg.ok) {
-            resolve({ ok: false, error: msg.error });
-            return;
-          }
-          // The parsed entries: offered to the loader of the session (session-handover.ts).
-          if (msg.handedOver) {
-            const { handoverParts } = await handover;
-            offerEntries(msg.row, handoverParts(jobId, msg.row.lastSeq, { send, waiters }));
-          }
-          resolve({ ok: true, value: msg.row, saveMs: msg.saveMs });
-        };
-        waiter.onProgress?.("save", 1);
-        send({ type: "commit", jobId, choice, newId, handOver: true });
-      }),
+    async commit(choice, newId = crypto.randomUUID()) {
+      const held = kept;
+      kept = undefined;
+      if (!held) return { ok: false, error: { kind: "unknown", message: "The import expired." } };
+      onProgress?.("save", 1);
+      const prepared = choice === "copy" ? withNewId(held.prepared, newId) : held.prepared;
+      const t0 = performance.now();
+      const saved = await saveSession(db, prepared, choice === "replace" ? "replace" : "new");
+      const saveMs = performance.now() - t0;
+      if (!saved.ok) return saved;
+      if (held.entries) offerEntries(saved.value, entriesQueue(held.entries, saved.value.lastSeq));
+      return { ok: true, value: saved.value, saveMs };
+    },
     discard: () => {
-      waiters.delete(jobId);
-      send({ type: "discard", jobId });
+      kept = undefined;
     },
   };
+}
+
+/** The parsed entries as the parts of a read (for session-handover.ts). */
+function entriesQueue(entries: SessionEntry[], lastSeq: number): PartQueue {
+  const queue = createPartQueue();
+  for (let at = 0; at < entries.length; at += HANDOVER_BATCH) {
+    const seq = Math.max(1, Math.ceil(((at + HANDOVER_BATCH) / entries.length) * lastSeq));
+    queue.push({
+      kind: "entries",
+      entries: entries.slice(at, at + HANDOVER_BATCH),
+      seq: Math.min(seq, lastSeq),
+    });
+  }
+  queue.end();
+  return { ...queue, newest: (n) => entries.slice(-n) };
 }
 
 /** What the person must decide before a parsed file is stored (nothing: store directly). */

@@ -1,4 +1,5 @@
 /** A queue of a read's parts: pushed as messages arrive, taken in order by an async iterator. */
+import type { SessionEntry } from "../core/session/types.ts";
 import type { ReadPart } from "./session-read-protocol.ts";
 
 /** Parts pushed by one side, taken in order by an async iterator on the other. */
@@ -8,6 +9,8 @@ export interface PartQueue extends AsyncIterable<ReadPart> {
   push(part: ReadPart): void;
   end(): void;
   fail(error: Error): void;
+  /** The newest `n` entries, when the sender has them all at hand (an import's handover). */
+  newest?: (n: number) => SessionEntry[];
 }
 
 /** `onStop`: the reader is done; `onStart`: it begins to take the parts (their sender may start). */

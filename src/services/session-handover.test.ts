@@ -1,5 +1,6 @@
 /**
- * Unit tests of the import's handover: kept lines parse to what the stored chunks give back; the
+ * Unit tests of the import's handover: the entries the import keeps are what the stored chunks
+ * give back; an import offers them after the store (nothing after a cancel); the
  * loader takes a matching offer instead of reading, drops a stale or expired one, and reads the
  * chunks when the handover fails midway.
  */
@@ -11,6 +12,7 @@ import type { SessionEntry } from "../core/session/types.ts";
 import { type CutpointDb, type SessionRow, saveSession } from "../db/index.ts";
 import { FIXTURE, freshDb } from "./fixture-db.test-support.ts";
 import { prepareImport } from "./import-prepare.ts";
+import { parseFile } from "./import-service.ts";
 import { createPartQueue, type PartQueue } from "./part-queue.ts";
 import { offerEntries, takeEntries } from "./session-handover.ts";
 import { loadSession } from "./session-loader.ts";
@@ -23,14 +25,13 @@ beforeEach(() => {
 });
 afterEach(() => db.close());
 
-/** Imports `text` as the import worker does (keeping the lines) and stores it. */
+/** Imports `text` as the import does (keeping the parsed entries) and stores it. */
 async function importKept(text: string): Promise<{ row: SessionRow; kept: SessionEntry[] }> {
-  const prepared = prepareImport("f.jsonl", text, { keepLines: true });
+  const prepared = prepareImport("f.jsonl", text, { keepEntries: true });
   if (!prepared.ok) throw new Error(prepared.error.message);
   const saved = await saveSession(db, prepared.value.prepared, "new");
   if (!saved.ok) throw new Error(saved.error.message);
-  const lines = prepared.value.lines ?? [];
-  return { row: saved.value, kept: lines.map((l) => JSON.parse(l) as SessionEntry) };
+  return { row: saved.value, kept: prepared.value.entries ?? [] };
 }
 
 function queueOf(entries: SessionEntry[], lastSeq: number): PartQueue {
@@ -41,8 +42,8 @@ function queueOf(entries: SessionEntry[], lastSeq: number): PartQueue {
   return queue;
 }
 
-describe("lines kept by the import", () => {
-  it("parse to what reading the stored chunks back gives: a migrated v1 file, a v3 file with a bad line and a CRLF line", async () => {
+describe("entries kept by the import", () => {
+  it("are what reading the stored chunks back gives: a migrated v1 file, a v3 file with a bad line and a CRLF line", async () => {
     const v3 = readFileSync(EXAMPLE, "utf8").split("\n");
     v3[3] = "{not json";
     v3[5] = `${v3[5]}\r`;
@@ -52,6 +53,53 @@ describe("lines kept by the import", () => {
       const read = await loadSession(db, row.id);
       expect(kept).toEqual(read?.entries);
     }
+  });
+});
+
+describe("an import, handed over", () => {
+  it("parses the file in slices, stores it, and offers its entries: the loader reads nothing back", async () => {
+    const text = readFileSync(EXAMPLE, "utf8");
+    const phases: string[] = [];
+    const parsed = await parseFile(db, new File([text], "f.jsonl"), (phase) => phases.push(phase));
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const saved = await parsed.value.commit("new");
+    if (!saved.ok) throw new Error(saved.error.message);
+    const { kept } = await importKept(text.replace(parsed.value.summary.header.id, "other-id"));
+    // The stored chunks are gone: what the loader gives can only be the import's own entries.
+    await db.chunks.where("sessionId").equals(saved.value.id).delete();
+    const loaded = await loadSession(db, saved.value.id);
+    expect(loaded?.entries).toEqual(kept);
+    expect(phases).toContain("save");
+    // Taken once: the next load reads the chunks (none left).
+    expect((await loadSession(db, saved.value.id))?.entries).toEqual([]);
+  });
+
+  it("shows its newest entries first from what it holds (nothing read for the preview either)", async () => {
+    const parsed = await parseFile(db, new File([readFileSync(FIXTURE, "utf8")], "big.jsonl"));
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const saved = await parsed.value.commit("new");
+    if (!saved.ok) throw new Error(saved.error.message);
+    await db.chunks.where("sessionId").equals(saved.value.id).delete();
+    let preview: SessionEntry[] = [];
+    const loaded = await loadSession(db, saved.value.id, {
+      onPreview: (p) => {
+        preview = p.entries;
+      },
+    });
+    expect(loaded?.entries.length).toBe(saved.value.entryCount);
+    expect(preview.length).toBe(300);
+    // The same objects as the whole session's last entries.
+    expect(preview[0]).toBe(loaded?.entries.at(-300));
+    expect(preview.at(-1)).toBe(loaded?.entries.at(-1));
+  });
+
+  it("a cancelled import offers nothing and stores nothing", async () => {
+    const parsed = await parseFile(db, new File([readFileSync(EXAMPLE, "utf8")], "e.jsonl"));
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    parsed.value.discard();
+    expect(await db.sessions.count()).toBe(0);
+    expect(await parsed.value.commit("new")).toMatchObject({ ok: false });
+    expect(await db.sessions.count()).toBe(0);
   });
 });
 

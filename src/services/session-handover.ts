@@ -1,7 +1,7 @@
 /**
  * Entries handed over for a session that was just stored, so that opening it does not read its
- * chunks back and parse them again: the import worker parsed them already and posts them after
- * the store (services/import-service.ts offers them here); `loadSession` takes them when the row
+ * chunks back and parse them again: the import parsed them already and offers them here after
+ * the store (services/import-service.ts); `loadSession` takes them when the row
  * it reads is the one stored (same generation and last chunk), else they are dropped. An offer
  * nobody takes is dropped after HANDOVER_TTL_MS (the entries are not kept in memory for nothing).
  */

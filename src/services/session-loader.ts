@@ -4,7 +4,7 @@
  * - First the last chunks (the newest entries, where the leaf is): `onPreview` gets them so the
  *   timeline can show its end while the rest loads. A preview is NOT the whole session: never
  *   plan or build a context from it.
- * - Then every entry: just after an import, the lines the import worker kept and hands over
+ * - Then every entry: just after an import, the entries the import parsed and hands over
  *   (services/session-handover.ts: nothing is read back); otherwise every chunk, in spans of a few
  *   MB (services/session-read.ts). Parsed in slices of ~12 ms with yields to the event loop, so a
  *   100 MB session never blocks the page for long. `onEntries` sees the entries as they are
@@ -81,13 +81,22 @@ export async function loadSession(
   const { generation, lastSeq, header } = row;
   const base = { id: sessionId, header, generation, lastSeq };
   const spec = { sessionId, generation, from: 1, to: lastSeq };
-  // Just imported: the import worker's lines (no read back); else (or when that fails) the
+  // Just imported: the import's parsed entries (no read back); else (or when that fails) the
   // stored chunks, read here.
   const handed = takeEntries(row);
   const t0 = performance.now();
   const spent = { waited: 0, decode: 0, parse: 0, onEntries: 0 };
   try {
-    const preview = onPreview && lastSeq > 1 ? await readPreview(db, base) : undefined;
+    // The newest entries: at hand after an import, else read from the last chunks.
+    const newest = handed?.newest?.(PREVIEW_ENTRIES);
+    const preview =
+      onPreview && lastSeq > 1
+        ? newest
+          ? newest.length < row.entryCount
+            ? { ...base, entries: newest }
+            : undefined
+          : await readPreview(db, base)
+        : undefined;
     if (signal?.aborted) return undefined;
     if (preview) await onPreview?.(preview);
     if (signal?.aborted) return undefined;

@@ -3,9 +3,8 @@ import type { SessionEntry } from "../core/session/types.ts";
 
 /**
  * A part of what a read yields, in order: the decoded JSONL text of whole lines of chunk `seq`
- * (for the page to parse), the same lines already parsed (by the import worker, see
- * session-read.ts `PARSE_SHARE`), or "replaced" (the read ends: the session was replaced
- * meanwhile).
+ * (for the page to parse), entries already parsed (by the import, see services/import-service.ts),
+ * or "replaced" (the read ends: the session was replaced meanwhile).
  */
 export type ReadPart =
   | { kind: "text"; text: string; seq: number }

@@ -7,7 +7,7 @@ import { header, msg, user } from "../core/session/test-builders.ts";
 import type { SessionEntry } from "../core/session/types.ts";
 import { buildChunks, type CutpointDb, deriveMeta, parseChunkText, saveSession } from "../db/index.ts";
 import { freshDb } from "./fixture-db.test-support.ts";
-import { parseShareDecider, readSessionParts } from "./session-read.ts";
+import { readSessionParts } from "./session-read.ts";
 import type { ReadPart } from "./session-read-protocol.ts";
 
 let db: CutpointDb;
@@ -76,19 +76,5 @@ describe("reading a session's chunks as text parts", () => {
       readSessionParts(db, { sessionId: "s", generation: row.generation + 1, from: 1, to: row.lastSeq }),
     );
     expect(parts).toEqual([{ kind: "replaced" }]);
-  });
-});
-
-describe("the worker's share of the parsing", () => {
-  it("parses about the given share of the text, spread over the read", () => {
-    const decide = parseShareDecider(0.5);
-    const picks = Array.from({ length: 100 }, () => decide(1000));
-    const share = picks.filter(Boolean).length / picks.length;
-    expect(share).toBeGreaterThanOrEqual(0.45);
-    expect(share).toBeLessThanOrEqual(0.5);
-    // Spread: never more than two parts in a row on one side.
-    expect(picks.map((p) => (p ? "w" : "p")).join("")).not.toMatch(/www|ppp/);
-    const none = parseShareDecider(0);
-    expect([1, 2, 3].map(() => none(10))).toEqual([false, false, false]);
   });
 });

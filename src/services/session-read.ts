@@ -2,8 +2,7 @@
  * Reading a stored session's chunks as decoded JSONL text, in order, in parts of whole lines of
  * ~256 KB (the loader parses them in slices). The next span of chunks is requested from IndexedDB
  * before the current one is decoded. A chunk of another generation (the session was replaced by a
- * re-import meanwhile) ends the read with "replaced". Also: how much of an import's handed-over
- * lines its worker parses (`PARSE_SHARE`).
+ * re-import meanwhile) ends the read with "replaced".
  */
 import { type ChunkRow, type CutpointDb, chunkBytes, decodedPieces, readChunkSpan } from "../db/index.ts";
 import type { ReadPart } from "./session-read-protocol.ts";
@@ -66,25 +65,4 @@ export async function* readSessionParts(
       }
     }
   }
-}
-
-/**
- * The share of handed-over lines that the import worker parses itself (the page parses the rest,
- * at the same time). Taking in parsed entries (a structured clone) costs the page about half of
- * parsing their text, but parsing and posting them costs the worker ~3x more than posting the
- * text: half each kept both sides busy, the fastest of 0, 0.5 and all (100 MB,
- * e2e/bench/storage.bench.ts).
- */
-export const PARSE_SHARE = 0.5;
-
-/** Decides, part by part, whether the worker parses it: while it has parsed under `share` of the text. */
-export function parseShareDecider(share = PARSE_SHARE): (chars: number) => boolean {
-  let parsed = 0;
-  let total = 0;
-  return (chars) => {
-    total += chars;
-    if (parsed + chars > share * total) return false;
-    parsed += chars;
-    return true;
-  };
 }

@@ -1,5 +1,5 @@
 /**
- * The import flow for files from the picker or a drop: parse in the worker (progress shown),
+ * The import flow for files from the picker or a drop: parse on the page in slices (progress shown),
  * ask about bad lines and an existing id, store in one transaction, report, open the session.
  */
 import { useCallback } from "react";
@@ -18,7 +18,7 @@ async function importOne(file: File): Promise<SessionRow | undefined> {
   ui.upsertImport({ id, fileName: file.name, phase: "read", fraction: 0 });
   try {
     let last = 0;
-    const parsed = await parseFile(file, (phase, fraction) => {
+    const parsed = await parseFile(db, file, (phase, fraction) => {
       const now = performance.now();
       if (now - last < 80 && fraction < 1) return;
       last = now;

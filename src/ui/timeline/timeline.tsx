@@ -104,18 +104,19 @@ export function Timeline({ model, partial = false }: { model: TimelineModel; par
   });
 
   // Open at the end (the latest entries), stay there while entries arrive, and show the end of a
-  // new path (a leaf move) when the end was in view. The first render of the new end already has
-  // the end's rows (`endItems`): scrolling there then costs one layout, not a render of the rows
-  // at the old offset, a forced layout, and a second render after the scroll event.
+  // new path (a leaf move) when the end was in view; also when the path grows before its end (the
+  // newest entries shown first, then the whole session). The first render of the new end already
+  // has the end's rows (`endItems`): scrolling there then costs one layout, not a render of the
+  // rows at the old offset, a forced layout, and a second render after the scroll event.
   const count = path.length;
-  const endId = count > 0 ? path[count - 1]!.id : undefined;
+  const endKey = count > 0 ? `${path[count - 1]!.id}#${count}` : undefined;
   const shownEnd = useRef<string | undefined>(undefined);
-  const follow = endId !== undefined && endId !== shownEnd.current && atEnd.current;
+  const follow = endKey !== undefined && endKey !== shownEnd.current && atEnd.current;
   useLayoutEffect(() => {
-    if (endId === undefined || endId === shownEnd.current) return;
-    shownEnd.current = endId;
+    if (endKey === undefined || endKey === shownEnd.current) return;
+    shownEnd.current = endKey;
     if (atEnd.current) virtualizer.scrollToIndex(count - 1, { align: "end" });
-  }, [endId, count, virtualizer]);
+  }, [endKey, count, virtualizer]);
 
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
