@@ -44,7 +44,7 @@ function entryTime(entry: SessionEntry | undefined): number | undefined {
   return Number.isFinite(t) ? t : undefined;
 }
 
-/** Metadata built one entry at a time (the import worker does not keep the entries). */
+/** Metadata built one entry at a time (the import feeds it as it parses). */
 export function createMetaAccumulator() {
   let entryCount = 0;
   let name: string | undefined;

@@ -19,7 +19,7 @@ import { type Writer, writeRefusal } from "./run-gate.ts";
 import type { ChunkRow, CutpointDb, SessionRow } from "./schema.ts";
 import { appendMeta, deriveMeta, type EntriesMeta, headerTime } from "./session-meta.ts";
 
-/** A session ready to store: made by the import worker (or `prepareSession`). */
+/** A session ready to store: made by the import (or `prepareSession`). */
 export interface PreparedSession {
   header: SessionHeader;
   chunks: ChunkSource[];

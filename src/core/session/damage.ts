@@ -5,7 +5,7 @@
  * The parser reports line problems (a line that is not JSON, not an entry, nested too deeply,
  * or not valid UTF-8). The tree scanner below reports the rest, in one linear pass without
  * recursion, over small stubs of the entries (id, parentId, and the fields that point at other
- * entries), so the import worker need not keep the entries:
+ * entries), so a caller need not keep the entries (the CLI does not):
  *
  * - duplicate-id: an entry whose id an earlier entry has (left out; found while parsing);
  * - missing-parent: an entry whose parentId names no entry of the file; it and everything below
@@ -104,7 +104,7 @@ interface TreeInput {
  * Scans a session's entries in file order: `add` each valid entry with its line (it answers
  * with a duplicate-id problem when the id was seen before: the caller leaves that entry out),
  * then `finish` for the tree problems and the current path. Keeps strings and numbers only, so
- * the import worker can drop each parsed entry at once.
+ * a caller can drop each parsed entry at once.
  */
 export function createTreeScanner() {
   const input: TreeInput = {

@@ -1,5 +1,5 @@
 /**
- * The byte parser (import worker, CLI) against the text parser, the line decoder against
+ * The byte parser (import, CLI) against the text parser, the line decoder against
  * TextDecoder, and the verbatim export rule (a v3 file's entry lines are written as they are).
  */
 import { readFileSync } from "node:fs";

@@ -17,7 +17,7 @@
  *   and the object index) unless `newId` is given.
  *
  * Ways in: `createSessionByteParser()` whose `push(bytes)` takes the file's bytes in pieces of
- * any size (lines may span pieces) and whose `finish()` returns the result (the import worker,
+ * any size (lines may span pieces) and whose `finish()` returns the result (the import,
  * the CLI); `parseSessionBytes(bytes)` for a whole file; `parseSessionJsonl(text)` for a string
  * (tests), which encodes it and parses the bytes.
  */
@@ -264,7 +264,7 @@ export interface SessionByteParser {
 }
 
 /**
- * A parser over the UTF-8 bytes of a file, for large files (the import worker, the CLI). It
+ * A parser over the UTF-8 bytes of a file, for large files (the import, the CLI). It
  * gives the same result as the text parser, and in addition, when the entries need no migration,
  * `verbatimSpans`: the byte span of each entry's line, so that the stored and exported JSONL are
  * the input's own bytes (no re-serialization). Lines are cut and decoded by parse-split.ts.

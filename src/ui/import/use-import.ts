@@ -6,7 +6,7 @@ import { useCallback } from "react";
 import { db } from "../../db/instance.ts";
 import type { SessionRow } from "../../db/schema.ts";
 import { describeImported } from "../../services/import-report.ts";
-import { type ImportChoice, parseFile, questionsFor } from "../../services/import-service.ts";
+import type { ImportChoice } from "../../services/import-service.ts";
 import { useImportQuestion } from "../../store/import-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 
@@ -17,6 +17,8 @@ async function importOne(file: File): Promise<SessionRow | undefined> {
   const id = ++jobSeq;
   ui.upsertImport({ id, fileName: file.name, phase: "read", fraction: 0 });
   try {
+    // The parser and the rest of the import: a lazy chunk (not in the initial JS).
+    const { parseFile, questionsFor } = await import("../../services/import-service.ts");
     let last = 0;
     const parsed = await parseFile(db, file, (phase, fraction) => {
       const now = performance.now();
