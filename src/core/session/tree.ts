@@ -25,12 +25,17 @@ export function buildTreeIndex(entries: readonly SessionEntry[]): TreeIndex {
 }
 
 /**
- * Adds `entries[from..]` to an index of `entries[0..from)` in place: the index of all of them, as
- * `buildTreeIndex` gives (a session being read is indexed as its entries arrive).
+ * Adds `entries[from..to)` to an index of `entries[0..from)` in place: the index of all of them,
+ * as `buildTreeIndex` gives (a session just read is indexed a part at a time).
  */
-export function extendTreeIndex(index: TreeIndex, entries: readonly SessionEntry[], from: number): void {
+export function extendTreeIndex(
+  index: TreeIndex,
+  entries: readonly SessionEntry[],
+  from: number,
+  to = entries.length,
+): void {
   const { byId, children, order } = index;
-  for (let i = from; i < entries.length; i++) {
+  for (let i = from; i < to; i++) {
     const entry = entries[i]!;
     if (!byId.has(entry.id)) {
       byId.set(entry.id, entry);

@@ -47,6 +47,13 @@ describe("the open session's tree data", () => {
     expect(data.path.map((e) => e.id)).toEqual(["u1", "a1", "u2", "a2"]);
     expect(data.index.byId.size).toBe(4);
     expect(data.index.children.get("a1")!.map((e) => e.id)).toEqual(["u2"]);
+    // A filled array grown a part at a time (`to`), as after a load: the same.
+    const read = session.slice();
+    growTreeIndex(read, 1);
+    growTreeIndex(read, 3);
+    growTreeIndex(read, 99);
+    expect(treeData(read).path.map((e) => e.id)).toEqual(["u1", "a1", "u2", "a2"]);
+    expect(treeData(read).index.order.get("a2")).toBe(3);
     // Grown short of the array's end (entries added after the last call): built afresh, all in.
     const short: SessionEntry[] = [session[0]!];
     growTreeIndex(short);

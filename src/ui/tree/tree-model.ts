@@ -15,17 +15,19 @@ let latest: TreeData | undefined;
 const growing = new WeakMap<readonly SessionEntry[], { index: TreeIndex; count: number }>();
 
 /**
- * Indexes the entries added to `entries` since the last call (the loader's array, while it fills):
- * `treeData` of the filled array then only resolves the path, labels and shown children.
+ * Indexes `entries[..to)` past what the last call indexed (a session just read, a part per task):
+ * `treeData` of the array, once all of it is indexed, only resolves the path, labels and shown
+ * children.
  */
-export function growTreeIndex(entries: readonly SessionEntry[]): void {
+export function growTreeIndex(entries: readonly SessionEntry[], to = entries.length): void {
   let grown = growing.get(entries);
   if (!grown) {
     grown = { index: { byId: new Map(), children: new Map(), order: new Map() }, count: 0 };
     growing.set(entries, grown);
   }
-  extendTreeIndex(grown.index, entries, grown.count);
-  grown.count = entries.length;
+  const end = Math.min(to, entries.length);
+  extendTreeIndex(grown.index, entries, grown.count, end);
+  grown.count = Math.max(grown.count, end);
 }
 
 /** Tree data of a session's entries (see the module comment). */
