@@ -12,9 +12,10 @@ import { useUiStore } from "../../store/ui-store.ts";
 import { Dialog } from "../common/dialog.tsx";
 import { SafeText } from "../common/safe-text.tsx";
 import { useCurrentSession } from "../hooks/current-session.tsx";
+import { leafOf } from "../tree/tree-model.ts";
 
 export function SystemPromptDialog({ sessionId, onClose }: { sessionId: string; onClose: () => void }) {
-  const { loaded, row } = useCurrentSession();
+  const { loaded } = useCurrentSession();
   const toast = useUiStore((s) => s.pushToast);
   const path = useMemo(() => (loaded ? currentPath(loaded.entries) : undefined), [loaded]);
   const [prompt, setPrompt] = useState<SessionPrompt | null>(null);
@@ -38,7 +39,7 @@ export function SystemPromptDialog({ sessionId, onClose }: { sessionId: string; 
     const r = await saveSessionPrompt(db, sessionId, {
       current: prompt.system,
       text: draft,
-      expectedLeafId: row?.leafId ?? null,
+      expectedLeafId: loaded ? leafOf(loaded.entries) : null,
     });
     if (!r.ok) toast({ kind: "error", message: r.error.message });
     else onClose();

@@ -6,7 +6,7 @@ import { db } from "../../db/instance.ts";
 import { changePin, type PinRequest } from "../../services/pins-service.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
-import { sessionPath } from "../tree/tree-model.ts";
+import { leafOf, sessionPath } from "../tree/tree-model.ts";
 import { pathPins } from "./path-pins.ts";
 
 export interface PinsApi {
@@ -21,11 +21,11 @@ export interface PinsApi {
  * "Pin" (each timeline row) computes nothing while it renders.
  */
 export function usePinChange(sessionId: string): PinsApi["change"] {
-  const { loaded, row } = useCurrentSession();
+  const { loaded } = useCurrentSession();
   return async (request: PinRequest): Promise<boolean> => {
     if (!loaded) return false;
     const path = sessionPath(loaded.entries);
-    const r = await changePin(db, sessionId, { path, request, expectedLeafId: row?.leafId ?? null });
+    const r = await changePin(db, sessionId, { path, request, expectedLeafId: leafOf(loaded.entries) });
     if (!r.ok) useUiStore.getState().pushToast({ kind: "error", message: r.error.message });
     return r.ok;
   };

@@ -45,6 +45,16 @@ export function treeData(entries: readonly SessionEntry[]): TreeData {
   return data;
 }
 
+/**
+ * Where the next entry of the session goes (its leaf), by the entries shown: the leaf a write
+ * expects must be the one of the path it was made from. (The session row's `leafId` comes from a
+ * live query that can lag an append made in this page by a moment: a write right after another
+ * was refused as stale.)
+ */
+export function leafOf(entries: readonly SessionEntry[]): string | null {
+  return treeData(entries).leafId;
+}
+
 /** The current path (root first) of a session's entries. Do not mutate the result. */
 export function sessionPath(entries: readonly SessionEntry[]): SessionEntry[] {
   return treeData(entries).path;
