@@ -1,8 +1,10 @@
 /**
  * Storage and session view on a 100 MB / ~91k-entry session, in the BUILT app in headless
  * Chromium (`npm run bench -- storage`):
- * - import (drop) to stored, and to first timeline rows visible; longest main-thread task;
- * - reopen (page reload) to first rows visible;
+ * - import (drop) to stored, to first timeline rows visible, to the whole session in view and to
+ *   the context meter's numbers (each timed in the page, at the first frame that shows it);
+ *   longest main-thread task;
+ * - reopen (page reload) to first rows visible, to the whole session and to the meter;
  * - export (click to download) and whether the bytes equal the input;
  * - JS heap after import; DOM rows while scrolling to the end;
  * - the storage layout alternatives (one row per entry vs JSONL chunks of several sizes),
