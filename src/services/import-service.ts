@@ -19,7 +19,7 @@
  * fresh session id, side by side), or cancels. Nothing is ever merged.
  */
 import type { LineProblem, PathSummary } from "../core/session/damage.ts";
-import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
+import type { SessionHeader } from "../core/session/types.ts";
 import {
   type CutpointDb,
   type EntriesMeta,
@@ -30,7 +30,6 @@ import {
 } from "../db/index.ts";
 import type { SessionRow } from "../db/schema.ts";
 import { createImportBuilder, type ImportCandidate } from "./import-prepare.ts";
-import { createPartQueue, type PartQueue } from "./part-queue.ts";
 import { offerEntries } from "./session-handover.ts";
 import { yieldToEventLoop } from "./session-loader.ts";
 
@@ -67,8 +66,6 @@ const READ_STEP = 8 * 1024 * 1024;
 const PUSH_STEP = 128 * 1024;
 /** Work per task. */
 const SLICE_MS = 10;
-/** Entries per part handed to the session's loader. */
-const HANDOVER_BATCH = 4096;
 
 /** Parses a file on the page, in slices; the entries are kept for the session view. */
 export async function parseFile(
@@ -143,28 +140,13 @@ function parsedImport(
       const saved = await saveSession(db, prepared, choice === "replace" ? "replace" : "new");
       const saveMs = performance.now() - t0;
       if (!saved.ok) return saved;
-      if (held.entries) offerEntries(saved.value, entriesQueue(held.entries, saved.value.lastSeq));
+      if (held.entries) offerEntries(saved.value, held.entries);
       return { ok: true, value: saved.value, saveMs };
     },
     discard: () => {
       kept = undefined;
     },
   };
-}
-
-/** The parsed entries as the parts of a read (for session-handover.ts). */
-function entriesQueue(entries: SessionEntry[], lastSeq: number): PartQueue {
-  const queue = createPartQueue();
-  for (let at = 0; at < entries.length; at += HANDOVER_BATCH) {
-    const seq = Math.max(1, Math.ceil(((at + HANDOVER_BATCH) / entries.length) * lastSeq));
-    queue.push({
-      kind: "entries",
-      entries: entries.slice(at, at + HANDOVER_BATCH),
-      seq: Math.min(seq, lastSeq),
-    });
-  }
-  queue.end();
-  return { ...queue, newest: (n) => entries.slice(-n) };
 }
 
 /** What the person must decide before a parsed file is stored (nothing: store directly). */

@@ -1,8 +1,7 @@
 /**
  * Unit tests of the import's handover: the entries the import keeps are what the stored chunks
  * give back; an import offers them after the store (nothing after a cancel); the
- * loader takes a matching offer instead of reading, drops a stale or expired one, and reads the
- * chunks when the handover fails midway.
+ * loader takes a matching offer instead of reading, and a stale or expired one is dropped.
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -13,7 +12,6 @@ import { type CutpointDb, type SessionRow, saveSession } from "../db/index.ts";
 import { FIXTURE, freshDb } from "./fixture-db.test-support.ts";
 import { prepareImport } from "./import-prepare.ts";
 import { parseFile } from "./import-service.ts";
-import { createPartQueue, type PartQueue } from "./part-queue.ts";
 import { offerEntries, takeEntries } from "./session-handover.ts";
 import { loadSession } from "./session-loader.ts";
 
@@ -32,14 +30,6 @@ async function importKept(text: string): Promise<{ row: SessionRow; kept: Sessio
   const saved = await saveSession(db, prepared.value.prepared, "new");
   if (!saved.ok) throw new Error(saved.error.message);
   return { row: saved.value, kept: prepared.value.entries ?? [] };
-}
-
-function queueOf(entries: SessionEntry[], lastSeq: number): PartQueue {
-  const queue = createPartQueue();
-  for (let at = 0; at < entries.length; at += 100)
-    queue.push({ kind: "entries", entries: entries.slice(at, at + 100), seq: lastSeq });
-  queue.end();
-  return queue;
 }
 
 describe("entries kept by the import", () => {
@@ -108,7 +98,7 @@ describe("handing entries over to the loader", () => {
     const { row, kept } = await importKept(readFileSync(EXAMPLE, "utf8"));
     // Marked, to tell them from entries read back.
     const offered = kept.map((e) => ({ ...e, handed: true }) as SessionEntry);
-    offerEntries(row, queueOf(offered, row.lastSeq));
+    offerEntries(row, offered);
     const seen: number[] = [];
     const loaded = await loadSession(db, row.id, {
       onEntries: (list, from) => seen.push(list.length - from),
@@ -120,39 +110,27 @@ describe("handing entries over to the loader", () => {
   });
 
   it("an offer for another state of the session (re-imported, appended) is dropped, not used", () => {
-    const stop = vi.fn();
-    const queue = { ...createPartQueue(), stop };
-    offerEntries({ id: "s", generation: 1, lastSeq: 3 }, queue);
+    const entries = [msg("e1", null, user("one"))];
+    offerEntries({ id: "s", generation: 1, lastSeq: 3 }, entries);
     expect(takeEntries({ id: "s", generation: 2, lastSeq: 3 })).toBeUndefined();
-    expect(stop).toHaveBeenCalled();
+    // Dropped by that look: the matching state finds nothing either.
     expect(takeEntries({ id: "s", generation: 1, lastSeq: 3 })).toBeUndefined();
-    const next = createPartQueue();
-    offerEntries({ id: "s", generation: 1, lastSeq: 3 }, next);
+    offerEntries({ id: "s", generation: 1, lastSeq: 3 }, entries);
     expect(takeEntries({ id: "s", generation: 1, lastSeq: 4 })).toBeUndefined();
+    offerEntries({ id: "s", generation: 1, lastSeq: 3 }, entries);
+    expect(takeEntries({ id: "s", generation: 1, lastSeq: 3 })).toBe(entries);
+    // Taken once.
+    expect(takeEntries({ id: "s", generation: 1, lastSeq: 3 })).toBeUndefined();
   });
 
   it("an offer nobody takes is dropped after its time", () => {
     vi.useFakeTimers();
     try {
-      const stop = vi.fn();
-      offerEntries({ id: "t", generation: 1, lastSeq: 1 }, { ...createPartQueue(), stop }, 1000);
+      offerEntries({ id: "t", generation: 1, lastSeq: 1 }, [msg("e1", null, user("one"))], 1000);
       vi.advanceTimersByTime(1001);
-      expect(stop).toHaveBeenCalled();
       expect(takeEntries({ id: "t", generation: 1, lastSeq: 1 })).toBeUndefined();
     } finally {
       vi.useRealTimers();
     }
-  });
-
-  it("when the handover fails midway, the loader reads the stored chunks from the start", async () => {
-    const { row, kept } = await importKept(readFileSync(EXAMPLE, "utf8"));
-    const queue = createPartQueue();
-    queue.push({ kind: "entries", entries: [msg("stray", null, user("half"))], seq: 1 });
-    queue.fail(new Error("the import worker stopped"));
-    offerEntries(row, queue);
-    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const loaded = await loadSession(db, row.id);
-    warn.mockRestore();
-    expect(loaded?.entries).toEqual(kept);
   });
 });

@@ -81,50 +81,33 @@ export async function loadSession(
   const { generation, lastSeq, header } = row;
   const base = { id: sessionId, header, generation, lastSeq };
   const spec = { sessionId, generation, from: 1, to: lastSeq };
-  // Just imported: the import's parsed entries (no read back); else (or when that fails) the
-  // stored chunks, read here.
+  // Just imported: the import's parsed entries (nothing read back); else the stored chunks.
   const handed = takeEntries(row);
   const t0 = performance.now();
   const spent = { waited: 0, decode: 0, parse: 0, onEntries: 0 };
-  try {
-    // The newest entries: at hand after an import, else read from the last chunks.
-    const newest = handed?.newest?.(PREVIEW_ENTRIES);
-    const preview =
-      onPreview && lastSeq > 1
-        ? newest
-          ? newest.length < row.entryCount
-            ? { ...base, entries: newest }
-            : undefined
-          : await readPreview(db, base)
-        : undefined;
-    if (signal?.aborted) return undefined;
-    if (preview) await onPreview?.(preview);
-    if (signal?.aborted) return undefined;
-    phase("preview", t0, performance.now() - t0);
-    for (const source of [handed, undefined]) {
-      const entries: SessionEntry[] = [];
-      try {
-        const t1 = performance.now();
-        const done = await takeParts(
-          source ?? readSessionParts(db, spec, spent),
-          entryTaker(entries, lastSeq, options, spent),
-          signal,
-        );
-        phase("read wait", t1, spent.waited);
-        phase("read decode", t1, spent.decode);
-        phase("read parse", t1, spent.parse);
-        phase("read onEntries", t1, spent.onEntries);
-        return done && !signal?.aborted ? { ...base, entries } : undefined;
-      } catch (error) {
-        if (source === undefined) throw error;
-        // The handover failed: read the stored chunks (onEntries sees the entries anew).
-        console.warn("taking the imported entries failed; reading them back", error);
-      }
-    }
-    return undefined;
-  } finally {
-    handed?.stop();
-  }
+  const preview =
+    !onPreview || lastSeq <= 1 ? undefined : handed ? newestOf(base, handed) : await readPreview(db, base);
+  if (signal?.aborted) return undefined;
+  if (preview) await onPreview?.(preview);
+  if (signal?.aborted) return undefined;
+  phase("preview", t0, performance.now() - t0);
+  const entries: SessionEntry[] = [];
+  const t1 = performance.now();
+  const done = await takeParts(
+    handed ? [{ kind: "entries", entries: handed, seq: lastSeq }] : readSessionParts(db, spec, spent),
+    entryTaker(entries, lastSeq, options, spent),
+    signal,
+  );
+  phase("read wait", t1, spent.waited);
+  phase("read decode", t1, spent.decode);
+  phase("read parse", t1, spent.parse);
+  phase("read onEntries", t1, spent.onEntries);
+  return done && !signal?.aborted ? { ...base, entries } : undefined;
+}
+
+/** The newest of the handed-over entries (PREVIEW_ENTRIES), unless that is all of them. */
+function newestOf(base: Omit<LoadedSession, "entries">, entries: SessionEntry[]): LoadedSession | undefined {
+  return entries.length > PREVIEW_ENTRIES ? { ...base, entries: entries.slice(-PREVIEW_ENTRIES) } : undefined;
 }
 
 /** Time spent in one part of the load, as a User Timing measure "cutpoint:load <part>" (the storage bench reports them). */
@@ -152,7 +135,7 @@ async function readPreview(
 
 /** Takes every part; false when the read ended early (aborted, or replaced by a re-import). */
 async function takeParts(
-  parts: AsyncIterable<ReadPart>,
+  parts: AsyncIterable<ReadPart> | Iterable<ReadPart>,
   take: (part: SessionEntry[] | string, seq: number) => Promise<boolean>,
   signal: AbortSignal | undefined,
 ): Promise<boolean> {
