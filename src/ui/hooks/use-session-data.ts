@@ -3,8 +3,9 @@
  * extended incrementally when other code (or another tab) appends entries.
  */
 import { useLiveQuery } from "dexie-react-hooks";
-import { startTransition, useCallback, useEffect, useMemo, useState } from "react";
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { flushSync } from "react-dom";
+import { estimateEntries } from "../../core/compaction/entry-messages.ts";
 import { db } from "../../db/instance.ts";
 import type { SessionRow } from "../../db/schema.ts";
 import { onEntriesAppended } from "../../db/sessions-repo.ts";
@@ -18,7 +19,7 @@ import {
   onPendingEntries,
   shownEntries,
 } from "./pending-entries.ts";
-import { createSessionWarmer, warmPathModels, warmViews } from "./warm-session.ts";
+import { warmPathModels, warmViews } from "./warm-session.ts";
 
 export interface SessionData {
   /** undefined while the live query starts; null when the session does not exist. */
@@ -37,8 +38,6 @@ const afterNextPaint = (): Promise<void> =>
 
 /** When the render of each fully loaded session began (for the "render-whole" measure). */
 const renderStarted = new WeakMap<object, number>();
-/** Resolves the wait of the path warmers once the whole session's render has committed. */
-let onShown: (() => void) | undefined;
 /** The path warmers start this long after the load at the latest. */
 const SHOWN_FALLBACK_MS = 2000;
 
@@ -60,6 +59,8 @@ export function useSessionData(sessionId: string | undefined): SessionData {
   );
   const [preview, setPreview] = useState<LoadedSession | undefined>(undefined);
   const [loading, setLoading] = useState<number | undefined>(undefined);
+  /** Resolves the wait of the path warmers once the whole session's render has committed. */
+  const onShown = useRef<(() => void) | undefined>(undefined);
   const generation = row?.generation;
   const lastSeq = row?.lastSeq;
 
@@ -79,7 +80,8 @@ export function useSessionData(sessionId: string | undefined): SessionData {
         setPreview(p);
         return afterNextPaint();
       },
-      onEntries: createSessionWarmer(),
+      // Each entry's token estimate, as it is read (the timeline and the planner read them next).
+      onEntries: (entries, from) => estimateEntries(entries, from),
       signal: controller.signal,
     })
       .then(async (next) => {
@@ -94,7 +96,7 @@ export function useSessionData(sessionId: string | undefined): SessionData {
         // own, once the whole session is on screen: until then those views say they are counting.
         if (next) {
           const shown = new Promise<void>((resolve) => {
-            onShown = resolve;
+            onShown.current = resolve;
             // In case that render never commits as such (an append replaced it first).
             setTimeout(resolve, SHOWN_FALLBACK_MS);
           });
@@ -115,8 +117,8 @@ export function useSessionData(sessionId: string | undefined): SessionData {
   // The render that shows the whole session, as a measure (the storage bench reports it).
   useEffect(() => {
     if (loaded) {
-      onShown?.();
-      onShown = undefined;
+      onShown.current?.();
+      onShown.current = undefined;
     }
     const start = loaded && renderStarted.get(loaded);
     if (start === undefined) return;

@@ -1,17 +1,12 @@
 // The load-time warmer: after it and warmViews, the tree data and path are those of a fresh build.
 import { describe, expect, it } from "vitest";
+import { estimateEntries } from "../../core/compaction/entry-messages.ts";
 import { buildTreeIndex, currentPath, resolveLabels, resolveLeafId } from "../../core/session/index.ts";
 import { assistant, entry, msg, user } from "../../core/session/test-builders.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { buildTimelineModel, entryTokens, timelineModel } from "../timeline/timeline-model.ts";
 import { sessionPath, treeData } from "../tree/tree-model.ts";
-import {
-  addPathWarmer,
-  createSessionWarmer,
-  isPathWarming,
-  warmPathModels,
-  warmViews,
-} from "./warm-session.ts";
+import { addPathWarmer, isPathWarming, warmPathModels, warmViews } from "./warm-session.ts";
 
 /** A long chain with a branch at entry 100 and labels here and there. */
 function session(n: number): SessionEntry[] {
@@ -30,12 +25,11 @@ function session(n: number): SessionEntry[] {
 describe("warm-session", () => {
   it("fed in pieces as the loader does, leaves the tree data and path of a fresh build", async () => {
     const all = session(40_000);
-    const warm = createSessionWarmer();
     const growing: SessionEntry[] = [];
     for (let at = 0; at < all.length; at += 64) {
       const from = growing.length;
       growing.push(...all.slice(at, at + 64));
-      warm(growing, from);
+      estimateEntries(growing, from);
     }
     // The loader hands over its own array; a copy here so nothing is shared with the test's list.
     const loaded = growing.slice();

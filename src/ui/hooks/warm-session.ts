@@ -1,14 +1,12 @@
 /**
- * While a big session loads, fills the caches that opening it needs, a few entries at a time
- * inside the loader's time slices (src/services/session-loader.ts `onEntries`): each entry's
- * token estimate (pi's chars/4, cached per message and shared by the timeline and the compaction
- * planner); then, once loaded, the tree index a part at a time, the tree data, the current path
- * and the timeline model in tasks of their own (`warmViews`), and after the whole session is
- * shown, the models other views build from the path (`warmPathModels`). Without it, all of that
+ * Once a big session is read (its token estimates are made while it is read, in the loader's
+ * `onEntries`: core's `estimateEntries`), builds what opening it needs: the tree index a part at
+ * a time, the tree data, the current path and the timeline model in tasks of their own
+ * (`warmViews`), and after the whole session is shown, the models other views build from the
+ * path (`warmPathModels`). Without it, all of that
  * ran in one long task when the load finished.
  */
 import { useCallback, useSyncExternalStore } from "react";
-import { estimateEntries } from "../../core/compaction/entry-messages.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { yieldToEventLoop } from "../../services/session-loader.ts";
 import { warmTimelineModel } from "../timeline/timeline-model.ts";
@@ -18,11 +16,6 @@ import { growTreeIndex, sessionPath, treeData } from "../tree/tree-model.ts";
 const TREE_PART = 32_768;
 /** Work per task while the timeline model is built ahead. */
 const WARM_SLICE_MS = 10;
-
-/** A warmer for one load: pass it as `onEntries`. */
-export function createSessionWarmer(): (entries: readonly SessionEntry[], from: number) => void {
-  return (entries, from) => estimateEntries(entries, from);
-}
 
 /**
  * A part of the session view that builds its own model from the whole path (the compaction
