@@ -3,7 +3,7 @@
  * its main message, and which contributions make a valid cut point or start a turn. The
  * messages themselves come from session/projection.ts (one conversion for the whole app).
  */
-import { entryMessages } from "../session/projection.ts";
+import { entryMessages, ownMessage } from "../session/projection.ts";
 import type { AgentMessage, SessionEntry } from "../session/types.ts";
 import { type Estimator, PI_ESTIMATOR } from "./tokens.ts";
 
@@ -18,11 +18,8 @@ export function isContextEntry(entry: SessionEntry): boolean {
  * a branch summary, a compaction's summary (not its system checkpoint); undefined otherwise.
  */
 export function entryMessage(entry: SessionEntry): AgentMessage | undefined {
-  // A message entry with content is its own message: no list to make (or cache) for it.
-  if (entry.type === "message") {
-    const m = (entry as { message?: { content?: unknown } }).message;
-    if (m && typeof m === "object" && m.content != null) return m as AgentMessage;
-  }
+  const own = ownMessage(entry);
+  if (own) return own;
   const messages = entryMessages(entry);
   return messages[messages.length - 1];
 }

@@ -30,12 +30,23 @@ function asContent(value: unknown): string | UserContentBlock[] {
   return typeof value === "string" || Array.isArray(value) ? (value as string | UserContentBlock[]) : [];
 }
 
+/**
+ * A `message` entry's stored message when it can be used as it is (it has content): the same
+ * object every time, with no list made or cached for it. Undefined for any other entry.
+ */
+export function ownMessage(entry: SessionEntry): AgentMessage | undefined {
+  if (entry.type !== "message") return undefined;
+  const m = (entry as { message?: { content?: unknown } }).message;
+  return m && typeof m === "object" && m.content != null ? (m as AgentMessage) : undefined;
+}
+
 /** The stored message of a `message` entry, with a missing content read as empty (as pi does). */
 function storedMessage(entry: SessionEntry): AgentMessage | undefined {
+  const own = ownMessage(entry);
+  if (own) return own;
   const m = (entry as { message?: unknown }).message;
   if (!m || typeof m !== "object") return undefined;
   const message = m as AgentMessage;
-  if ((message as { content?: unknown }).content != null) return message;
   switch (message.role) {
     case "system":
       return { ...message, content: "" };
@@ -226,8 +237,8 @@ export function uncachedMessages(entry: SessionEntry): readonly AgentMessage[] {
     // A lookup is cheap when the entry was never cached (it has no identity hash yet).
     const hit = synthesized.get(entry);
     if (hit) return hit;
-    const stored = (entry as { message?: { content?: unknown } }).message;
-    if (stored && typeof stored === "object" && stored.content != null) return [stored as AgentMessage];
+    const own = ownMessage(entry);
+    if (own) return [own];
   }
   return entryMessages(entry);
 }
