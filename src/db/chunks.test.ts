@@ -10,9 +10,10 @@ import type { SessionEntry } from "../core/session/types.ts";
 import {
   buildChunks,
   buildSourceChunks,
-  createChunkReader,
+  decodedPieces,
   parseChunkBytes,
   parseChunkText,
+  parseLinesFrom,
   serializeEntryLine,
   sessionFileName,
   utf8Length,
@@ -145,20 +146,18 @@ describe("chunks made of the imported file's bytes", () => {
     );
   });
 
-  it("a chunk reader hands out the entries a few at a time", () => {
+  it("lines are parsed a few at a time from where the last call stopped", () => {
     const entries = [0, 1, 2, 3, 4].map((i) => JSON.parse(line(i, `é${i}`, false)) as SessionEntry);
-    const bytes = enc.encode(`${entries.map((e) => JSON.stringify(e)).join("\n")}\n`);
-    const reader = createChunkReader(bytes);
+    const text = `${entries.map((e) => JSON.stringify(e)).join("\n")}\n`;
     const out: SessionEntry[] = [];
-    reader.read(out, 2);
+    const pos = parseLinesFrom(text, 0, out, 2);
     expect(out).toHaveLength(2);
-    expect(reader.done()).toBe(false);
-    reader.read(out, 10);
-    expect(reader.done()).toBe(true);
+    expect(pos).toBeLessThan(text.length);
+    expect(parseLinesFrom(text, pos, out, 10)).toBe(text.length);
     expect(out).toEqual(entries);
   });
 
-  it("a chunk reader reads a chunk of many pieces (lines across piece ends, multi-byte text, blank lines)", () => {
+  it("a chunk is decoded in pieces of whole lines (lines across piece ends, multi-byte text, blank lines)", () => {
     const entries = Array.from(
       { length: 700 },
       (_, i) =>
@@ -169,9 +168,12 @@ describe("chunks made of the imported file's bytes", () => {
     const text = `${entries.map((e, i) => (i % 50 === 0 ? `\n${JSON.stringify(e)}` : JSON.stringify(e))).join("\n")}\n`;
     const bytes = enc.encode(text);
     expect(bytes.length).toBeGreaterThan(2 * 256 * 1024);
-    const reader = createChunkReader(bytes);
+    const pieces = [...decodedPieces(bytes)];
+    expect(pieces.length).toBeGreaterThan(1);
+    for (const piece of pieces) expect(piece.endsWith("\n")).toBe(true);
     const out: SessionEntry[] = [];
-    while (!reader.done()) reader.read(out, 64);
+    for (const piece of pieces)
+      for (let pos = 0; pos < piece.length; ) pos = parseLinesFrom(piece, pos, out, 64);
     expect(out).toEqual(entries);
     expect(parseChunkBytes(bytes.subarray(0, bytes.length - 1))).toEqual(entries);
   });

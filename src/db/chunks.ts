@@ -183,7 +183,9 @@ export function buildChunks(
   return chunks;
 }
 
-/** Bytes decoded at a time by a chunk reader (cut at a line end). */
+const utf8 = new TextDecoder("utf-8");
+
+/** Bytes decoded at a time (cut at a line end). */
 const DECODE_PIECE_BYTES = 256 * 1024;
 
 /**
@@ -223,45 +225,10 @@ export function parseLinesFrom(
   return Math.min(pos, text.length);
 }
 
-/**
- * Reads the entries of one chunk's bytes a few lines at a time (`decodedPieces`, then each line
- * parsed from a slice of its piece), so that a caller on the main thread can yield between calls.
- */
-export function createChunkReader(bytes: Uint8Array) {
-  const pieces = decodedPieces(bytes);
-  let text = "";
-  let pos = 0;
-  let ended = false;
-  const nextPiece = (): boolean => {
-    const next = pieces.next();
-    if (next.done) {
-      ended = true;
-      return false;
-    }
-    text = next.value;
-    pos = 0;
-    return true;
-  };
-  return {
-    done: (): boolean => pos >= text.length && (ended || !nextPiece()),
-    /** Appends up to `maxLines` entries to `into`. */
-    read(into: SessionEntry[], maxLines = Number.POSITIVE_INFINITY): void {
-      for (let left = maxLines; left > 0; ) {
-        if (pos >= text.length && !nextPiece()) return;
-        const before = into.length;
-        pos = parseLinesFrom(text, pos, into, left);
-        left -= into.length - before;
-      }
-    },
-  };
-}
-
-const utf8 = new TextDecoder("utf-8");
-
-/** All entries of one chunk's bytes. */
+/** Parses one chunk's bytes (UTF-8 JSONL) back into entries, a decoded piece at a time. */
 export function parseChunkBytes(bytes: Uint8Array): SessionEntry[] {
   const out: SessionEntry[] = [];
-  createChunkReader(bytes).read(out);
+  for (const piece of decodedPieces(bytes)) parseLinesFrom(piece, 0, out);
   return out;
 }
 
