@@ -31,7 +31,7 @@ import {
 import type { SessionRow } from "../db/schema.ts";
 import { createImportBuilder, type ImportCandidate } from "./import-prepare.ts";
 import { offerEntries } from "./session-handover.ts";
-import { yieldToEventLoop } from "./session-loader.ts";
+import { yieldToEventLoop } from "./yield.ts";
 
 export type ImportChoice = "new" | "replace" | "copy";
 export type ImportPhase = "read" | "parse" | "prepare" | "save";

@@ -32,6 +32,7 @@ import {
 import { takeEntries } from "./session-handover.ts";
 import { readSessionParts } from "./session-read.ts";
 import type { ReadPart } from "./session-read-protocol.ts";
+import { yieldToEventLoop } from "./yield.ts";
 
 export interface LoadedSession {
   id: string;
@@ -50,15 +51,6 @@ const PROGRESS_MS = 100;
 
 /** Lines parsed between two looks at the clock. */
 const LINES_PER_CHECK = 64;
-
-type SchedulerLike = { yield?: () => Promise<void> };
-
-/** Lets the page paint and handle input: `scheduler.yield()` where there is one (no 4 ms clamp). */
-export const yieldToEventLoop = (): Promise<void> => {
-  const scheduler = (globalThis as { scheduler?: SchedulerLike }).scheduler;
-  if (scheduler?.yield) return scheduler.yield();
-  return new Promise<void>((resolve) => setTimeout(resolve, 0));
-};
 
 export interface LoadOptions {
   onProgress?: (fraction: number) => void;

@@ -13,7 +13,7 @@ import {
 import { startOfflineCompaction } from "../core/compaction/offline-summary.ts";
 import type { CompactionPlan } from "../core/compaction/plan.ts";
 import type { GenerateResult } from "../core/compaction/summarize.ts";
-import { yieldToEventLoop } from "./session-loader.ts";
+import { yieldToEventLoop } from "./yield.ts";
 
 /** Work per task. */
 const SLICE_MS = 8;

@@ -8,7 +8,7 @@
  */
 import { useCallback, useSyncExternalStore } from "react";
 import type { SessionEntry } from "../../core/session/types.ts";
-import { yieldToEventLoop } from "../../services/session-loader.ts";
+import { yieldToEventLoop } from "../../services/yield.ts";
 import { warmTimelineModel } from "../timeline/timeline-model.ts";
 import { growTreeIndex, sessionPath, treeData } from "../tree/tree-model.ts";
 
