@@ -59,7 +59,7 @@ export function useSessionData(sessionId: string | undefined): SessionData {
   );
   const [preview, setPreview] = useState<LoadedSession | undefined>(undefined);
   const [loading, setLoading] = useState<number | undefined>(undefined);
-  /** Resolves the wait of the path warmers once the whole session's render has committed. */
+  /** Resolves the wait of the path warmers once the whole session's render is on screen. */
   const onShown = useRef<(() => void) | undefined>(undefined);
   const generation = row?.generation;
   const lastSeq = row?.lastSeq;
@@ -117,8 +117,10 @@ export function useSessionData(sessionId: string | undefined): SessionData {
   // The render that shows the whole session, as a measure (the storage bench reports it).
   useEffect(() => {
     if (loaded) {
-      onShown.current?.();
+      // After that render is painted: the warmers' tasks must not hold the frame back.
+      const shown = onShown.current;
       onShown.current = undefined;
+      if (shown) void afterNextPaint().then(shown);
     }
     const start = loaded && renderStarted.get(loaded);
     if (start === undefined) return;
