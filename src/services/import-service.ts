@@ -19,6 +19,7 @@
  * fresh session id, side by side), or cancels. Nothing is ever merged.
  */
 import type { LineProblem, PathSummary } from "../core/session/damage.ts";
+import { type TailPreview, tailPreview } from "../core/session/tail-preview.ts";
 import type { SessionHeader } from "../core/session/types.ts";
 import {
   type CutpointDb,
@@ -66,12 +67,22 @@ const READ_STEP = 8 * 1024 * 1024;
 const PUSH_STEP = 128 * 1024;
 /** Work per task. */
 const SLICE_MS = 10;
+/** Files from this size on show their newest entries (read from the file's end) while parsed. */
+export const PREVIEW_MIN_BYTES = 4 * 1024 * 1024;
+/** Bytes read for the preview: the header line from the start, the newest entries from the end. */
+const PREVIEW_HEAD_BYTES = 64 * 1024;
+const PREVIEW_TAIL_BYTES = 1024 * 1024;
 
-/** Parses a file on the page, in slices; the entries are kept for the session view. */
+/**
+ * Parses a file on the page, in slices; the entries are kept for the session view. A big file's
+ * newest entries go to `onPreview` first, read from its end (core tailPreview: for display
+ * only, never stored as such; only a current-version file has one).
+ */
 export async function parseFile(
   db: CutpointDb,
   file: File,
   onProgress?: ImportProgress,
+  onPreview?: (preview: TailPreview) => void,
 ): Promise<{ ok: true; value: ParsedImport } | { ok: false; error: { fileName: string; message: string } }> {
   const fileName = file.name;
   try {
@@ -82,6 +93,15 @@ export async function parseFile(
     let waitMs = 0;
     let sliceStart = performance.now();
     let next = file.size > 0 ? file.slice(0, READ_STEP).arrayBuffer() : undefined;
+    if (onPreview && file.size >= PREVIEW_MIN_BYTES) {
+      const tailStart = Math.max(0, file.size - PREVIEW_TAIL_BYTES);
+      const [head, tail] = await Promise.all([
+        file.slice(0, PREVIEW_HEAD_BYTES).arrayBuffer(),
+        file.slice(tailStart).arrayBuffer(),
+      ]);
+      const preview = tailPreview(new Uint8Array(head), new Uint8Array(tail), tailStart);
+      if (preview) onPreview(preview);
+    }
     for (let at = 0; next !== undefined; at += READ_STEP) {
       const w0 = performance.now();
       const bytes = new Uint8Array(await next);

@@ -5,11 +5,13 @@
  * one stored (same generation and last chunk), else they are dropped. An offer nobody takes is
  * dropped after HANDOVER_TTL_MS (the entries are not kept in memory for nothing).
  */
-import type { SessionEntry } from "../core/session/types.ts";
+import { PREVIEW_ENTRIES } from "../core/session/tail-preview.ts";
+import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
 
 interface Offer {
   generation: number;
   lastSeq: number;
+  header: SessionHeader | undefined;
   entries: SessionEntry[];
   timer: ReturnType<typeof setTimeout>;
 }
@@ -27,13 +29,38 @@ function drop(sessionId: string): void {
 
 /** Offers the entries of the stored `row`, in file order (one offer per session: a newer one replaces it). */
 export function offerEntries(
-  row: { id: string; generation: number; lastSeq: number },
+  row: { id: string; generation: number; lastSeq: number; header?: SessionHeader },
   entries: SessionEntry[],
   ttlMs = HANDOVER_TTL_MS,
 ): void {
   drop(row.id);
   const timer = setTimeout(() => drop(row.id), ttlMs);
-  offers.set(row.id, { generation: row.generation, lastSeq: row.lastSeq, entries, timer });
+  offers.set(row.id, {
+    generation: row.generation,
+    lastSeq: row.lastSeq,
+    header: row.header,
+    entries,
+    timer,
+  });
+}
+
+/** The newest PREVIEW_ENTRIES of `entries`, or undefined when that would be all of them. */
+export function newestEntries(entries: SessionEntry[]): SessionEntry[] | undefined {
+  return entries.length > PREVIEW_ENTRIES ? entries.slice(-PREVIEW_ENTRIES) : undefined;
+}
+
+/**
+ * The newest of the entries offered for a session, without taking them: what its view shows at
+ * once, before its row is read (display only; the loader still takes the offer). Undefined when
+ * nothing with a header is offered, or the offer is small enough to load at once.
+ */
+export function peekNewest(
+  sessionId: string,
+): { header: SessionHeader; generation: number; lastSeq: number; entries: SessionEntry[] } | undefined {
+  const offer = offers.get(sessionId);
+  const entries = offer?.header && newestEntries(offer.entries);
+  if (!offer?.header || !entries) return undefined;
+  return { header: offer.header, generation: offer.generation, lastSeq: offer.lastSeq, entries };
 }
 
 /** The entries offered for exactly this stored state of the session (taken once), or undefined. */

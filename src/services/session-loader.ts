@@ -16,6 +16,7 @@
  *
  * Every read goes through src/db (session-reads.ts); this file and session-read.ts only parse.
  */
+import { PREVIEW_ENTRIES } from "../core/session/tail-preview.ts";
 import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
 import {
   type ChunkRow,
@@ -29,7 +30,7 @@ import {
   readSessionSince,
   type SessionRow,
 } from "../db/index.ts";
-import { takeEntries } from "./session-handover.ts";
+import { newestEntries, takeEntries } from "./session-handover.ts";
 import { readSessionParts } from "./session-read.ts";
 import type { ReadPart } from "./session-read-protocol.ts";
 import { yieldToEventLoop } from "./yield.ts";
@@ -43,8 +44,6 @@ export interface LoadedSession {
   lastSeq: number;
 }
 
-/** Entries wanted in the preview (the newest ones). */
-const PREVIEW_ENTRIES = 300;
 const SLICE_MS = 12;
 /** Progress reports at most this often (each one re-renders the session view). */
 const PROGRESS_MS = 100;
@@ -99,7 +98,8 @@ export async function loadSession(
 
 /** The newest of the handed-over entries (PREVIEW_ENTRIES), unless that is all of them. */
 function newestOf(base: Omit<LoadedSession, "entries">, entries: SessionEntry[]): LoadedSession | undefined {
-  return entries.length > PREVIEW_ENTRIES ? { ...base, entries: entries.slice(-PREVIEW_ENTRIES) } : undefined;
+  const newest = newestEntries(entries);
+  return newest && { ...base, entries: newest };
 }
 
 /** Time spent in one part of the load, as a User Timing measure "cutpoint:load <part>" (the storage bench reports them). */

@@ -3,6 +3,7 @@
  * nothing here is saved. Read with narrow selectors: `useUiStore((s) => s.sidebarOpen)`.
  */
 import { create } from "zustand";
+import type { TailPreview } from "../core/session/tail-preview.ts";
 
 export type ToastKind = "info" | "error" | "success";
 
@@ -32,6 +33,8 @@ export interface ImportJob {
   fileName: string;
   phase: "read" | "parse" | "prepare" | "save" | "waiting";
   fraction: number;
+  /** A big file's newest entries, shown while it is parsed (display only, never stored as such). */
+  preview?: TailPreview;
 }
 
 export interface UiState {
@@ -60,6 +63,7 @@ export interface UiState {
   dismissToast(id: number): void;
   /** Dismisses the toast with this key, if any. */
   dismissToastKey(key: string): void;
+  /** Adds a job, or updates its fields (those not given are kept: a preview stays). */
   upsertImport(job: ImportJob): void;
   removeImport(id: number): void;
   setDbClosed(reason: string): void;
@@ -108,8 +112,9 @@ export const useUiStore = create<UiState>()((set) => ({
   dismissToastKey: (key) => set((s) => ({ toasts: s.toasts.filter((t) => t.key !== key) })),
   upsertImport: (job) =>
     set((s) => {
+      const before = s.imports.find((j) => j.id === job.id);
       const others = s.imports.filter((j) => j.id !== job.id);
-      return { imports: [...others, job].sort((a, b) => a.id - b.id) };
+      return { imports: [...others, { ...before, ...job }].sort((a, b) => a.id - b.id) };
     }),
   removeImport: (id) => set((s) => ({ imports: s.imports.filter((j) => j.id !== id) })),
   setDbClosed: (reason) => set({ dbClosedReason: reason }),

@@ -1,5 +1,5 @@
 /**
- * The app shell: sidebar (sessions), main area (session view or welcome), dialogs, toasts,
+ * The app shell: sidebar (sessions), main area (session view, an import's preview, or welcome), dialogs, toasts,
  * import progress, the offline notice and update prompt, and the window-wide drop zone. See src/ui/README.md for the mount points.
  */
 import { useUiStore } from "../store/ui-store.ts";
@@ -8,6 +8,7 @@ import { ErrorBoundary } from "./common/error-boundary.tsx";
 import { Toasts } from "./common/toasts.tsx";
 import { useHashRoute } from "./hooks/use-hash-route.ts";
 import { ImportDialog } from "./import/import-dialog.tsx";
+import { ImportPreview, usePreviewedImport } from "./import/import-preview.tsx";
 import { ImportProgress } from "./import/import-progress.tsx";
 import { SessionView } from "./session/session-view.tsx";
 import { Welcome } from "./session/welcome.tsx";
@@ -46,6 +47,7 @@ export function App() {
   const sidebarOpen = useUiStore((s) => s.sidebarOpen);
   const setSidebarOpen = useUiStore((s) => s.setSidebarOpen);
   const closed = useUiStore((s) => s.dbClosedReason);
+  const previewed = usePreviewedImport();
   return (
     <div className="app" data-sidebar-open={sidebarOpen}>
       <ErrorBoundary name="the session list">
@@ -59,7 +61,11 @@ export function App() {
         onClick={() => setSidebarOpen(false)}
       />
       <main className="main">
-        {selected ? (
+        {previewed?.preview ? (
+          <ErrorBoundary key={`import-${previewed.id}`} name="the import preview">
+            <ImportPreview job={{ ...previewed, preview: previewed.preview }} />
+          </ErrorBoundary>
+        ) : selected ? (
           <ErrorBoundary key={selected} name="this session">
             <SessionView sessionId={selected} />
           </ErrorBoundary>

@@ -26,7 +26,7 @@ import { headerVersion, migrateToV3, type NewId, type ParsedObject } from "./mig
 import { excerptAround, excerptOf, isBlank, MAX_JSON_DEPTH, nestedTooDeep } from "./parse-lines.ts";
 import { createLineSplitter } from "./parse-split.ts";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.ts";
-import { entryProblem, isPlainObject } from "./validate.ts";
+import { entryProblem, isHeaderObject } from "./validate.ts";
 
 export type { LineProblem } from "./damage.ts";
 export { createLineDecoder } from "./parse-lines.ts";
@@ -94,10 +94,6 @@ export interface StreamOptions {
 
 function sourceText(source: string | (() => string)): string {
   return typeof source === "string" ? source : source();
-}
-
-function isHeaderObject(value: unknown): value is SessionHeader {
-  return isPlainObject(value) && value.type === "session" && typeof value.id === "string";
 }
 
 /**

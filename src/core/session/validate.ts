@@ -12,9 +12,15 @@
  *
  * Everything else (timestamps, usage, content shapes, unknown types) is accepted as is.
  */
+import type { SessionHeader } from "./types.ts";
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** A session header line's object: `type` "session" and a string id (its version is read apart). */
+export function isHeaderObject(value: unknown): value is SessionHeader {
+  return isPlainObject(value) && value.type === "session" && typeof value.id === "string";
 }
 
 /** Why `value` is not a valid entry, or undefined when it is. `withIds`: check id/parentId. */

@@ -9,6 +9,7 @@ import { estimateEntries } from "../../core/compaction/entry-messages.ts";
 import { db } from "../../db/instance.ts";
 import type { SessionRow } from "../../db/schema.ts";
 import { onEntriesAppended } from "../../db/sessions-repo.ts";
+import { peekNewest } from "../../services/session-handover.ts";
 import { type LoadedSession, loadNewEntries, loadSession } from "../../services/session-loader.ts";
 import { sessionPath } from "../tree/tree-model.ts";
 import {
@@ -57,7 +58,11 @@ export function useSessionData(sessionId: string | undefined): SessionData {
     (next: LoadedSession | undefined) => setHeld((h) => ({ ...h, loaded: next })),
     [],
   );
-  const [preview, setPreview] = useState<LoadedSession | undefined>(undefined);
+  // Just imported: its newest entries at once, before the row is read (display only).
+  const [preview, setPreview] = useState<LoadedSession | undefined>(() => {
+    const handed = sessionId ? peekNewest(sessionId) : undefined;
+    return handed && sessionId ? { id: sessionId, ...handed } : undefined;
+  });
   const [loading, setLoading] = useState<number | undefined>(undefined);
   /** Resolves the wait of the path warmers once the whole session's render is on screen. */
   const onShown = useRef<(() => void) | undefined>(undefined);
@@ -169,5 +174,10 @@ export function useSessionData(sessionId: string | undefined): SessionData {
   }, [held]);
   const mine = (l: LoadedSession | undefined) =>
     l && l.id === sessionId && l.generation === generation ? l : undefined;
-  return { row, loaded: mine(shown), preview: mine(shown) ? undefined : mine(preview), loading };
+  // A preview may show before the row is read (an import's handed entries); never after another generation.
+  const shownPreview =
+    preview && generation === undefined && row === undefined && preview.id === sessionId
+      ? preview
+      : mine(preview);
+  return { row, loaded: mine(shown), preview: mine(shown) ? undefined : shownPreview, loading };
 }

@@ -1,6 +1,7 @@
 /**
  * The import flow for files from the picker or a drop: parse on the page in slices (progress shown),
- * ask about bad lines and an existing id, store in one transaction, report, open the session.
+ * ask about bad lines and an existing id, store in one transaction, report, open the session. A big
+ * file's newest entries are shown while it is parsed (the job's `preview`, see ImportPreview).
  */
 import { useCallback } from "react";
 import { db } from "../../db/instance.ts";
@@ -20,12 +21,19 @@ async function importOne(file: File): Promise<SessionRow | undefined> {
     // The parser and the rest of the import: a lazy chunk (not in the initial JS).
     const { parseFile, questionsFor } = await import("../../services/import-service.ts");
     let last = 0;
-    const parsed = await parseFile(db, file, (phase, fraction) => {
-      const now = performance.now();
-      if (now - last < 80 && fraction < 1) return;
-      last = now;
-      useUiStore.getState().upsertImport({ id, fileName: file.name, phase, fraction });
-    });
+    const parsed = await parseFile(
+      db,
+      file,
+      (phase, fraction) => {
+        const now = performance.now();
+        if (now - last < 80 && fraction < 1) return;
+        last = now;
+        useUiStore.getState().upsertImport({ id, fileName: file.name, phase, fraction });
+      },
+      // Shown in the main area while the file is parsed (see ImportPreview), until it is stored.
+      (preview) =>
+        useUiStore.getState().upsertImport({ id, fileName: file.name, phase: "parse", fraction: 0, preview }),
+    );
     if (!parsed.ok) {
       ui.pushToast({ kind: "error", message: `${file.name}: ${parsed.error.message}` });
       return undefined;
@@ -66,20 +74,17 @@ async function importOne(file: File): Promise<SessionRow | undefined> {
       kind: "success",
       message: `Imported ${file.name}: ${saved.value.entryCount.toLocaleString("en-US")} entries.${describeImported(candidate.problems, candidate.path)}`,
     });
+    // Opened in the same render that removes its preview (no "Loading" in between).
+    ui.selectSession(saved.value.id);
     return saved.value;
   } finally {
     useUiStore.getState().removeImport(id);
   }
 }
 
-/** Imports files one after the other; opens the last one stored. */
+/** Imports files one after the other; each one stored is opened (the last one stays open). */
 export function useImportFiles(): (files: readonly File[]) => Promise<void> {
   return useCallback(async (files) => {
-    let lastId: string | undefined;
-    for (const file of files) {
-      const row = await importOne(file);
-      if (row) lastId = row.id;
-    }
-    if (lastId) useUiStore.getState().selectSession(lastId);
+    for (const file of files) await importOne(file);
   }, []);
 }

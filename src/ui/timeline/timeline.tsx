@@ -3,7 +3,7 @@
  * session size; rows keyed by entry id and measured; follows the end when entries arrive.
  */
 import type { VirtualItem } from "@tanstack/react-virtual";
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
@@ -56,8 +56,19 @@ function LoadProgressLabel() {
   );
 }
 
-/** `partial`: the model holds only the newest entries while the rest loads. */
-export function Timeline({ model, partial = false }: { model: TimelineModel; partial?: boolean }) {
+/**
+ * `partial`: the model holds only the newest entries while the rest loads; `status` then says how
+ * far that is (by default, the session's load progress).
+ */
+export function Timeline({
+  model,
+  partial = false,
+  status,
+}: {
+  model: TimelineModel;
+  partial?: boolean;
+  status?: ReactNode;
+}) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const expanded = useUiStore((s) => s.expanded);
   const toggleExpanded = useUiStore((s) => s.toggleExpanded);
@@ -176,7 +187,7 @@ export function Timeline({ model, partial = false }: { model: TimelineModel; par
     <>
       <div className="timeline-head" aria-live="polite">
         {partial ? (
-          <LoadProgressLabel />
+          (status ?? <LoadProgressLabel />)
         ) : (
           <span data-testid="path-count">{formatCount(count)} entries on the path</span>
         )}
