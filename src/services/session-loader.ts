@@ -10,7 +10,10 @@
  *   100 MB session never blocks the page for long. `onEntries` sees the entries as they are
  *   parsed, inside the same slices (to fill caches that opening the session needs). (Reading and
  *   decoding in a Web Worker was measured and was no faster on a 2-core machine:
- *   e2e/bench/storage.bench.ts; the worker competes with the page for the cores.)
+ *   e2e/bench/storage.bench.ts; the worker competes with the page for the cores. Measured again
+ *   with the page's slices no longer holding IndexedDB's results back (services/yield.ts): the
+ *   worker took 0.63-0.71 s to read and decode 100 MB, and the page waited for it: reopen 1.12x.
+ *   Reading the stored Blobs is the floor, whoever reads them.)
  * - Later, only the chunks appended since (entries are append-only): `loadNewEntries`, or
  *   `catchUp` for the row and the entries as one snapshot (the agent plans on it).
  *
