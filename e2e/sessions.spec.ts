@@ -1,6 +1,7 @@
 /**
- * Sessions as a person handles them: opening the example, rename, a new session, delete with Undo across
- * a reload and the purge after it, keyboard only, and a 9k-entry timeline with few DOM rows.
+ * Sessions as a person handles them: opening the example, a reload straight into it, rename, a new
+ * session, delete with Undo across a reload and the purge after it, keyboard only, and a 9k-entry
+ * timeline with few DOM rows.
  */
 import { resolve } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
@@ -31,6 +32,30 @@ test("welcome, then the example session loads with its name, compaction and labe
   await expect(page.locator("li.flash")).toHaveClass(/\bin\b/);
   await expect(page.locator("li.out").first()).toBeAttached();
   await expect(app.timeline.locator(".row-label", { hasText: "--json works" })).toHaveCount(1);
+});
+
+test("a reload opens the session in the URL straight away: the welcome view is never put on the page", async ({
+  page,
+}) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await page.getByRole("button", { name: "Open the example session" }).click();
+  await expect(app.title).toHaveText("tally: --json flag and exact cents");
+  await expect(page).toHaveURL(/#\/s\//);
+  // From the first script on, anything that puts the welcome view (or an empty main area) on the page.
+  await page.addInitScript(() => {
+    const w = window as unknown as { __welcomeSeen: boolean };
+    w.__welcomeSeen = false;
+    new MutationObserver(() => {
+      if (document.querySelector(".welcome")) w.__welcomeSeen = true;
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.reload();
+  await expect(app.title).toHaveText("tally: --json flag and exact cents");
+  await expect(app.timeline.locator("li").first()).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __welcomeSeen: boolean }).__welcomeSeen)).toBe(
+    false,
+  );
 });
 
 test("rename appends a session_info entry; new empty session; delete asks, then undo restores", async ({

@@ -8,6 +8,7 @@ import { db } from "./db/instance.ts";
 import { watchDatabase } from "./services/db-lifecycle.ts";
 import { useUiStore } from "./store/ui-store.ts";
 import { App } from "./ui/app";
+import { sessionInHash } from "./ui/hooks/use-hash-route.ts";
 import { prefetchLazyComponents } from "./ui/shell/lazy-component.ts";
 import { watchConnectivity } from "./ui/shell/pwa-state.ts";
 import { loadMarkdown } from "./ui/timeline/lazy-markdown.tsx";
@@ -20,6 +21,11 @@ import "./ui/pins/register.ts";
 
 watchDatabase(db, (reason) => useUiStore.getState().setDbClosed(reason));
 watchConnectivity();
+
+// The session the URL names is open from the first render: a reload shows no empty view first, and
+// the session's read starts one render sooner.
+const initial = sessionInHash();
+if (initial) useUiStore.getState().selectSession(initial);
 
 const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");

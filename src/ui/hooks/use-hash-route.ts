@@ -4,7 +4,8 @@ import { useUiStore } from "../../store/ui-store.ts";
 
 const PREFIX = "#/s/";
 
-function fromHash(): string | undefined {
+/** The session the URL names (#/s/<id>), if any. */
+export function sessionInHash(): string | undefined {
   return location.hash.startsWith(PREFIX)
     ? decodeURIComponent(location.hash.slice(PREFIX.length))
     : undefined;
@@ -12,10 +13,12 @@ function fromHash(): string | undefined {
 
 export function useHashRoute(): void {
   useEffect(() => {
-    const initial = fromHash();
-    if (initial) useUiStore.getState().selectSession(initial);
+    // Usually selected already, before the first render (main.tsx: no empty view first).
+    const initial = sessionInHash();
+    if (initial && initial !== useUiStore.getState().selectedSessionId)
+      useUiStore.getState().selectSession(initial);
     const onHash = () => {
-      const id = fromHash();
+      const id = sessionInHash();
       if (id !== useUiStore.getState().selectedSessionId) useUiStore.getState().selectSession(id);
     };
     window.addEventListener("hashchange", onHash);
