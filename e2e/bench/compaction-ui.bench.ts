@@ -158,6 +158,8 @@ export default async function bench(): Promise<void> {
       expected,
       { timeout: 300_000 },
     );
+    // The meter's model is built after the whole session is painted ("Context…" until then).
+    await page.waitForSelector('[data-testid="context-meter"]', { timeout: 60_000 });
     await timeUntil(page, '[data-testid="context-meter"]', '[data-testid="cut-handle"]');
     const coverage = await page.evaluate(async () => {
       const tasks: number[] = [];
