@@ -29,9 +29,7 @@ function sessionText(bytes: number, { v1 = false } = {}): string {
   let size = lines[0]!.length;
   for (let i = 0; size < bytes; i++) {
     const entry = msg(`e${i}`, i === 0 ? null : `e${i - 1}`, user(`${i} ${"word ".repeat(200)}`));
-    const line = JSON.stringify(
-      v1 ? { ...entry, id: undefined, parentId: undefined } : entry,
-    );
+    const line = JSON.stringify(v1 ? { ...entry, id: undefined, parentId: undefined } : entry);
     lines.push(line);
     size += line.length + 1;
   }

@@ -12,7 +12,9 @@
  * parsed once: whole session 2.2 → 1.4 s on 100 MB, first rows the same (~1.05 s). Also measured
  * and dropped: the worker posting its lines to the page as it parsed (copying them cost the worker
  * ~280 ms: stored 1.5 s), and the page parsing the same file beside the worker (the two parses
- * slowed each other: stored 1.37 s, whole 1.8 s).
+ * slowed each other: stored 1.37 s, whole 1.8 s). Making the token estimates while IndexedDB
+ * stores the session (the page looked idle then) doubled the store's time (70 → 140 ms: its
+ * requests are sent and its Blobs registered from the page) and the whole session came 1.08x later.
  *
  * Re-importing a session whose id exists: the person chooses "Replace" (the stored session is
  * overwritten as a whole; open views reload) or "Import as a copy" (the same entries under a

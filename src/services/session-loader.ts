@@ -13,7 +13,9 @@
  *   e2e/bench/storage.bench.ts; the worker competes with the page for the cores. Measured again
  *   with the page's slices no longer holding IndexedDB's results back (services/yield.ts): the
  *   worker took 0.63-0.71 s to read and decode 100 MB, and the page waited for it: reopen 1.12x.
- *   Reading the stored Blobs is the floor, whoever reads them.)
+ *   Reading the stored Blobs is the floor, whoever reads them. Also measured: reading the row
+ *   and the newest chunks at start-up, while the app first renders: first rows 0.95x, whole 1.00x;
+ *   not kept.)
  * - Later, only the chunks appended since (entries are append-only): `loadNewEntries`, or
  *   `catchUp` for the row and the entries as one snapshot (the agent plans on it).
  *
