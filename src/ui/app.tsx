@@ -61,9 +61,9 @@ export function App() {
         onClick={() => setSidebarOpen(false)}
       />
       <main className="main">
-        {previewed?.preview ? (
-          <ErrorBoundary key={`import-${previewed.id}`} name="the import preview">
-            <ImportPreview job={{ ...previewed, preview: previewed.preview }} />
+        {previewed !== undefined ? (
+          <ErrorBoundary key={`import-${previewed}`} name="the import preview">
+            <ImportPreview jobId={previewed} />
           </ErrorBoundary>
         ) : selected ? (
           <ErrorBoundary key={selected} name="this session">

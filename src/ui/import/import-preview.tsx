@@ -1,7 +1,8 @@
 /**
  * The main area while a big file is imported: its newest entries, read from the file's end, in
  * the timeline (read-only: nothing is stored yet), with how far the import is. The stored session
- * replaces it when the import is done; a cancelled or failed import takes it away.
+ * replaces it when the import is done; a cancelled or failed import takes it away. Only the status
+ * line re-renders as the import goes on (not the timeline: the page is busy parsing then).
  */
 import { useMemo } from "react";
 import { type ImportJob, useUiStore } from "../../store/ui-store.ts";
@@ -19,16 +20,33 @@ const PHASES: Record<ImportJob["phase"], string> = {
   waiting: "waiting for your answer",
 };
 
-/** The newest job with a preview (the one whose file is shown), or undefined. */
-export function usePreviewedImport(): ImportJob | undefined {
-  return useUiStore((s) => s.imports.findLast((j) => j.preview !== undefined));
+const jobOf = (jobs: readonly ImportJob[], id: number) => jobs.find((j) => j.id === id);
+
+/** The id of the newest import with a preview (the one whose file is shown), or undefined. */
+export function usePreviewedImport(): number | undefined {
+  return useUiStore((s) => s.imports.findLast((j) => j.preview !== undefined)?.id);
 }
 
-export function ImportPreview({ job }: { job: ImportJob & { preview: NonNullable<ImportJob["preview"]> } }) {
+function PreviewStatus({ jobId, count }: { jobId: number; count: number }) {
+  const phase = useUiStore((s) => jobOf(s.imports, jobId)?.phase ?? "parse");
+  const fraction = useUiStore((s) => jobOf(s.imports, jobId)?.fraction ?? 0);
+  const percent = phase === "read" || phase === "parse" ? ` ${Math.round(fraction * 100)} %` : "";
+  return (
+    <span role="status" data-testid="import-preview-status">
+      The newest {formatCount(count)} entries, from the end of the file · {PHASES[phase]}
+      {percent}
+    </span>
+  );
+}
+
+export function ImportPreview({ jobId }: { jobId: number }) {
   const setSidebarOpen = useUiStore((s) => s.setSidebarOpen);
-  const { preview } = job;
-  const model = useMemo(() => timelineModel(preview.entries), [preview]);
-  const percent = job.phase === "read" || job.phase === "parse" ? ` ${Math.round(job.fraction * 100)} %` : "";
+  const preview = useUiStore((s) => jobOf(s.imports, jobId)?.preview);
+  const fileName = useUiStore((s) => jobOf(s.imports, jobId)?.fileName ?? "");
+  const model = useMemo(() => (preview ? timelineModel(preview.entries) : undefined), [preview]);
+  const count = preview?.entries.length ?? 0;
+  const status = useMemo(() => <PreviewStatus jobId={jobId} count={count} />, [jobId, count]);
+  if (!model) return null;
   return (
     <>
       <header className="topbar">
@@ -46,7 +64,7 @@ export function ImportPreview({ job }: { job: ImportJob & { preview: NonNullable
           style={{ fontSize: "1rem", margin: 0 }}
           data-testid="import-preview-title"
         >
-          Importing <SafeText text={job.fileName} />
+          Importing <SafeText text={fileName} />
         </h1>
         <span className="topbar-sub">nothing is stored until every line is checked</span>
         <div className="topbar-actions">
@@ -55,17 +73,7 @@ export function ImportPreview({ job }: { job: ImportJob & { preview: NonNullable
       </header>
       <div className="workspace">
         <section className="conversation" aria-label="Conversation (import preview)">
-          <Timeline
-            model={model}
-            partial
-            status={
-              <span role="status" data-testid="import-preview-status">
-                The newest {formatCount(preview.entries.length)} entries, from the end of the file ·{" "}
-                {PHASES[job.phase]}
-                {percent}
-              </span>
-            }
-          />
+          <Timeline model={model} partial status={status} />
         </section>
       </div>
     </>
