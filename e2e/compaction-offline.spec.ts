@@ -65,6 +65,12 @@ test("meter, timeline with a plan, keyboard and drag cut, offline summary edited
   const up = await handle.textContent();
   await page.keyboard.press("PageUp");
   await expect(handle).not.toHaveText(up ?? "");
+  // Far moves scroll the list along: the handle stays in view (and focused) each way.
+  for (const key of ["PageUp", "PageDown"]) {
+    for (let i = 0; i < 6; i++) await page.keyboard.press(key);
+    await expect(handle).toBeInViewport();
+    await expect(handle).toBeFocused();
+  }
   await page.keyboard.press("PageDown");
   await page.keyboard.press("ArrowDown");
   // The cut never sits on a tool result: the row at the cut is a valid cut point (notched).

@@ -206,21 +206,29 @@ function TimelineRows({ model }: { model: CompactionModel }) {
     virtualizer.scrollToIndex(cutIndex >= 0 ? cutIndex : n - 1, { align: "center" });
   }, [n, cutIndex, virtualizer]);
 
-  /** Scrolls the row into view only when it is not visible (scrolling forces layout). */
-  const reveal = useCallback((index: number, align: "center" | "auto") => {
-    const el = scrollRef.current;
-    if (!el) return;
-    const top = index * ROW_HEIGHT;
-    const view = el.clientHeight;
-    if (top >= el.scrollTop + ROW_HEIGHT && top <= el.scrollTop + view - 2 * ROW_HEIGHT) return;
-    // Rows have a fixed height: set the offset directly (no measuring loop).
-    el.scrollTop =
-      align === "center"
-        ? Math.max(0, top - view / 2)
-        : top < el.scrollTop
-          ? top - ROW_HEIGHT
-          : top - view + 2 * ROW_HEIGHT;
-  }, []);
+  /**
+   * Scrolls the row into view only when it is not visible (scrolling forces layout). Where the
+   * list stands is the virtualizer's (kept from scroll events and a ResizeObserver): reading the
+   * element's offsets would force a layout in every frame the cut moves (~3 ms each on 91k entries).
+   */
+  const reveal = useCallback(
+    (index: number, align: "center" | "auto") => {
+      const el = scrollRef.current;
+      if (!el) return;
+      const top = index * ROW_HEIGHT;
+      const scrollTop = virtualizer.scrollOffset ?? el.scrollTop;
+      const view = virtualizer.scrollRect?.height ?? el.clientHeight;
+      if (top >= scrollTop + ROW_HEIGHT && top <= scrollTop + view - 2 * ROW_HEIGHT) return;
+      // Rows have a fixed height: set the offset directly (no measuring loop).
+      el.scrollTop =
+        align === "center"
+          ? Math.max(0, top - view / 2)
+          : top < scrollTop
+            ? top - ROW_HEIGHT
+            : top - view + 2 * ROW_HEIGHT;
+    },
+    [virtualizer],
+  );
 
   // Keep the cut in view when it moves (slider, a new plan) or the preview opens.
   const previewOpen = useSessionCompaction(sessionId, (s) => s.previewOpen);
