@@ -1,6 +1,7 @@
 // A big file's newest rows are on screen while the import still checks every line: read from the
-// file's end, read-only, with the import's progress; the stored session takes their place, and a
-// cancelled import takes them away with nothing written.
+// file's end, read-only, with the import's progress; the stored session takes their place, a
+// cancelled import takes them away with nothing written (back to the session open before), and
+// choosing a session meanwhile leaves them.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -92,6 +93,8 @@ test("a big file's newest rows show while it is checked, then the stored session
   await expect(page.getByTestId("path-count")).toHaveText(WHOLE, { timeout: 60_000 });
 });
 
+const EXAMPLE_TITLE = "tally: --json flag and exact cents";
+
 test("a big file with a bad line: its preview stays behind the question; Cancel takes it away, nothing written", async ({
   page,
 }) => {
@@ -99,16 +102,49 @@ test("a big file with a bad line: its preview stays behind the question; Cancel 
   damaged[Math.floor(lines.length / 2)] = '{"type":"message","id":"broken"';
   const app = new AppPage(page);
   await app.goto();
+  // Imported while another session is open: the preview takes its place (none is selected then).
+  await page.getByRole("button", { name: "Open the example session" }).click();
+  await expect(app.title).toHaveText(EXAMPLE_TITLE);
   await app.importByPicker(tempFile("damaged.jsonl", `${damaged.join("\n")}\n`));
   await expect(app.importDialog).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId("import-preview-title")).toHaveText("Importing damaged.jsonl");
   await expect(page.getByTestId("import-preview-status")).toContainText("waiting for your answer");
+  await expect(page.locator('.session-item[aria-current="true"]')).toHaveCount(0);
   await app.importDialog.getByRole("button", { name: "Cancel import" }).click();
   await expect(app.toast(/damaged\.jsonl: import cancelled, nothing was written/)).toBeVisible();
   await expect(page.getByTestId("import-preview-title")).toHaveCount(0);
-  await expect(page.locator(".welcome")).toBeVisible();
-  await expect(app.sessionItems).toHaveCount(0);
+  // Back where the person was, and nothing else stored.
+  await expect(app.title).toHaveText(EXAMPLE_TITLE);
+  await expect(app.sessionItems).toHaveCount(1);
   await page.reload();
-  await expect(page.locator(".welcome")).toBeVisible();
-  await expect(app.sessionItems).toHaveCount(0);
+  await expect(app.title).toHaveText(EXAMPLE_TITLE);
+  await expect(app.sessionItems).toHaveCount(1);
+});
+
+test("choosing a session while a big file is imported leaves the preview; the stored session opens when done", async ({
+  page,
+}) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await page.getByRole("button", { name: "Open the example session" }).click();
+  await expect(app.title).toHaveText(EXAMPLE_TITLE);
+  // A bigger file at a 6x slower CPU: the import lasts long enough to go elsewhere meanwhile.
+  const bigger = generateBigSession(30 * 1024 * 1024);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 6 });
+  await app.importByPicker(tempFile("big.jsonl", bigger.text));
+  await expect(page.getByTestId("import-preview-title")).toHaveText("Importing big.jsonl", {
+    timeout: 60_000,
+  });
+  await app.open(EXAMPLE_TITLE);
+  await expect(app.title).toHaveText(EXAMPLE_TITLE);
+  await expect(page.getByTestId("import-preview-title")).toHaveCount(0);
+  await expect(page.getByTestId("import-progress")).toBeVisible();
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
+  // Stored: opened, as every import is.
+  await expect(page.getByTestId("path-count")).toHaveText(
+    `${bigger.entryCount.toLocaleString("en-US")} entries on the path`,
+    { timeout: 120_000 },
+  );
+  await expect(app.sessionItems).toHaveCount(2);
 });

@@ -35,6 +35,11 @@ export interface ImportJob {
   fraction: number;
   /** A big file's newest entries, shown while it is parsed (display only, never stored as such). */
   preview?: TailPreview;
+  /**
+   * The session that was open when the preview came (it is shown instead, with no session
+   * selected: choosing one leaves the preview); opened again when the import stores nothing.
+   */
+  previewOver?: string | null;
 }
 
 export interface UiState {

@@ -22,9 +22,14 @@ const PHASES: Record<ImportJob["phase"], string> = {
 
 const jobOf = (jobs: readonly ImportJob[], id: number) => jobs.find((j) => j.id === id);
 
-/** The id of the newest import with a preview (the one whose file is shown), or undefined. */
+/**
+ * The id of the newest import whose preview is shown, or undefined: a preview is shown while no
+ * session is selected (it deselects the open one; choosing a session leaves the preview).
+ */
 export function usePreviewedImport(): number | undefined {
-  return useUiStore((s) => s.imports.findLast((j) => j.preview !== undefined)?.id);
+  return useUiStore((s) =>
+    s.selectedSessionId === undefined ? s.imports.findLast((j) => j.preview !== undefined)?.id : undefined,
+  );
 }
 
 function PreviewStatus({ jobId, count }: { jobId: number; count: number }) {

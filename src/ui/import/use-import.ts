@@ -31,8 +31,12 @@ async function importOne(file: File): Promise<SessionRow | undefined> {
         useUiStore.getState().upsertImport({ id, fileName: file.name, phase, fraction });
       },
       // Shown in the main area while the file is parsed (see ImportPreview), until it is stored.
-      (preview) =>
-        useUiStore.getState().upsertImport({ id, fileName: file.name, phase: "parse", fraction: 0, preview }),
+      (preview) => {
+        const state = useUiStore.getState();
+        const previewOver = state.selectedSessionId ?? null;
+        state.upsertImport({ id, fileName: file.name, phase: "parse", fraction: 0, preview, previewOver });
+        if (previewOver !== null) state.selectSession(undefined);
+      },
     );
     if (!parsed.ok) {
       ui.pushToast({ kind: "error", message: `${file.name}: ${parsed.error.message}` });
@@ -78,7 +82,11 @@ async function importOne(file: File): Promise<SessionRow | undefined> {
     ui.selectSession(saved.value.id);
     return saved.value;
   } finally {
-    useUiStore.getState().removeImport(id);
+    const state = useUiStore.getState();
+    const previewOver = state.imports.find((j) => j.id === id)?.previewOver;
+    state.removeImport(id);
+    // Nothing stored and nothing chosen meanwhile: back to the session its preview was shown over.
+    if (previewOver && state.selectedSessionId === undefined) state.selectSession(previewOver);
   }
 }
 
