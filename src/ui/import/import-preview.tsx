@@ -4,9 +4,10 @@
  * replaces it when the import is done; a cancelled or failed import takes it away. Only the status
  * line re-renders as the import goes on (not the timeline: the page is busy parsing then).
  */
-import { useMemo } from "react";
+import { useMemo, useRef } from "react";
 import { type ImportJob, useUiStore } from "../../store/ui-store.ts";
 import { SafeText } from "../common/safe-text.tsx";
+import { useBottomVar } from "../common/use-bottom-var.ts";
 import { formatCount } from "../format.ts";
 import { SettingsButton } from "../shell/settings-button.tsx";
 import { Timeline } from "../timeline/timeline.tsx";
@@ -51,10 +52,13 @@ export function ImportPreview({ jobId }: { jobId: number }) {
   const model = useMemo(() => (preview ? timelineModel(preview.entries) : undefined), [preview]);
   const count = preview?.entries.length ?? 0;
   const status = useMemo(() => <PreviewStatus jobId={jobId} count={count} />, [jobId, count]);
+  // Overlays placed under the bar (the import's progress) follow its real height.
+  const barRef = useRef<HTMLElement>(null);
+  useBottomVar(barRef, "topbar-bottom");
   if (!model) return null;
   return (
     <>
-      <header className="topbar">
+      <header className="topbar" ref={barRef}>
         <button
           type="button"
           className="btn ghost icon menu-toggle"

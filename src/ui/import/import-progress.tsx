@@ -2,6 +2,7 @@
 
 import { useUiStore } from "../../store/ui-store.ts";
 import { SafeText } from "../common/safe-text.tsx";
+import { usePreviewedImport } from "./import-preview.tsx";
 
 const PHASES = {
   read: "Reading",
@@ -13,9 +14,11 @@ const PHASES = {
 
 export function ImportProgress() {
   const jobs = useUiStore((s) => s.imports);
+  // Over a preview, below its bar (the bar's title and the preview's status stay readable).
+  const underBar = usePreviewedImport() !== undefined;
   if (jobs.length === 0) return null;
   return (
-    <div className="imports" role="status" aria-live="polite">
+    <div className={`imports${underBar ? " under-bar" : ""}`} role="status" aria-live="polite">
       {jobs.map((j) => (
         <div key={j.id} className="import-job" data-testid="import-progress">
           <div>
