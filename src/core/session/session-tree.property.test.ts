@@ -6,7 +6,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { displayPositionId, isPositionMarker } from "./moves.ts";
-import { buildTreeData, extendTreeData, shownChildren, siblingsOf, type TreeData } from "./session-tree.ts";
+import {
+  buildTreeData,
+  entriesWithSiblings,
+  extendTreeData,
+  shownChildren,
+  siblingsOf,
+  type TreeData,
+} from "./session-tree.ts";
 import { buildTreeRows, rowIsLeaf } from "./session-tree-rows.ts";
 import { assistant, entry, msg, user } from "./test-builders.ts";
 import { buildTreeIndex, extendTreeIndex } from "./tree.ts";
@@ -278,6 +285,20 @@ describe("properties of the tree model", () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it("property: the entries with siblings are those whose siblingsOf holds more than themselves", () => {
+    fc.assert(
+      fc.property(fc.array(opArb, { minLength: 1, maxLength: 60 }), (ops) => {
+        const data = buildTreeData(play(ops));
+        const found = entriesWithSiblings(data);
+        for (const e of data.entries)
+          if (!isPositionMarker(e)) expect(found.has(e)).toBe(siblingsOf(data, e).length > 1);
+        for (const e of found) expect(isPositionMarker(e)).toBe(false);
+        return true;
+      }),
+      { numRuns: 500 },
     );
   });
 

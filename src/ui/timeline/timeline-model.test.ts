@@ -9,8 +9,10 @@ import { describe, expect, it } from "vitest";
 import { PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
 import { buildSessionContext } from "../../core/session/context.ts";
 import { parseSessionJsonl } from "../../core/session/parse.ts";
+import { siblingsOf } from "../../core/session/session-tree.ts";
 import { assistant, entry, msg, user } from "../../core/session/test-builders.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
+import { treeData } from "../tree/tree-model.ts";
 import { describeEntry } from "./entry-kind.ts";
 import { buildTimelineModel, entryTokens, timelineModel, warmTimelineModel } from "./timeline-model.ts";
 
@@ -137,6 +139,19 @@ describe("timeline model", () => {
           "branch",
         ]);
         expect(model.firstInContext).toBe(0);
+        // The forked entry's children are the path's only fork: its row shows the switcher.
+        const forked = fork + 1 < n ? [`m${fork + 1}`, "branch"] : [];
+        expect([...model.forks].sort()).toEqual(
+          model.path
+            .filter((e) => siblingsOf(treeData(entries), e).length > 1)
+            .map((e) => e.id)
+            .sort(),
+        );
+        expect([...model.forks].sort()).toEqual(
+          forked.filter((id) => model.path.some((e) => e.id === id)).sort(),
+        );
+        // Every path entry's index, asked for after the build.
+        model.path.forEach((e, i) => expect(model.indexById.get(e.id)).toBe(i));
       }),
     );
   });

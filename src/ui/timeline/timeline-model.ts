@@ -16,7 +16,7 @@ import {
   projectEntry,
   uncachedMessages,
 } from "../../core/session/projection.ts";
-import { siblingsOf } from "../../core/session/session-tree.ts";
+import { entriesWithSiblings } from "../../core/session/session-tree.ts";
 import type { AgentMessage, ContextEditEntry, SessionEntry } from "../../core/session/types.ts";
 import { shownPath, treeData } from "../tree/tree-model.ts";
 
@@ -123,7 +123,7 @@ function createTimelineBuilder(entries: readonly SessionEntry[]): TimelineBuilde
   const tokens = new Float64Array(n);
   const totals = new Float64Array(n);
   const inContext = new Uint8Array(n);
-  const indexById = new Map<string, number>();
+  const withSiblings = entriesWithSiblings(data);
   const forks = new Set<string>();
   const lastCompaction = latestCompactionIndex(path);
   const keptStart = keptStartIndex(path, lastCompaction);
@@ -132,13 +132,21 @@ function createTimelineBuilder(entries: readonly SessionEntry[]): TimelineBuilde
   const edits = latestEdits(lastCompaction < 0 ? path : path.slice(firstInContext));
   let total = 0;
   let i = 0;
+  let indexById: Map<string, number> | undefined;
   const model: TimelineModel = {
     path,
     tokens,
     totals,
     inContext,
     edits,
-    indexById,
+    // Built when first asked for (a jump to a compaction's kept range), not for every open.
+    get indexById() {
+      if (!indexById) {
+        indexById = new Map();
+        for (let k = 0; k < n; k++) indexById.set(path[k]!.id, k);
+      }
+      return indexById;
+    },
     labels: data.labels,
     forks,
     lastCompaction,
@@ -152,8 +160,7 @@ function createTimelineBuilder(entries: readonly SessionEntry[]): TimelineBuilde
         const end = Math.min(n, i + CHECK_EVERY);
         for (; i < end; i++) {
           const entry = path[i]!;
-          indexById.set(entry.id, i);
-          if (siblingsOf(data, entry).length > 1) forks.add(entry.id);
+          if (withSiblings.has(entry)) forks.add(entry.id);
           let seen: readonly AgentMessage[] | undefined;
           if (i === lastCompaction) seen = entryMessages(entry);
           else if (entry.type === "compaction") seen = [];
