@@ -19,8 +19,8 @@ export interface TreeData {
   positionId: string | null;
   /** The current path, root first (`currentPath`; may hold position markers). Do not mutate. */
   path: SessionEntry[];
-  /** Ids of the entries on the path. */
-  pathIds: Set<string>;
+  /** Ids of the entries on the path (made when first read). */
+  readonly pathIds: Set<string>;
   labels: Map<string, string>;
   /**
    * The shown children (file order) of the entries (null: roots and orphans) whose shown children
@@ -93,20 +93,33 @@ function position(entries: readonly SessionEntry[], index: TreeIndex) {
   return { leafId, positionId: displayPositionId(leafId, index.byId), path };
 }
 
+const pathIdSets = new WeakMap<readonly SessionEntry[], Set<string>>();
+
+/** The ids on a path, made when first asked for (only the tree's rows ask; a leaf move keeping the path keeps them). */
+function pathIdsOf(path: readonly SessionEntry[]): Set<string> {
+  let ids = pathIdSets.get(path);
+  if (!ids) {
+    ids = new Set(path.map((e) => e.id));
+    pathIdSets.set(path, ids);
+  }
+  return ids;
+}
+
 /** The tree data of `entries` built from scratch (`index`: theirs, already built). */
 export function buildTreeData(
   entries: readonly SessionEntry[],
   index: TreeIndex = buildTreeIndex(entries),
 ): TreeData {
   const { leafId, positionId, path } = position(entries, index);
-  const pathIds = new Set(path.map((e) => e.id));
   return {
     entries,
     index,
     leafId,
     positionId,
     path,
-    pathIds,
+    get pathIds() {
+      return pathIdsOf(path);
+    },
     labels: resolveLabels(entries),
     shown: buildShown(entries, index),
     shape: {},
@@ -180,9 +193,21 @@ export function extendTreeData(prev: TreeData, entries: readonly SessionEntry[])
   }
   const moved = resolveLeafId(entries) ?? null;
   const { leafId, positionId, path } = moved === prev.leafId ? prev : position(entries, prev.index);
-  const pathIds = path === prev.path ? prev.pathIds : new Set(path.map((e) => e.id));
+
   const shape = added.every(isPositionMarker) ? prev.shape : {};
-  return { entries, index: prev.index, leafId, positionId, path, pathIds, labels, shown: prev.shown, shape };
+  return {
+    entries,
+    index: prev.index,
+    leafId,
+    positionId,
+    path,
+    get pathIds() {
+      return pathIdsOf(path);
+    },
+    labels,
+    shown: prev.shown,
+    shape,
+  };
 }
 
 /** Children of an entry (null: the roots and orphans) as the tree shows them, in file order. */
