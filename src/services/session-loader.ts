@@ -174,7 +174,8 @@ function entryTaker(
       spent.onEntries += now - t1;
       if (now - sliceStart > SLICE_MS) {
         if (now - reported > PROGRESS_MS) {
-          onProgress?.((seq - 1) / lastSeq);
+          // Text: by chunk; the import's handed entries: by entry (they are all one part).
+          onProgress?.(typeof part === "string" ? (seq - 1) / lastSeq : pos / part.length);
           reported = now;
         }
         await yieldToEventLoop();
