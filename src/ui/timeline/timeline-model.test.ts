@@ -151,7 +151,7 @@ describe("timeline model", () => {
           forked.filter((id) => model.path.some((e) => e.id === id)).sort(),
         );
         // Every path entry's index, asked for after the build.
-        model.path.forEach((e, i) => expect(model.indexById.get(e.id)).toBe(i));
+        for (const [i, e] of model.path.entries()) expect(model.indexById.get(e.id)).toBe(i);
       }),
     );
   });
