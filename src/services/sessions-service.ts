@@ -17,7 +17,6 @@ import {
   softDeleteSession,
 } from "../db/index.ts";
 import { newEntryId, newSessionId } from "./ids.ts";
-import { prepareImport } from "./import-prepare.ts";
 
 export const DEFAULT_CWD = "/workspace";
 export const EXAMPLE_URL = "examples/example-session.jsonl";
@@ -57,6 +56,8 @@ export async function loadExampleSession(
   } catch (e) {
     return { ok: false, error: { message: `Could not load the example: ${(e as Error).message}` } };
   }
+  // The parser is the import's (a chunk of its own, not in the initial JS).
+  const { prepareImport } = await import("./import-prepare.ts");
   const parsed = prepareImport("example-session.jsonl", text);
   if (!parsed.ok) return { ok: false, error: { message: parsed.error.message } };
   const prepared = parsed.value.prepared;
