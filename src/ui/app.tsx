@@ -14,23 +14,15 @@ import { SessionView } from "./session/session-view.tsx";
 import { Welcome } from "./session/welcome.tsx";
 import { OfflineNotice, UpdatePrompt } from "./shell/app-status.tsx";
 import { DropZone } from "./shell/drop-zone.tsx";
+import { MenuToggle } from "./shell/menu-toggle.tsx";
 import { SettingsButton } from "./shell/settings-button.tsx";
 import { SettingsDialog } from "./shell/settings-dialog.tsx";
 import { Sidebar } from "./sidebar/sidebar.tsx";
 
 function NoSessionTopBar() {
-  const setSidebarOpen = useUiStore((s) => s.setSidebarOpen);
   return (
     <header className="topbar">
-      <button
-        type="button"
-        className="btn ghost icon menu-toggle"
-        aria-label="Show the session list"
-        aria-controls="sidebar"
-        onClick={() => setSidebarOpen(true)}
-      >
-        ☰
-      </button>
+      <MenuToggle />
       <div className="topbar-slot">
         <OfflineNotice />
       </div>

@@ -9,6 +9,7 @@ import { type ImportJob, useUiStore } from "../../store/ui-store.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { useBottomVar } from "../common/use-bottom-var.ts";
 import { formatCount } from "../format.ts";
+import { MenuToggle } from "../shell/menu-toggle.tsx";
 import { SettingsButton } from "../shell/settings-button.tsx";
 import { Timeline } from "../timeline/timeline.tsx";
 import { timelineModel } from "../timeline/timeline-model.ts";
@@ -46,7 +47,6 @@ function PreviewStatus({ jobId, count }: { jobId: number; count: number }) {
 }
 
 export function ImportPreview({ jobId }: { jobId: number }) {
-  const setSidebarOpen = useUiStore((s) => s.setSidebarOpen);
   const preview = useUiStore((s) => jobOf(s.imports, jobId)?.preview);
   const fileName = useUiStore((s) => jobOf(s.imports, jobId)?.fileName ?? "");
   const model = useMemo(() => (preview ? timelineModel(preview.entries) : undefined), [preview]);
@@ -59,15 +59,7 @@ export function ImportPreview({ jobId }: { jobId: number }) {
   return (
     <>
       <header className="topbar" ref={barRef}>
-        <button
-          type="button"
-          className="btn ghost icon menu-toggle"
-          aria-label="Show the session list"
-          aria-controls="sidebar"
-          onClick={() => setSidebarOpen(true)}
-        >
-          ☰
-        </button>
+        <MenuToggle />
         <h1
           className="topbar-title"
           style={{ fontSize: "1rem", margin: 0 }}

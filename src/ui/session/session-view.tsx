@@ -12,6 +12,7 @@ import { useBottomVar } from "../common/use-bottom-var.ts";
 import { formatBytes, formatCount } from "../format.ts";
 import { CurrentSessionProvider, useCurrentSession, useLoadProgress } from "../hooks/current-session.tsx";
 import { useSessionActions } from "../hooks/use-session-actions.ts";
+import { MenuToggle } from "../shell/menu-toggle.tsx";
 import { SettingsButton } from "../shell/settings-button.tsx";
 import { SlotOutlet, useHasSlot } from "../shell/slot-outlet.tsx";
 import { sessionTitle } from "../sidebar/session-list.tsx";
@@ -21,8 +22,6 @@ import { timelineModel } from "../timeline/timeline-model.ts";
 function TopBar({ sessionId }: { sessionId: string }) {
   const { row } = useCurrentSession();
   const actions = useSessionActions();
-  const setSidebarOpen = useUiStore((s) => s.setSidebarOpen);
-  const sidebarOpen = useUiStore((s) => s.sidebarOpen);
   const rightOpen = useUiStore((s) => s.rightPanelOpen);
   const setRightOpen = useUiStore((s) => s.setRightPanelOpen);
   const hasRight = useHasSlot("rightPanel");
@@ -33,16 +32,7 @@ function TopBar({ sessionId }: { sessionId: string }) {
   const title = row ? sessionTitle(row) : "";
   return (
     <header className="topbar" ref={barRef}>
-      <button
-        type="button"
-        className="btn ghost icon menu-toggle"
-        aria-label="Show the session list"
-        aria-expanded={sidebarOpen}
-        aria-controls="sidebar"
-        onClick={() => setSidebarOpen(true)}
-      >
-        ☰
-      </button>
+      <MenuToggle />
       <h1 className="topbar-title" style={{ fontSize: "1rem", margin: 0 }} data-testid="session-title">
         <SafeText text={title} />
       </h1>
