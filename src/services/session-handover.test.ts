@@ -7,12 +7,12 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { msg, user } from "../core/session/test-builders.ts";
-import type { SessionEntry } from "../core/session/types.ts";
+import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
 import { type CutpointDb, type SessionRow, saveSession } from "../db/index.ts";
 import { FIXTURE, freshDb } from "./fixture-db.test-support.ts";
 import { prepareImport } from "./import-prepare.ts";
 import { parseFile } from "./import-service.ts";
-import { offerEntries, takeEntries } from "./session-handover.ts";
+import { newestEntries, offerEntries, peekNewest, takeEntries } from "./session-handover.ts";
 import { loadSession } from "./session-loader.ts";
 
 const EXAMPLE = resolve(import.meta.dirname, "../../public/examples/example-session.jsonl");
@@ -121,6 +121,21 @@ describe("handing entries over to the loader", () => {
     expect(takeEntries({ id: "s", generation: 1, lastSeq: 3 })).toBe(entries);
     // Taken once.
     expect(takeEntries({ id: "s", generation: 1, lastSeq: 3 })).toBeUndefined();
+  });
+
+  it("the view's first rows and the loader's preview are the same newest entries (one model for both)", () => {
+    const entries: SessionEntry[] = [];
+    for (let i = 0; i < 400; i++) entries.push(msg(`n${i}`, i === 0 ? null : `n${i - 1}`, user(`m${i}`)));
+    const row = { id: "p", generation: 2, lastSeq: 5, header: { type: "session", id: "p" } as SessionHeader };
+    offerEntries(row, entries);
+    const peek = peekNewest("p");
+    expect(peek?.entries).toEqual(entries.slice(-300));
+    expect(peek?.entries).toBe(newestEntries(entries));
+    expect(peek).toMatchObject({ generation: 2, lastSeq: 5, header: row.header });
+    // Peeking takes nothing: the loader still gets the whole offer.
+    expect(takeEntries(row)).toBe(entries);
+    expect(peekNewest("p")).toBeUndefined();
+    expect(newestEntries(entries.slice(0, 300))).toBeUndefined();
   });
 
   it("an offer nobody takes is dropped after its time", () => {

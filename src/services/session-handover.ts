@@ -44,9 +44,21 @@ export function offerEntries(
   });
 }
 
-/** The newest PREVIEW_ENTRIES of `entries`, or undefined when that would be all of them. */
+const newest = new WeakMap<SessionEntry[], SessionEntry[]>();
+
+/**
+ * The newest PREVIEW_ENTRIES of `entries`, or undefined when that would be all of them; the same
+ * array for the same entries (the view's first preview and the loader's, so that the timeline
+ * model of those rows is built once).
+ */
 export function newestEntries(entries: SessionEntry[]): SessionEntry[] | undefined {
-  return entries.length > PREVIEW_ENTRIES ? entries.slice(-PREVIEW_ENTRIES) : undefined;
+  if (entries.length <= PREVIEW_ENTRIES) return undefined;
+  let tail = newest.get(entries);
+  if (!tail) {
+    tail = entries.slice(-PREVIEW_ENTRIES);
+    newest.set(entries, tail);
+  }
+  return tail;
 }
 
 /**

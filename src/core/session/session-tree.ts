@@ -193,7 +193,6 @@ export function extendTreeData(prev: TreeData, entries: readonly SessionEntry[])
   }
   const moved = resolveLeafId(entries) ?? null;
   const { leafId, positionId, path } = moved === prev.leafId ? prev : position(entries, prev.index);
-
   const shape = added.every(isPositionMarker) ? prev.shape : {};
   return {
     entries,
