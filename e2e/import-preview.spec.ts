@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { generateBigSession } from "./bench/lib/big-session.ts";
-import { AppPage } from "./pages/app-page.ts";
+import { AppPage, EXAMPLE_TITLE } from "./pages/app-page.ts";
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -93,8 +93,6 @@ test("a big file's newest rows show while it is checked, then the stored session
   await expect(page.getByTestId("path-count")).toHaveText(WHOLE, { timeout: 60_000 });
 });
 
-const EXAMPLE_TITLE = "tally: --json flag and exact cents";
-
 test("a big file with a bad line: its preview stays behind the question; Cancel takes it away, nothing written", async ({
   page,
 }) => {
@@ -103,8 +101,7 @@ test("a big file with a bad line: its preview stays behind the question; Cancel 
   const app = new AppPage(page);
   await app.goto();
   // Imported while another session is open: the preview takes its place (none is selected then).
-  await page.getByRole("button", { name: "Open the example session" }).click();
-  await expect(app.title).toHaveText(EXAMPLE_TITLE);
+  await app.openExample();
   await app.importByPicker(tempFile("damaged.jsonl", `${damaged.join("\n")}\n`));
   await expect(app.importDialog).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId("import-preview-title")).toHaveText("Importing damaged.jsonl");
@@ -126,8 +123,7 @@ test("choosing a session while a big file is imported leaves the preview; the st
 }) => {
   const app = new AppPage(page);
   await app.goto();
-  await page.getByRole("button", { name: "Open the example session" }).click();
-  await expect(app.title).toHaveText(EXAMPLE_TITLE);
+  await app.openExample();
   // A bigger file at a 6x slower CPU: the import lasts long enough to go elsewhere meanwhile.
   const bigger = generateBigSession(30 * 1024 * 1024);
   const cdp = await page.context().newCDPSession(page);

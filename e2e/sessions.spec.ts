@@ -39,8 +39,7 @@ test("a reload opens the session in the URL straight away: the welcome view is n
 }) => {
   const app = new AppPage(page);
   await app.goto();
-  await page.getByRole("button", { name: "Open the example session" }).click();
-  await expect(app.title).toHaveText("tally: --json flag and exact cents");
+  await app.openExample();
   await expect(page).toHaveURL(/#\/s\//);
   // From the first script on, anything that puts the welcome view (or an empty main area) on the page.
   await page.addInitScript(() => {

@@ -3,8 +3,11 @@ import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { type Download, expect, type Locator, type Page } from "@playwright/test";
 
-/** Imports parse in a worker and store a whole session: allow for a busy machine. */
+/** Imports parse and store a whole session: allow for a busy machine. */
 export const IMPORT_TIMEOUT = 30_000;
+
+/** The example session's title (public/examples/example-session.jsonl). */
+export const EXAMPLE_TITLE = "tally: --json flag and exact cents";
 
 export class AppPage {
   readonly sidebar: Locator;
@@ -28,6 +31,12 @@ export class AppPage {
   async goto(): Promise<void> {
     await this.page.goto("/");
     await expect(this.page.locator(".welcome, .session-item").first()).toBeVisible();
+  }
+
+  /** From the welcome view: opens the example session and waits for its title. */
+  async openExample(): Promise<void> {
+    await this.page.getByRole("button", { name: "Open the example session" }).click();
+    await expect(this.title).toHaveText(EXAMPLE_TITLE);
   }
 
   /** Opens the sidebar drawer on narrow windows (no-op when it is always shown). */

@@ -13,35 +13,17 @@ import { MenuToggle } from "../shell/menu-toggle.tsx";
 import { SettingsButton } from "../shell/settings-button.tsx";
 import { Timeline } from "../timeline/timeline.tsx";
 import { timelineModel } from "../timeline/timeline-model.ts";
-
-const PHASES: Record<ImportJob["phase"], string> = {
-  read: "reading",
-  parse: "checking every line",
-  prepare: "preparing",
-  save: "saving",
-  waiting: "waiting for your answer",
-};
+import { IMPORT_PHASES, importPercent } from "./import-jobs.ts";
 
 const jobOf = (jobs: readonly ImportJob[], id: number) => jobs.find((j) => j.id === id);
-
-/**
- * The id of the newest import whose preview is shown, or undefined: a preview is shown while no
- * session is selected (it deselects the open one; choosing a session leaves the preview).
- */
-export function usePreviewedImport(): number | undefined {
-  return useUiStore((s) =>
-    s.selectedSessionId === undefined ? s.imports.findLast((j) => j.preview !== undefined)?.id : undefined,
-  );
-}
 
 function PreviewStatus({ jobId, count }: { jobId: number; count: number }) {
   const phase = useUiStore((s) => jobOf(s.imports, jobId)?.phase ?? "parse");
   const fraction = useUiStore((s) => jobOf(s.imports, jobId)?.fraction ?? 0);
-  const percent = phase === "read" || phase === "parse" ? ` ${Math.round(fraction * 100)} %` : "";
   return (
     <span role="status" data-testid="import-preview-status">
-      The newest {formatCount(count)} entries, from the end of the file · {PHASES[phase]}
-      {percent}
+      The newest {formatCount(count)} entries, from the end of the file · {IMPORT_PHASES[phase].toLowerCase()}
+      {importPercent({ phase, fraction })}
     </span>
   );
 }

@@ -2,15 +2,7 @@
 
 import { useUiStore } from "../../store/ui-store.ts";
 import { SafeText } from "../common/safe-text.tsx";
-import { usePreviewedImport } from "./import-preview.tsx";
-
-const PHASES = {
-  read: "Reading",
-  parse: "Parsing",
-  prepare: "Preparing",
-  save: "Saving",
-  waiting: "Waiting for you",
-};
+import { IMPORT_PHASES, importPercent, usePreviewedImport } from "./import-jobs.ts";
 
 export function ImportProgress() {
   const jobs = useUiStore((s) => s.imports);
@@ -22,8 +14,8 @@ export function ImportProgress() {
       {jobs.map((j) => (
         <div key={j.id} className="import-job" data-testid="import-progress">
           <div>
-            {PHASES[j.phase]} <SafeText text={j.fileName} />
-            {j.phase === "read" || j.phase === "parse" ? ` · ${Math.round(j.fraction * 100)} %` : ""}
+            {IMPORT_PHASES[j.phase]} <SafeText text={j.fileName} />
+            {importPercent(j)}
           </div>
           <progress max={1} value={j.phase === "save" || j.phase === "prepare" ? undefined : j.fraction} />
         </div>
