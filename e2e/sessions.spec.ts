@@ -94,21 +94,21 @@ test("rename appends a session_info entry; new empty session; delete asks, then 
   await expect(app.title).toHaveText("Renamed example");
 });
 
-/** The rows of the sessions and chunks stores in IndexedDB (what a purge removes). */
-function storedRows(page: Page): Promise<number> {
+/** The rows of these IndexedDB stores (by default the sessions and chunks: what a purge removes). */
+function storedRows(page: Page, stores = ["sessions", "chunks"]): Promise<number> {
   return page.evaluate(
-    () =>
+    (stores) =>
       new Promise<number>((resolve) => {
         const req = indexedDB.open("cutpoint");
         req.onsuccess = () => {
-          const tx = req.result.transaction(["sessions", "chunks"]);
+          const tx = req.result.transaction(stores);
           let total = 0;
           let done = 0;
-          for (const name of ["sessions", "chunks"]) {
+          for (const name of stores) {
             const c = tx.objectStore(name).count();
             c.onsuccess = () => {
               total += c.result;
-              if (++done === 2) {
+              if (++done === stores.length) {
                 req.result.close();
                 resolve(total);
               }
@@ -116,6 +116,7 @@ function storedRows(page: Page): Promise<number> {
           }
         };
       }),
+    stores,
   );
 }
 
@@ -132,6 +133,8 @@ async function deleteExample(app: AppPage): Promise<{ count: string; last: strin
   expect(count).toMatch(/^\d+ entries on the path$/);
   const last = (await app.timelineRows.last().locator(".row-excerpt").textContent()) ?? "";
   expect(last).not.toBe("");
+  // Once open, its token counts are stored with it (for the next open).
+  await expect.poll(() => storedRows(app.page, ["chunkTokens"])).toBeGreaterThan(0);
   await app.page.getByRole("button", { name: /^Delete tally/ }).click();
   await app.page.locator('dialog[data-dialog="delete"]').getByRole("button", { name: "Delete" }).click();
   await expect(app.sessionItems).toHaveCount(0);
@@ -179,10 +182,12 @@ test("delete, reload after the undo window: the session is purged and no Undo is
   await deleteExample(app);
   await page.reload();
   await expect(app.toast(/Deleted “tally/)).toBeVisible();
-  // The toast ends with the window, and the purge removes the rows (sessions and chunks).
+  // The toast ends with the window, and the purge removes the rows (sessions, chunks, counts).
   await page.clock.fastForward(UNDO_WINDOW_MS + 1_000);
   await expect(app.toast(/Deleted “tally/)).toHaveCount(0);
-  await expect.poll(() => storedRows(page), { timeout: 5_000 }).toBe(0);
+  await expect
+    .poll(() => storedRows(page, ["sessions", "chunks", "chunkTokens"]), { timeout: 5_000 })
+    .toBe(0);
   await page.reload();
   await expect(page.getByRole("heading", { name: "Welcome to Cutpoint" })).toBeVisible();
   await expect(app.toast(/Deleted/)).toHaveCount(0);

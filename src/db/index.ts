@@ -1,5 +1,6 @@
 /** The storage layer's public surface: the database instance and every repository, re-exported. */
 export * from "./append-at-leaf.ts";
+export * from "./chunk-tokens.ts";
 export * from "./chunks.ts";
 export { db } from "./instance.ts";
 export * from "./keys-repo.ts";

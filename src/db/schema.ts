@@ -12,6 +12,9 @@
  * - `replyCheckpoints` (v3): the reply being streamed, one row per session, saved as it arrives
  *   and removed when the reply is appended (reply-checkpoints.ts); apart from the entries, so an
  *   unfinished reply never becomes part of the session unless the person keeps it.
+ * - `chunkTokens` (v4): the token estimates of each chunk's entries, made once and read back on
+ *   later opens instead of counted again (chunk-tokens.ts; derived data: a missing or stale row
+ *   only means counting again).
  */
 import { Dexie, type EntityTable, type Table } from "dexie";
 import type { AssistantMessage, SessionHeader } from "../core/session/types.ts";
@@ -73,6 +76,18 @@ export interface ChunkRow {
   generation: number;
 }
 
+/** The token estimates of one chunk's entries (core/compaction/stored-estimates.ts). */
+export interface ChunkTokensRow {
+  sessionId: string;
+  seq: number;
+  /** The session's generation they were made for (another: not used). */
+  generation: number;
+  /** The counting rule (STORED_ESTIMATE_RULE); another: not used. */
+  rule: string;
+  /** One count per entry of the chunk, in order (NO_MESSAGE for an entry without a message). */
+  tokens: Uint32Array;
+}
+
 /** An API key encrypted with a passphrase: only these values are stored (WebCrypto). */
 export interface EncryptedKey {
   kdf: { name: "PBKDF2"; hash: "SHA-256"; iterations: number; salt: string };
@@ -114,6 +129,7 @@ export type CutpointDb = Dexie & {
   settings: EntityTable<SettingRow, "key">;
   apiKeys: EntityTable<ApiKeyRow, "id">;
   replyCheckpoints: EntityTable<ReplyCheckpointRow, "sessionId">;
+  chunkTokens: Table<ChunkTokensRow, [string, number]>;
 };
 
 export interface DbDeps {
@@ -160,6 +176,7 @@ export function createDb(name = DB_NAME, deps: DbDeps = {}): CutpointDb {
       await settings.bulkDelete(legacy.map((r) => r.key));
     });
   db.version(3).stores({ replyCheckpoints: "sessionId" });
+  db.version(4).stores({ chunkTokens: "[sessionId+seq]" });
   return db;
 }
 

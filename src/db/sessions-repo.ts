@@ -4,6 +4,7 @@
  */
 import { Dexie } from "dexie";
 import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
+import { deleteChunkTokens } from "./chunk-tokens.ts";
 import {
   buildChunks,
   type ChunkSource,
@@ -74,7 +75,7 @@ export async function saveSession(
   now = Date.now(),
 ): Promise<Result<SessionRow>> {
   try {
-    return await db.transaction("rw", db.sessions, db.chunks, async () => {
+    return await db.transaction("rw", db.sessions, db.chunks, db.chunkTokens, async () => {
       const id = prepared.header.id;
       const existing = await db.sessions.get(id);
       if (existing && !existing.deletedAt && mode === "new")
@@ -105,8 +106,10 @@ function chunkRange(db: CutpointDb, sessionId: string, afterSeq = 0) {
     .between([sessionId, afterSeq + 1], [sessionId, Dexie.maxKey], true, true);
 }
 
+/** A session's chunks and their stored token counts (inside the caller's transaction). */
 async function deleteChunks(db: CutpointDb, sessionId: string): Promise<void> {
   await chunkRange(db, sessionId).delete();
+  await deleteChunkTokens(db, sessionId);
 }
 
 /** Entries appended in this page, as stored (chunk `seq`), once their transaction committed. */
@@ -290,7 +293,7 @@ export async function listDeletedSessions(db: CutpointDb): Promise<SessionRow[]>
 /** Removes a session and its entries for good. */
 export async function purgeSession(db: CutpointDb, id: string): Promise<Result<void>> {
   try {
-    await db.transaction("rw", db.sessions, db.chunks, async () => {
+    await db.transaction("rw", db.sessions, db.chunks, db.chunkTokens, async () => {
       await deleteChunks(db, id);
       await db.sessions.delete(id);
     });

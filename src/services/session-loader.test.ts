@@ -1,6 +1,6 @@
 /**
- * The session loader: the newest entries previewed first, every entry passed once in order,
- * only appended entries added later; abort.
+ * The session loader: the newest entries previewed first (and not parsed twice), every entry
+ * passed once in order, only appended entries added later; abort.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { header, msg, user } from "../core/session/test-builders.ts";
@@ -49,6 +49,9 @@ describe("session loader", () => {
     expect(tail.length).toBeGreaterThanOrEqual(300);
     expect(tail.length).toBeLessThan(all.length);
     expect(tail).toEqual(all.slice(all.length - tail.length));
+    // The preview's chunks are not parsed again: its entries are the loaded session's last ones.
+    const last = loaded!.entries.slice(-tail.length);
+    expect(last.every((entry, i) => entry === tail[i])).toBe(true);
   });
 
   it("shows each parsed entry to onEntries once, in order, as it is parsed", async () => {

@@ -5,10 +5,12 @@
  *   timeline can show its end while the rest loads. A preview is NOT the whole session: never
  *   plan or build a context from it.
  * - Then every entry: just after an import, the entries the import parsed and hands over
- *   (services/session-handover.ts: nothing is read back); otherwise every chunk, in spans of a few
- *   MB (services/session-read.ts). Parsed in slices of ~12 ms with yields to the event loop, so a
- *   100 MB session never blocks the page for long. `onEntries` sees the entries as they are
- *   parsed, inside the same slices (to fill caches that opening the session needs). (Reading and
+ *   (services/session-handover.ts: nothing is read back); otherwise every chunk but the preview's
+ *   (their entries are the preview's), in spans of a few MB (services/session-read.ts). Each
+ *   entry's token count is made as it is parsed, or taken from the counts stored for its chunk
+ *   (core/compaction/stored-estimates.ts). Parsed in slices of ~12 ms with yields to the event
+ *   loop, so a 100 MB session never blocks the page for long. `onEntries` sees the entries as
+ *   they are parsed, inside the same slices. (Reading and
  *   decoding in a Web Worker was measured and was no faster on a 2-core machine:
  *   e2e/bench/storage.bench.ts; the worker competes with the page for the cores. Measured again
  *   with the page's slices no longer holding IndexedDB's results back (services/yield.ts): the
@@ -21,6 +23,8 @@
  *
  * Every read goes through src/db (session-reads.ts); this file and session-read.ts only parse.
  */
+import { estimateEntries } from "../core/compaction/entry-messages.ts";
+import { seedEstimates } from "../core/compaction/stored-estimates.ts";
 import { PREVIEW_ENTRIES } from "../core/session/tail-preview.ts";
 import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
 import {
@@ -32,11 +36,12 @@ import {
   parseLinesFrom,
   readChunk,
   readChunkSpan,
+  readChunkTokens,
   readSessionSince,
   type SessionRow,
 } from "../db/index.ts";
 import { newestEntries, takeEntries } from "./session-handover.ts";
-import { readSessionParts } from "./session-read.ts";
+import { type ReadSpec, readSessionParts } from "./session-read.ts";
 import type { ReadPart } from "./session-read-protocol.ts";
 import { yieldToEventLoop } from "./yield.ts";
 
@@ -63,6 +68,8 @@ export interface LoadOptions {
   /** Called after each few parsed lines: `entries[from..]` are new. Keep it cheap per entry. */
   onEntries?: (entries: readonly SessionEntry[], from: number) => void;
   signal?: AbortSignal;
+  /** Filled in as the load goes: how many entries were read with their stored token counts (`seeded`). */
+  stats?: { seeded: number };
 }
 
 /** Loads a whole session; undefined when it does not exist (or the load was aborted). */
@@ -76,47 +83,77 @@ export async function loadSession(
   if (!row || row.deletedAt || signal?.aborted) return undefined;
   const { generation, lastSeq, header } = row;
   const base = { id: sessionId, header, generation, lastSeq };
-  const spec = { sessionId, generation, from: 1, to: lastSeq };
   // Just imported: the import's parsed entries (nothing read back); else the stored chunks.
   const handed = takeEntries(row);
   const t0 = performance.now();
-  const spent = { waited: 0, decode: 0, parse: 0, onEntries: 0 };
-  const preview =
+  const spent = { waited: 0, decode: 0, parse: 0, estimates: 0, onEntries: 0, seeded: 0 };
+  // The token counts stored for the chunks (pi's estimator is given them before `onEntries`).
+  const stored = handed ? undefined : readChunkTokens(db, sessionId, generation);
+  const tail =
     !onPreview || lastSeq <= 1 ? undefined : handed ? newestOf(base, handed) : await readPreview(db, base);
   if (signal?.aborted) return undefined;
-  if (preview) await onPreview?.(preview);
+  if (tail) await onPreview?.(tail.preview);
   if (signal?.aborted) return undefined;
   phase("preview", t0, performance.now() - t0);
   const entries: SessionEntry[] = [];
+  const counts = await stored;
   const t1 = performance.now();
   const done = await takeParts(
-    handed ? [{ kind: "entries", entries: handed, seq: lastSeq }] : readSessionParts(db, spec, spent),
-    entryTaker(entries, lastSeq, options, spent),
+    handed
+      ? [{ kind: "entries", entries: handed, seq: lastSeq }]
+      : storedParts(db, { sessionId, generation, from: 1, to: lastSeq }, tail, spent),
+    entryTaker(entries, lastSeq, options, spent, counts),
     signal,
   );
   phase("read wait", t1, spent.waited);
   phase("read decode", t1, spent.decode);
   phase("read parse", t1, spent.parse);
+  phase("read estimates", t1, spent.estimates, { seeded: spent.seeded, entries: entries.length });
   phase("read onEntries", t1, spent.onEntries);
   return done && !signal?.aborted ? { ...base, entries } : undefined;
 }
 
+/** The newest entries, shown first, and the first chunk they come from (undefined: not stored chunks). */
+interface Tail {
+  preview: LoadedSession;
+  fromSeq?: number;
+}
+
 /** The newest of the handed-over entries (PREVIEW_ENTRIES), unless that is all of them. */
-function newestOf(base: Omit<LoadedSession, "entries">, entries: SessionEntry[]): LoadedSession | undefined {
+function newestOf(base: Omit<LoadedSession, "entries">, entries: SessionEntry[]): Tail | undefined {
   const newest = newestEntries(entries);
-  return newest && { ...base, entries: newest };
+  return newest && { preview: { ...base, entries: newest } };
+}
+
+/**
+ * The stored chunks' parts, in order. The preview's chunks are not read or parsed again: their
+ * entries, parsed for the preview, come last as they are.
+ */
+async function* storedParts(
+  db: CutpointDb,
+  spec: ReadSpec,
+  tail: Tail | undefined,
+  spent: { waited: number; decode: number },
+): AsyncGenerator<ReadPart> {
+  const fromSeq = tail?.fromSeq;
+  if (fromSeq === undefined) {
+    yield* readSessionParts(db, spec, spent);
+    return;
+  }
+  for await (const part of readSessionParts(db, { ...spec, to: fromSeq - 1 }, spent)) {
+    yield part;
+    if (part.kind === "replaced") return;
+  }
+  yield { kind: "entries", entries: tail!.preview.entries, seq: spec.to };
 }
 
 /** Time spent in one part of the load, as a User Timing measure "cutpoint:load <part>" (the storage bench reports them). */
-function phase(part: string, start: number, ms: number): void {
-  performance.measure(`cutpoint:load ${part}`, { start, duration: ms });
+function phase(part: string, start: number, ms: number, detail?: object): void {
+  performance.measure(`cutpoint:load ${part}`, { start, duration: ms, detail });
 }
 
 /** The newest chunks' entries (at least PREVIEW_ENTRIES), unless that is the whole session. */
-async function readPreview(
-  db: CutpointDb,
-  base: Omit<LoadedSession, "entries">,
-): Promise<LoadedSession | undefined> {
+async function readPreview(db: CutpointDb, base: Omit<LoadedSession, "entries">): Promise<Tail | undefined> {
   const tail: ChunkRow[] = [];
   let count = 0;
   for (let seq = base.lastSeq; seq >= 1 && count < PREVIEW_ENTRIES; seq--) {
@@ -127,7 +164,7 @@ async function readPreview(
   }
   if (tail.length >= base.lastSeq || tail.some((c) => c.generation !== base.generation)) return undefined;
   const bytes = await Promise.all(tail.map((c) => chunkBytes(c.data)));
-  return { ...base, entries: bytes.flatMap(parseChunkBytes) };
+  return { preview: { ...base, entries: bytes.flatMap(parseChunkBytes) }, fromSeq: tail[0]!.seq };
 }
 
 /** Takes every part; false when the read ended early (aborted, or replaced by a re-import). */
@@ -153,13 +190,25 @@ async function takeParts(
 function entryTaker(
   entries: SessionEntry[],
   lastSeq: number,
-  { onEntries, onProgress, signal }: LoadOptions,
-  /** Adds the time spent parsing (or taking in) entries and in `onEntries` (ms). */
-  spent: { parse: number; onEntries: number },
+  { onEntries, onProgress, signal, stats }: LoadOptions,
+  /**
+   * Adds the time spent parsing (or taking in) entries, counting their tokens and in `onEntries`
+   * (ms), and the entries whose stored counts were used (`seeded`).
+   */
+  spent: { parse: number; estimates: number; onEntries: number; seeded: number },
+  /** Stored token counts by chunk seq (a chunk whose counts do not match is dropped from it). */
+  stored: Map<number, Uint32Array> | undefined,
 ): (part: SessionEntry[] | string, seq: number) => Promise<boolean> {
   let sliceStart = performance.now();
   let reported = sliceStart;
+  // Where the current chunk's entries begin (a chunk's text comes in several parts).
+  let chunkSeq = -1;
+  let chunkStart = 0;
   return async (part, seq) => {
+    if (seq !== chunkSeq) {
+      chunkSeq = seq;
+      chunkStart = entries.length;
+    }
     for (let pos = 0; pos < part.length; ) {
       const before = entries.length;
       const t0 = performance.now();
@@ -168,10 +217,22 @@ function entryTaker(
         for (const end = Math.min(part.length, pos + LINES_PER_CHECK); pos < end; pos++)
           entries.push(part[pos]!);
       const t1 = performance.now();
+      // Each entry's token count (the timeline and the planner read them next): stored (for a
+      // chunk's own text: its counts are by position), or made now.
+      const tokens = typeof part === "string" ? stored?.get(seq) : undefined;
+      if (tokens && seedEstimates(entries, before, entries.length, tokens, before - chunkStart)) {
+        spent.seeded += entries.length - before;
+        if (stats) stats.seeded += entries.length - before;
+      } else {
+        if (tokens) stored!.delete(seq);
+        estimateEntries(entries, before);
+      }
+      const t2 = performance.now();
       onEntries?.(entries, before);
       const now = performance.now();
       spent.parse += t1 - t0;
-      spent.onEntries += now - t1;
+      spent.estimates += t2 - t1;
+      spent.onEntries += now - t2;
       if (now - sliceStart > SLICE_MS) {
         if (now - reported > PROGRESS_MS) {
           // Text: by chunk; the import's handed entries: by entry (they are all one part).

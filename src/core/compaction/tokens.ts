@@ -127,8 +127,14 @@ export function estimateMessageTokensPi(message: AgentMessage): number {
   return Math.ceil(charCounter.chars / 4);
 }
 
+/** An estimator with a cache that can be given a message's count made before (stored-estimates.ts). */
+export interface SeedableEstimator extends Estimator {
+  /** Records `tokens` as `message`'s count, unless it is counted already. */
+  seed(message: AgentMessage, tokens: number): void;
+}
+
 /** Wraps a raw per-message counter with a WeakMap cache keyed by the message object. */
-export function cachedEstimator(id: string, count: (message: AgentMessage) => number): Estimator {
+export function cachedEstimator(id: string, count: (message: AgentMessage) => number): SeedableEstimator {
   const cache = new WeakMap<object, number>();
   return {
     id,
@@ -139,11 +145,14 @@ export function cachedEstimator(id: string, count: (message: AgentMessage) => nu
       cache.set(message, n);
       return n;
     },
+    seed(message, tokens) {
+      if (!cache.has(message)) cache.set(message, tokens);
+    },
   };
 }
 
 /** The default estimator: pi's chars/4 rule, cached per message object. */
-export const PI_ESTIMATOR: Estimator = cachedEstimator("pi", estimateMessageTokensPi);
+export const PI_ESTIMATOR: SeedableEstimator = cachedEstimator("pi", estimateMessageTokensPi);
 
 /** pi's reported context size of one usage: totalTokens, or the sum of its parts when that is 0. */
 function finite(v: unknown): number {

@@ -5,12 +5,12 @@
 import { useLiveQuery } from "dexie-react-hooks";
 import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { flushSync } from "react-dom";
-import { estimateEntries } from "../../core/compaction/entry-messages.ts";
 import { db } from "../../db/instance.ts";
 import type { SessionRow } from "../../db/schema.ts";
 import { onEntriesAppended } from "../../db/sessions-repo.ts";
 import { peekNewest } from "../../services/session-handover.ts";
 import { type LoadedSession, loadNewEntries, loadSession } from "../../services/session-loader.ts";
+import { storeEstimates } from "../../services/stored-estimates.ts";
 import { sessionPath } from "../tree/tree-model.ts";
 import {
   type Held,
@@ -85,8 +85,6 @@ export function useSessionData(sessionId: string | undefined): SessionData {
         setPreview(p);
         return afterNextPaint();
       },
-      // Each entry's token estimate, as it is read (the timeline and the planner read them next).
-      onEntries: (entries, from) => estimateEntries(entries, from),
       signal: controller.signal,
     })
       .then(async (next) => {
@@ -105,7 +103,12 @@ export function useSessionData(sessionId: string | undefined): SessionData {
             // In case that render never commits as such (an append replaced it first).
             setTimeout(resolve, SHOWN_FALLBACK_MS);
           });
-          void warmPathModels(next.id, sessionPath(next.entries), controller.signal, shown);
+          void warmPathModels(next.id, sessionPath(next.entries), controller.signal, shown)
+            // Then the counts made while it was read are stored for the next open.
+            .then(() => (controller.signal.aborted ? undefined : storeEstimates(db, next, controller.signal)))
+            .then((stored) => {
+              if (stored && !stored.ok) console.warn("storing the token estimates failed", stored.error);
+            });
         }
         // A transition: the views derived from all entries (timeline, tree) render in separate
         // tasks, and the preview stays on screen until they are ready.

@@ -1,6 +1,6 @@
 /**
- * Once a big session is read (its token estimates are made while it is read, in the loader's
- * `onEntries`: core's `estimateEntries`), builds what opening it needs: the tree index a part at
+ * Once a big session is read (its token estimates are made, or taken from storage, while it is
+ * read: services/session-loader.ts), builds what opening it needs: the tree index a part at
  * a time, the tree data, the current path and the timeline model in tasks of their own
  * (`warmViews`), and after the whole session is shown, the models other views build from the
  * path (`warmPathModels`). Without it, all of that

@@ -1,0 +1,61 @@
+/**
+ * After a session is loaded whole and shown: stores the token counts of its chunks that have
+ * none yet, or wrong ones (an import, a session stored before counts were kept, the chunks
+ * appended since), so that the next open reads them instead of counting every message again
+ * (the loader seeds them: core/compaction/stored-estimates.ts). The counts are already made by
+ * then (pi's estimator caches them); this only copies them out, a few chunks per task, and
+ * writes them in one transaction.
+ */
+import { chunkEstimates } from "../core/compaction/stored-estimates.ts";
+import {
+  type CutpointDb,
+  ok,
+  type Result,
+  readChunkSpan,
+  readChunkTokens,
+  saveChunkTokens,
+} from "../db/index.ts";
+import type { LoadedSession } from "./session-loader.ts";
+import { yieldToEventLoop } from "./yield.ts";
+
+/** Work per task while the counts are copied out (ms). */
+const SLICE_MS = 8;
+
+function sameCounts(a: Uint32Array | undefined, b: Uint32Array): boolean {
+  if (!a || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Writes the counts of `loaded`'s chunks (1..lastSeq) that are missing or differ from what was
+ * counted (a stored row the loader did not use, see `seedEstimates`); returns how many chunks were
+ * written. Writes nothing when the entries do not line up with the stored chunks, or when the
+ * session was replaced or removed meanwhile.
+ */
+export async function storeEstimates(
+  db: CutpointDb,
+  loaded: LoadedSession,
+  signal?: AbortSignal,
+): Promise<Result<number>> {
+  const [chunks, have] = await Promise.all([
+    readChunkSpan(db, loaded.id, 1, loaded.lastSeq),
+    readChunkTokens(db, loaded.id, loaded.generation),
+  ]);
+  const missing: { seq: number; tokens: Uint32Array }[] = [];
+  let at = 0;
+  let sliceStart = performance.now();
+  for (const chunk of chunks) {
+    if (chunk.generation !== loaded.generation || at + chunk.count > loaded.entries.length) return ok(0);
+    const tokens = chunkEstimates(loaded.entries, at, chunk.count);
+    if (!sameCounts(have.get(chunk.seq), tokens)) missing.push({ seq: chunk.seq, tokens });
+    at += chunk.count;
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await yieldToEventLoop();
+      if (signal?.aborted) return ok(0);
+      sliceStart = performance.now();
+    }
+  }
+  if (at !== loaded.entries.length || missing.length === 0 || signal?.aborted) return ok(0);
+  return saveChunkTokens(db, loaded.id, loaded.generation, missing);
+}
