@@ -326,7 +326,8 @@ export default async function bench(): Promise<void> {
     const values = dists.map((d) => median(runs.get(d)!.map((n) => n[key])));
     const ratios = values
       .slice(1)
-      .map((v) => `${(v / values[0]!).toFixed(2)}×`)
+      // A base of 0 (no long task at all) has no ratio.
+      .map((v) => (values[0]! > 0 ? `${(v / values[0]!).toFixed(2)}×` : v > 0 ? "from 0" : "—"))
       .join(", ");
     const goal = Number.isNaN(target) ? "" : `≤ ${target} ms`;
     console.log(`| ${title} | ${values.map((v) => fmtMs(v)).join(" | ")} | ${ratios} | ${goal} |`);
