@@ -80,7 +80,12 @@ async function shownCounts(page: Page): Promise<string> {
   const panel = page.getByTestId("token-timeline-panel");
   await expect(panel).toBeVisible();
   await expect(panel).toContainText(/tokens/);
-  const panelText = (await panel.textContent()) ?? "";
+  // Without the cut's live announcement (said when the cut is first placed or moved, not a count).
+  const panelText = await panel.evaluate((el) => {
+    const copy = el.cloneNode(true) as HTMLElement;
+    for (const live of copy.querySelectorAll('[data-testid="cut-announce"]')) live.remove();
+    return copy.textContent ?? "";
+  });
   return `${text}\n${panelText}`;
 }
 

@@ -444,10 +444,17 @@ async function benchOne(dist: string): Promise<RunNumbers> {
         console.log("  reopen: long tasks in the trace (ms after the first; parts in ms):");
         for (const line of longTaskBreakdown(await browser.stopTracing())) console.log(`    ${line}`);
       }
-      if (reopens > 1)
-        console.log(
-          `reopen ${k + 1}: rows ${fmtMs(rowsMs[k]!)}, whole session ${fmtMs(fullMs[k]!)}, meter ${fmtMs(meterMs[k]!)}`,
-        );
+      // How many entries took their token counts from storage (src/db/chunk-tokens.ts).
+      const seeded = await page.evaluate(() => {
+        const m = performance.getEntriesByName("cutpoint:load read estimates").at(-1) as
+          | PerformanceMeasure
+          | undefined;
+        const d = m?.detail as { seeded?: number; entries?: number } | undefined;
+        return d?.entries ? `, stored token counts used for ${d.seeded} of ${d.entries} entries` : "";
+      });
+      console.log(
+        `reopen ${k + 1}: rows ${fmtMs(rowsMs[k]!)}, whole session ${fmtMs(fullMs[k]!)}, meter ${fmtMs(meterMs[k]!)}${seeded}`,
+      );
       longestMs.push(await mainThreadReport(page, 0, reopens > 1 ? `reopen ${k + 1}` : "reopen"));
       if (reopenProfile) printProfile("reopen", reopenProfile);
     }
