@@ -68,8 +68,12 @@ export interface LoadOptions {
   /** Called after each few parsed lines: `entries[from..]` are new. Keep it cheap per entry. */
   onEntries?: (entries: readonly SessionEntry[], from: number) => void;
   signal?: AbortSignal;
-  /** Filled in as the load goes: how many entries were read with their stored token counts (`seeded`). */
-  stats?: { seeded: number };
+  /**
+   * Filled in as the load goes: how many entries were read with their stored token counts
+   * (`seeded`), and how many chunks have no stored counts that match (`unstored`: the counts to
+   * store once the session is shown, services/stored-estimates.ts).
+   */
+  stats?: { seeded: number; unstored?: number };
 }
 
 /** Loads a whole session; undefined when it does not exist (or the load was aborted). */
@@ -87,11 +91,12 @@ export async function loadSession(
   const handed = takeEntries(row);
   const t0 = performance.now();
   const spent = { waited: 0, decode: 0, parse: 0, estimates: 0, onEntries: 0, seeded: 0 };
-  // The token counts stored for the chunks (pi's estimator is given them before `onEntries`).
-  const stored = handed ? undefined : readChunkTokens(db, sessionId, generation);
   const tail =
     !onPreview || lastSeq <= 1 ? undefined : handed ? newestOf(base, handed) : await readPreview(db, base);
   if (signal?.aborted) return undefined;
+  // The token counts stored for the chunks, read while the preview is painted (asked for before
+  // the preview's chunks, they made the first rows ~30 ms later).
+  const stored = handed ? undefined : readChunkTokens(db, sessionId, generation);
   if (tail) await onPreview?.(tail.preview);
   if (signal?.aborted) return undefined;
   phase("preview", t0, performance.now() - t0);
@@ -108,7 +113,10 @@ export async function loadSession(
   phase("read wait", t1, spent.waited);
   phase("read decode", t1, spent.decode);
   phase("read parse", t1, spent.parse);
-  phase("read estimates", t1, spent.estimates, { seeded: spent.seeded, entries: entries.length });
+  let unstored = 0;
+  for (let seq = 1; seq <= lastSeq; seq++) if (!counts?.has(seq)) unstored++;
+  if (options.stats) options.stats.unstored = unstored;
+  phase("read estimates", t1, spent.estimates, { seeded: spent.seeded, entries: entries.length, unstored });
   phase("read onEntries", t1, spent.onEntries);
   return done && !signal?.aborted ? { ...base, entries } : undefined;
 }

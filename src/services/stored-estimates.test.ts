@@ -21,14 +21,14 @@ beforeEach(async () => {
 });
 afterEach(() => db.close());
 
-async function load(onPreview = false): Promise<{ loaded: LoadedSession; seeded: number }> {
-  const stats = { seeded: 0 };
+async function load(onPreview = false): Promise<{ loaded: LoadedSession; seeded: number; unstored: number }> {
+  const stats = { seeded: 0, unstored: -1 };
   const loaded = await loadSession(db, fx.sessionId, {
     stats,
     ...(onPreview ? { onPreview: () => {} } : {}),
   });
   if (!loaded) throw new Error("not loaded");
-  return { loaded, seeded: stats.seeded };
+  return { loaded, seeded: stats.seeded, unstored: stats.unstored };
 }
 
 /** Every message's count, as the estimator gives it now, equals a real count of it. */
@@ -53,9 +53,11 @@ describe("stored token counts", () => {
     expect(chunks).toBeGreaterThan(2);
     const first = await load();
     expect(first.seeded).toBe(0);
+    expect(first.unstored).toBe(chunks);
     expect(await storeEstimates(db, first.loaded)).toEqual({ ok: true, value: chunks });
     const second = await load();
     expect(second.seeded).toBe(fx.entries.length);
+    expect(second.unstored).toBe(0);
     expectTrueCounts(second.loaded);
     // Nothing new to store.
     expect(await storeEstimates(db, second.loaded)).toEqual({ ok: true, value: 0 });
@@ -80,8 +82,9 @@ describe("stored token counts", () => {
     const [, second] = await rowsOf();
     const wrong = second!.tokens.map((n) => (n === 0xffffffff ? n : n + 1));
     await db.chunkTokens.put({ ...second!, tokens: wrong });
-    const { loaded, seeded } = await load();
+    const { loaded, seeded, unstored } = await load();
     expect(seeded).toBe(fx.entries.length - second!.tokens.length);
+    expect(unstored).toBe(1);
     expectTrueCounts(loaded);
     expect(await storeEstimates(db, loaded)).toEqual({ ok: true, value: 1 });
     expect((await rowsOf())[1]!.tokens).toEqual(second!.tokens);
@@ -94,7 +97,8 @@ describe("stored token counts", () => {
     expect(
       (await appendEntries(db, fx.sessionId, [msg("added-1", leaf, user("one more question"))])).ok,
     ).toBe(true);
-    const { loaded } = await load();
+    const { loaded, unstored } = await load();
+    expect(unstored).toBe(1);
     expect(await storeEstimates(db, loaded)).toEqual({ ok: true, value: 1 });
     const after = await rowsOf();
     expect(after.length).toBe(before.length + 1);

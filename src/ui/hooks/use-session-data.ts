@@ -76,7 +76,9 @@ export function useSessionData(sessionId: string | undefined): SessionData {
     const controller = new AbortController();
     const started = performance.now();
     setLoading(0);
+    const stats = { seeded: 0, unstored: 0 };
     loadSession(db, sessionId, {
+      stats,
       onProgress: (f) => setLoading(f),
       // Shown before the rest is taken in: the entries handed over by an import are all there at
       // once, and taking them in would otherwise keep the preview from rendering at all.
@@ -104,8 +106,13 @@ export function useSessionData(sessionId: string | undefined): SessionData {
             setTimeout(resolve, SHOWN_FALLBACK_MS);
           });
           void warmPathModels(next.id, sessionPath(next.entries), controller.signal, shown)
-            // Then the counts made while it was read are stored for the next open.
-            .then(() => (controller.signal.aborted ? undefined : storeEstimates(db, next, controller.signal)))
+            // Then the counts made while it was read are stored for the next open (when some
+            // chunk had none that matched).
+            .then(() =>
+              controller.signal.aborted || stats.unstored === 0
+                ? undefined
+                : storeEstimates(db, next, controller.signal),
+            )
             .then((stored) => {
               if (stored && !stored.ok) console.warn("storing the token estimates failed", stored.error);
             });
