@@ -69,7 +69,7 @@ export interface LoadOptions {
   onEntries?: (entries: readonly SessionEntry[], from: number) => void;
   signal?: AbortSignal;
   /**
-   * Filled in as the load goes: how many entries were read with their stored token counts
+   * Filled in when the entries are read: how many were read with their stored token counts
    * (`seeded`), and how many chunks have no stored counts that match (`unstored`: the counts to
    * store once the session is shown, services/stored-estimates.ts).
    */
@@ -90,7 +90,7 @@ export async function loadSession(
   // Just imported: the import's parsed entries (nothing read back); else the stored chunks.
   const handed = takeEntries(row);
   const t0 = performance.now();
-  const spent = { waited: 0, decode: 0, parse: 0, estimates: 0, onEntries: 0, seeded: 0 };
+  const spent = { waited: 0, decode: 0, parse: 0, estimates: 0, seeded: 0 };
   const tail =
     !onPreview || lastSeq <= 1 ? undefined : handed ? newestOf(base, handed) : await readPreview(db, base);
   if (signal?.aborted) return undefined;
@@ -115,9 +115,8 @@ export async function loadSession(
   phase("read parse", t1, spent.parse);
   let unstored = 0;
   for (let seq = 1; seq <= lastSeq; seq++) if (!counts?.has(seq)) unstored++;
-  if (options.stats) options.stats.unstored = unstored;
+  if (options.stats) Object.assign(options.stats, { seeded: spent.seeded, unstored });
   phase("read estimates", t1, spent.estimates, { seeded: spent.seeded, entries: entries.length, unstored });
-  phase("read onEntries", t1, spent.onEntries);
   return done && !signal?.aborted ? { ...base, entries } : undefined;
 }
 
@@ -198,12 +197,12 @@ async function takeParts(
 function entryTaker(
   entries: SessionEntry[],
   lastSeq: number,
-  { onEntries, onProgress, signal, stats }: LoadOptions,
+  { onEntries, onProgress, signal }: LoadOptions,
   /**
-   * Adds the time spent parsing (or taking in) entries, counting their tokens and in `onEntries`
-   * (ms), and the entries whose stored counts were used (`seeded`).
+   * Adds the time spent parsing (or taking in) entries and counting their tokens (ms), and the
+   * entries whose stored counts were used (`seeded`).
    */
-  spent: { parse: number; estimates: number; onEntries: number; seeded: number },
+  spent: { parse: number; estimates: number; seeded: number },
   /** Stored token counts by chunk seq (a chunk whose counts do not match is dropped from it). */
   stored: Map<number, Uint32Array> | undefined,
 ): (part: SessionEntry[] | string, seq: number) => Promise<boolean> {
@@ -228,19 +227,16 @@ function entryTaker(
       // Each entry's token count (the timeline and the planner read them next): stored (for a
       // chunk's own text: its counts are by position), or made now.
       const tokens = typeof part === "string" ? stored?.get(seq) : undefined;
-      if (tokens && seedEstimates(entries, before, entries.length, tokens, before - chunkStart)) {
+      if (tokens && seedEstimates(entries, before, entries.length, tokens, before - chunkStart))
         spent.seeded += entries.length - before;
-        if (stats) stats.seeded += entries.length - before;
-      } else {
+      else {
         if (tokens) stored!.delete(seq);
         estimateEntries(entries, before);
       }
-      const t2 = performance.now();
+      spent.parse += t1 - t0;
+      spent.estimates += performance.now() - t1;
       onEntries?.(entries, before);
       const now = performance.now();
-      spent.parse += t1 - t0;
-      spent.estimates += t2 - t1;
-      spent.onEntries += now - t2;
       if (now - sliceStart > SLICE_MS) {
         if (now - reported > PROGRESS_MS) {
           // Text: by chunk; the import's handed entries: by entry (they are all one part).
