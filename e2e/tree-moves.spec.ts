@@ -5,7 +5,8 @@
  * nothing and writes nothing, Skip only moves (a move entry), Confirm writes a `branch_summary`
  * that the next model request carries. A move that leaves only bookkeeping behind just moves.
  * Focus: back on the control after Cancel, on the new row's switcher after a switch, in the
- * composer after "Edit and resend". A preview drawn before another tab moved the leaf says so and
+ * composer after "Edit and resend"; never taken back from where the person put it while the move
+ * was written (the tree opened meanwhile). A preview drawn before another tab moved the leaf says so and
  * writes nothing.
  */
 import { readFileSync } from "node:fs";
@@ -121,6 +122,69 @@ test("branch switcher: Escape cancels, Skip switches, Confirm writes the summary
   expect(bs).toMatchObject({ type: "branch_summary", parentId: "a5", fromId: lines.at(-2)!.id });
   expect(String(bs.summary)).toContain("SWITCH-NOTE");
   expect(String(bs.summary)).toContain("write docs instead");
+});
+
+/**
+ * Holds every write to the app's database until `release` (a readwrite transaction over its
+ * stores, kept open by one request after another): the app's own writes wait behind it.
+ */
+async function holdWrites(page: Page): Promise<{ release: () => Promise<void> }> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const req = indexedDB.open("cutpoint");
+        req.onerror = () => reject(req.error);
+        req.onsuccess = () => {
+          const conn = req.result;
+          const tx = conn.transaction(Array.from(conn.objectStoreNames), "readwrite");
+          const store = tx.objectStore("sessions");
+          const w = window as unknown as { __held?: boolean };
+          w.__held = true;
+          const spin = () => {
+            if (w.__held) store.count().onsuccess = spin;
+          };
+          spin();
+          tx.oncomplete = () => conn.close();
+          resolve();
+        };
+      }),
+  );
+  return {
+    release: () =>
+      page.evaluate(() => {
+        (window as unknown as { __held?: boolean }).__held = false;
+      }),
+  };
+}
+
+test("focus given while a move is being written stays there: the move does not take it back", async ({
+  page,
+}) => {
+  await openImported(page, "late-focus");
+  const nav = navDialog(page);
+  await row(page, "write tests").getByRole("button", { name: "Next branch" }).click();
+  await expect(nav.getByRole("button", { name: "Skip summary" })).toBeVisible();
+  const held = await holdWrites(page);
+  await nav.getByRole("button", { name: "Skip summary" }).click();
+  // Shown at once, written later: the person opens the tree meanwhile.
+  await expect(row(page, "docs written")).toBeVisible();
+  await page.getByRole("button", { name: "Tree", exact: true }).click();
+  const tree = page.getByTestId("tree-list");
+  await expect(tree).toBeFocused();
+  await held.release();
+  await expect(page.getByText("Switched branch.")).toBeVisible();
+  // The move's own focus (the new row's switcher) would land within a frame or two of its write.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        let n = 0;
+        const frame = () => (++n >= 10 ? resolve() : requestAnimationFrame(frame));
+        requestAnimationFrame(frame);
+      }),
+  );
+  await expect(tree).toBeFocused({ timeout: 100 });
+  // Stored: the move entry only.
+  expect((await exported(page)).at(-1)).toMatchObject(moveTo("a4", "a5"));
 });
 
 test("edit and resend: Cancel keeps the leaf and the composer empty; Confirm then the text to edit", async ({

@@ -21,6 +21,7 @@ import {
   useTreeStore,
 } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { inputStamp } from "../common/input-stamp.ts";
 import { showPendingEntries } from "../hooks/pending-entries.ts";
 
 /** Reserve used only to decide whether to ask (the selection budget does not change what is left). */
@@ -38,6 +39,7 @@ export async function requestLeafMove(
   data: TreeData,
   request: LeafMoveRequest,
 ): Promise<LeafMoveOutcome> {
+  const since = inputStamp();
   // A run appends to the branch it started on: moving the leaf under it would be undone by its
   // next message (the same rule as changing the model during a run).
   if (agentService.session(sessionId).getState().running) {
@@ -75,7 +77,7 @@ export async function requestLeafMove(
       return "failed";
     }
   }
-  completeLeafMove(sessionId, request, plan, "none");
+  completeLeafMove(sessionId, request, plan, "none", since);
   return decision === "move" ? "moved" : "stayed";
 }
 
@@ -116,6 +118,8 @@ export function completeLeafMove(
   request: LeafMoveRequest,
   plan: NavigationPlan,
   summary: "written" | "skipped" | "none",
+  /** `inputStamp()` when the person made the move: focus is not moved if they clicked or typed since. */
+  since: number,
 ): void {
   const { focus } = request;
   if (plan.editorText !== undefined) useTreeStore.getState().putInComposer(sessionId, plan.editorText);
@@ -130,7 +134,7 @@ export function completeLeafMove(
     kind: summary === "written" ? "success" : "info",
     message: `${TOASTS[request.via]}${what}${kept}`,
   });
-  if (focus && plan.editorText === undefined) focusWhenRendered(focus);
+  if (focus && plan.editorText === undefined) focusWhenRendered(focus, since);
 }
 
 function findControl(focus: FocusAfterMove): HTMLElement | null {
@@ -149,10 +153,13 @@ function findControl(focus: FocusAfterMove): HTMLElement | null {
 /**
  * Focuses the control once the new path is rendered and no dialog is open (the timeline row of a
  * switched-to sibling is a new element; the dialog hands focus back to its opener as it closes).
- * Gives up after about a second.
+ * Gives up after about a second, or when the person has clicked or pressed a key since the move
+ * (`since`): they have moved on, e.g. opened the tree while the move was written, and the focus
+ * they gave must stay.
  */
-function focusWhenRendered(focus: FocusAfterMove, frames = 60): void {
+function focusWhenRendered(focus: FocusAfterMove, since: number, frames = 60): void {
   const step = (left: number) => {
+    if (inputStamp() !== since) return;
     const el = document.querySelector("dialog[open]") ? null : findControl(focus);
     if (el?.isConnected) {
       el.focus({ preventScroll: true });
@@ -160,5 +167,5 @@ function focusWhenRendered(focus: FocusAfterMove, frames = 60): void {
     }
     if (left > 0) requestAnimationFrame(() => step(left - 1));
   };
-  requestAnimationFrame(() => step(frames));
+  if (inputStamp() === since) requestAnimationFrame(() => step(frames));
 }

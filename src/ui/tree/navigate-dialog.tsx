@@ -20,6 +20,7 @@ import { loadCompactionSettings, saveCompactionSettings } from "../../services/c
 import { type LeafMoveRequest, type LeafMoveVia, useTreeStore } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { Dialog } from "../common/dialog.tsx";
+import { inputStamp } from "../common/input-stamp.ts";
 import { HiddenCharsNote, SafeText } from "../common/safe-text.tsx";
 import { formatCount, formatTokens } from "../format.ts";
 import { completeLeafMove, moveLeafShown } from "./leaf-move.ts";
@@ -187,14 +188,15 @@ function NavigateBody({
   };
 
   // What follows a move written from here (the dialog is closed by then).
-  const finish = (summary: "written" | "skipped" | "none") => {
-    completeLeafMove(sessionId, request, plan, summary);
+  const finish = (summary: "written" | "skipped" | "none", since: number) => {
+    completeLeafMove(sessionId, request, plan, summary, since);
     if (dontAsk) void turnOffOffer();
   };
 
   // Skip shows the move at once (the dialog closes in the same render as the new path is drawn);
   // a write that fails takes it back and says so.
   const skip = async () => {
+    const since = inputStamp();
     const moved = moveLeafShown(sessionId, d, plan.newLeafId);
     end();
     const r = await moved;
@@ -202,11 +204,12 @@ function NavigateBody({
       useUiStore.getState().pushToast({ kind: "error", message: `Nothing moved. ${r.error.message}` });
       return;
     }
-    finish(leaving ? "skipped" : "none");
+    finish(leaving ? "skipped" : "none", since);
   };
 
   // Confirm keeps the dialog (and the summary typed in it) until the entry is written.
   const confirm = async () => {
+    const since = inputStamp();
     setPhase("saving");
     const r = await confirmBranchSummary(
       db,
@@ -220,7 +223,7 @@ function NavigateBody({
       return;
     }
     end();
-    finish("written");
+    finish("written", since);
   };
 
   const leaving = plan.leavesContent;
