@@ -4,6 +4,7 @@
  * threshold and the stale-usage guard. Pure; estimates are cached per message object.
  */
 import type { AgentMessage, AssistantMessage, Usage } from "../session/types.ts";
+import { jsonLength } from "./json-length.ts";
 
 /** Characters counted for one image block (pi's rule). */
 export const IMAGE_CHARS = 4800;
@@ -33,9 +34,13 @@ export interface MessageParts {
   images: number;
 }
 
-/** Receives each string pi counts in a message (`text`) and each image (`image`). */
+/**
+ * Receives each string pi counts in a message (`text`), each value it counts by its compact JSON
+ * (`json`: tool-call arguments, tools added) and each image (`image`).
+ */
 interface PartSink {
   text(text: string): void;
+  json(value: unknown): void;
   image(): void;
 }
 
@@ -66,7 +71,7 @@ function visitMessageParts(message: AgentMessage, sink: PartSink): void {
       contentParts(m.content, sink);
       const sections = m.sections && typeof m.sections === "object" ? Object.values(m.sections) : [];
       for (const s of sections) if (typeof s === "string") sink.text(s);
-      if (Array.isArray(m.toolsAdded)) sink.text(JSON.stringify(m.toolsAdded));
+      if (Array.isArray(m.toolsAdded)) sink.json(m.toolsAdded);
       break;
     }
     case "user":
@@ -83,7 +88,7 @@ function visitMessageParts(message: AgentMessage, sink: PartSink): void {
         else if (b.type === "thinking" && typeof b.thinking === "string") sink.text(b.thinking);
         else if (b.type === "toolCall") {
           if (typeof b.name === "string") sink.text(b.name);
-          sink.text(JSON.stringify(b.arguments ?? {}) ?? "");
+          sink.json(b.arguments ?? {});
         }
       }
       break;
@@ -104,16 +109,23 @@ export function messageParts(message: AgentMessage): MessageParts {
   const parts: MessageParts = { texts: [], images: 0 };
   visitMessageParts(message, {
     text: (t) => parts.texts.push(t),
+    json: (value) => parts.texts.push(JSON.stringify(value) ?? ""),
     image: () => parts.images++,
   });
   return parts;
 }
 
-/** Characters counted so far by `charCounter` (one counter, reused: estimating allocates nothing). */
+/**
+ * Characters counted so far by `charCounter` (one counter, reused: estimating allocates nothing;
+ * a JSON value is measured, not written out).
+ */
 const charCounter = {
   chars: 0,
   text(t: string) {
     this.chars += t.length;
+  },
+  json(value: unknown) {
+    this.chars += jsonLength(value) ?? 0;
   },
   image() {
     this.chars += IMAGE_CHARS;
