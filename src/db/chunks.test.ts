@@ -16,6 +16,7 @@ import {
   parseLinesFrom,
   serializeEntryLine,
   sessionFileName,
+  sourceChunkSteps,
   utf8Length,
 } from "./chunks.ts";
 
@@ -121,6 +122,20 @@ describe("chunks made of the imported file's bytes", () => {
             target,
             maxEntries,
           );
+          // As steps (the import's way): one per chunk closed, the same chunks at the end.
+          const steps = sourceChunkSteps(
+            entryCount,
+            verbatimSpans,
+            new Blob([bytes]),
+            (i) => serializeEntryLine(parsed.value.entries[i]!),
+            target,
+            maxEntries,
+          );
+          let yields = 0;
+          let step = steps.next();
+          for (; !step.done; step = steps.next()) yields++;
+          expect(step.value.map((c) => [c.count, c.bytes])).toEqual(chunks.map((c) => [c.count, c.bytes]));
+          expect([0, 1]).toContain(chunks.length - yields);
           const stored = Buffer.concat(
             await Promise.all(chunks.map(async (c) => Buffer.from(await c.data.arrayBuffer()))),
           );

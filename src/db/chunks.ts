@@ -31,6 +31,7 @@
  */
 import { lineRuns } from "../core/session/export.ts";
 import { withCurrentVersion } from "../core/session/migrate.ts";
+import { runSteps, type Steps } from "../core/session/steps.ts";
 import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
 
 /** Target size of one chunk's text (UTF-16 code units, close to bytes for JSONL). */
@@ -88,9 +89,10 @@ export function chunkData(chunk: ChunkSource): Blob | string {
  * entries whose line is kept verbatim (`spans`, from `parseSessionBytes`), and of
  * `JSON.stringify` text for the others (a CRLF line; a line that was not valid UTF-8, so that it
  * is stored and exported as valid UTF-8, U+FFFD in place of its bad bytes). Without spans (a migrated file) every
- * line is serialized, as `buildChunks` does. Same grouping as `buildChunks`, by bytes.
+ * line is serialized, as `buildChunks` does. Same grouping as `buildChunks`, by bytes. One step
+ * per chunk (see core/session/steps.ts: the import gives the page a turn between them).
  */
-export function buildSourceChunks(
+export function* sourceChunkSteps(
   count: number,
   spans: Float64Array | undefined,
   source: Blob,
@@ -98,7 +100,7 @@ export function buildSourceChunks(
   lineOf: (i: number) => string,
   targetBytes = SOURCE_CHUNK_TARGET_BYTES,
   maxEntries = CHUNK_MAX_ENTRIES,
-): BlobChunk[] {
+): Steps<BlobChunk[]> {
   const chunks: BlobChunk[] = [];
   let from = 0;
   let size = 0;
@@ -123,10 +125,25 @@ export function buildSourceChunks(
   for (let i = 0; i < count; i++) {
     const start = spans ? spans[2 * i]! : -1;
     size += start >= 0 ? spans![2 * i + 1]! - start + 1 : lineOf(i).length + 1;
-    if (size >= targetBytes || i + 1 - from >= maxEntries) flush(i + 1);
+    if (size >= targetBytes || i + 1 - from >= maxEntries) {
+      flush(i + 1);
+      yield;
+    }
   }
   flush(count);
   return chunks;
+}
+
+/** `sourceChunkSteps` all at once. */
+export function buildSourceChunks(
+  count: number,
+  spans: Float64Array | undefined,
+  source: Blob,
+  lineOf: (i: number) => string,
+  targetBytes = SOURCE_CHUNK_TARGET_BYTES,
+  maxEntries = CHUNK_MAX_ENTRIES,
+): BlobChunk[] {
+  return runSteps(sourceChunkSteps(count, spans, source, lineOf, targetBytes, maxEntries));
 }
 
 /** One entry as one JSONL line (without the newline). */

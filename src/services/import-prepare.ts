@@ -5,8 +5,9 @@
  */
 import type { LineProblem, PathSummary } from "../core/session/damage.ts";
 import { createSessionByteParser, EMPTY_FILE_MESSAGE } from "../core/session/parse.ts";
+import { runSteps, type Steps } from "../core/session/steps.ts";
 import type { SessionEntry } from "../core/session/types.ts";
-import { buildSourceChunks, serializeEntryLine } from "../db/chunks.ts";
+import { serializeEntryLine, sourceChunkSteps } from "../db/chunks.ts";
 import { createMetaAccumulator } from "../db/session-meta.ts";
 import type { PreparedSession } from "../db/sessions-repo.ts";
 
@@ -56,21 +57,28 @@ export function createImportBuilder(fileName: string, { keepEntries = false } = 
     },
     /** `source`: the whole file (its slices become the stored chunks). */
     finish(source: Blob): PrepareResult {
-      const parsed = parser.finish();
-      if (!parsed.ok) {
-        if (parsed.error.message === EMPTY_FILE_MESSAGE) return emptyFile(fileName);
-        const where = parsed.error.line ? ` (line ${parsed.error.line})` : "";
-        const why = parsed.error.message.replace(/^Not a pi session: /, "");
-        return { ok: false, error: { fileName, message: `Not a pi session${where}: ${why}` } };
-      }
-      const { header, entryCount, problems, path, originalVersion, verbatimSpans } = parsed.value;
-      const chunks = buildSourceChunks(entryCount, verbatimSpans, source, (i) => rewritten.get(i) ?? "");
-      const prepared: PreparedSession = { header, chunks, meta: meta.result(), originalVersion };
-      const value: ImportCandidate = { fileName, prepared, problems, path };
-      if (kept) value.entries = kept;
-      return { ok: true, value };
+      return runSteps(finishSteps(source));
     },
+    /** `finish` as steps (the tree's analysis, then one per chunk: core/session/steps.ts). */
+    finishSteps,
   };
+
+  function* finishSteps(source: Blob): Steps<PrepareResult> {
+    const parsed = parser.finish();
+    if (!parsed.ok) {
+      if (parsed.error.message === EMPTY_FILE_MESSAGE) return emptyFile(fileName);
+      const where = parsed.error.line ? ` (line ${parsed.error.line})` : "";
+      const why = parsed.error.message.replace(/^Not a pi session: /, "");
+      return { ok: false, error: { fileName, message: `Not a pi session${where}: ${why}` } };
+    }
+    yield;
+    const { header, entryCount, problems, path, originalVersion, verbatimSpans } = parsed.value;
+    const chunks = yield* sourceChunkSteps(entryCount, verbatimSpans, source, (i) => rewritten.get(i) ?? "");
+    const prepared: PreparedSession = { header, chunks, meta: meta.result(), originalVersion };
+    const value: ImportCandidate = { fileName, prepared, problems, path };
+    if (kept) value.entries = kept;
+    return { ok: true, value };
+  }
 }
 
 /** The candidate for a whole file at once (tests; the import streams with `createImportBuilder`). */
