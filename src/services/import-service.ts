@@ -1,6 +1,7 @@
 /**
- * Importing .jsonl files: the file is read in pieces and parsed on the page in slices of ~10 ms
- * (the page stays responsive, with progress), the person decides about bad lines or an id that
+ * Importing .jsonl files: the file is read in pieces, parsed and then prepared for storage (the
+ * tree's analysis, the chunks) on the page in slices of ~10 ms (the page stays responsive, with
+ * progress), the person decides about bad lines or an id that
  * already exists, then the session is stored in ONE transaction (it appears whole or not at
  * all), and its parsed entries are handed to the session's loader (session-handover.ts): opening
  * it reads nothing back.
