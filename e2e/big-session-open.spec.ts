@@ -118,11 +118,15 @@ test("the import parses on the page with its progress shown, and the page answer
       if (text && w.__phases.at(-1) !== text) w.__phases.push(text);
     }).observe(document.body, { subtree: true, childList: true, characterData: true });
     let last = performance.now();
+    let parsing = false;
     const tick = () => {
       const now = performance.now();
-      w.__gap = Math.max(w.__gap, now - last);
-      last = now;
       const text = document.querySelector('[data-testid="import-progress"]')?.textContent ?? "";
+      // The gaps while the file is parsed and prepared (both in slices); what follows the store
+      // (building the views, their render) has its long tasks counted by e2e/bench/storage.bench.ts.
+      if (parsing) w.__gap = Math.max(w.__gap, now - last);
+      parsing = text.startsWith("Parsing") || text.startsWith("Preparing");
+      last = now;
       if (text && w.__progress.at(-1) !== text) w.__progress.push(text);
       if (!document.querySelector('[data-testid="path-count"]')) requestAnimationFrame(tick);
     };
@@ -144,8 +148,8 @@ test("the import parses on the page with its progress shown, and the page answer
   expect(percents.length).toBeGreaterThan(2);
   expect(percents).toEqual([...percents].sort((a, b) => a - b));
   expect(phases.some((t) => t.startsWith("Saving"))).toBe(true);
-  // No frame waited long (slices of ~10 ms, 6x slower here; the longest single step, preparing
-  // the chunks, is a few tens of ms unthrottled).
+  // No frame waited long while the file was parsed and prepared (slices of ~10 ms, 6x slower here).
+  expect(gap).toBeGreaterThan(0);
   expect(gap).toBeLessThan(1000);
   // Nothing was kept back: the stored session reopens whole.
   await page.reload();
