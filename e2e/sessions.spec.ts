@@ -1,7 +1,7 @@
 /**
- * Sessions as a person handles them: opening the example, a reload straight into it, rename, a new
- * session, delete with Undo across a reload and the purge after it, keyboard only, and a 9k-entry
- * timeline with few DOM rows.
+ * Sessions as a person handles them: opening the example, a reload straight into it, the end kept
+ * in view when the view's height changes, rename, a new session, delete with Undo across a reload
+ * and the purge after it, keyboard only, and a 9k-entry timeline with few DOM rows.
  */
 import { resolve } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
@@ -55,6 +55,33 @@ test("a reload opens the session in the URL straight away: the welcome view is n
   expect(await page.evaluate(() => (window as unknown as { __welcomeSeen: boolean }).__welcomeSeen)).toBe(
     false,
   );
+});
+
+test("at the end, the timeline stays at the end when its own height changes (the window, a bar)", async ({
+  page,
+}) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.openExample();
+  const last = app.timelineRows.last();
+  await expect(last).toBeInViewport();
+  const scroller = page.locator(".timeline-scroll");
+  const gap = () => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+  await expect.poll(gap).toBeLessThan(2);
+  // Shorter by a few rows, then by less than one: nothing is scrolled, the view keeps its end.
+  for (const height of [560, 530]) {
+    await page.setViewportSize({ width: 1280, height });
+    await expect(last).toBeInViewport({ ratio: 1 });
+    await expect.poll(gap).toBeLessThan(2);
+  }
+  // Scrolled up by the person, a change of height leaves it where it is.
+  await scroller.evaluate((el) => {
+    el.scrollTop = 0;
+  });
+  await expect(app.timelineRows.first()).toBeInViewport();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect.poll(() => scroller.evaluate((el) => el.scrollTop)).toBe(0);
+  await expect(app.timelineRows.first()).toBeInViewport();
 });
 
 test("rename appends a session_info entry; new empty session; delete asks, then undo restores", async ({

@@ -129,6 +129,19 @@ export function Timeline({
     if (atEnd.current) virtualizer.scrollToIndex(count - 1, { align: "end" });
   }, [endKey, count, virtualizer]);
 
+  // The view itself can change height with nothing scrolled (a bar appears or goes, the composer
+  // grows): at the end, it stays at the end (else the last rows slide below the fold).
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => {
+      const max = el.scrollHeight - el.clientHeight;
+      if (atEnd.current && el.scrollTop < max - 1) el.scrollTop = max;
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
     if (!el) return;
