@@ -6,10 +6,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { serializeParsedSession } from "../core/session/export.ts";
 import { parseSessionBytes } from "../core/session/parse.ts";
+import { runSteps } from "../core/session/steps.ts";
 import type { SessionEntry } from "../core/session/types.ts";
 import {
   buildChunks,
-  buildSourceChunks,
   decodedPieces,
   parseChunkBytes,
   parseChunkText,
@@ -114,23 +114,17 @@ describe("chunks made of the imported file's bytes", () => {
           const parsed = parseSessionBytes(bytes);
           if (!parsed.ok) throw new Error(parsed.error.message);
           const { entryCount, verbatimSpans } = parsed.value;
-          const chunks = buildSourceChunks(
+          const args = [
             entryCount,
             verbatimSpans,
             new Blob([bytes]),
-            (i) => serializeEntryLine(parsed.value.entries[i]!),
+            (i: number) => serializeEntryLine(parsed.value.entries[i]!),
             target,
             maxEntries,
-          );
+          ] as const;
+          const chunks = runSteps(sourceChunkSteps(...args));
           // As steps (the import's way): one per chunk closed, the same chunks at the end.
-          const steps = sourceChunkSteps(
-            entryCount,
-            verbatimSpans,
-            new Blob([bytes]),
-            (i) => serializeEntryLine(parsed.value.entries[i]!),
-            target,
-            maxEntries,
-          );
+          const steps = sourceChunkSteps(...args);
           let yields = 0;
           let step = steps.next();
           for (; !step.done; step = steps.next()) yields++;

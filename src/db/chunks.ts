@@ -2,7 +2,7 @@
  * Entry storage layout: a session's entries live in `chunks` rows, each holding a Blob of the
  * v3 JSONL of N consecutive entries (one JSON object per line, each ending in "\n"); ~2 MB per
  * chunk at import (slices of the imported File itself: a v3 file's lines are stored as their
- * own bytes, see `buildSourceChunks`), ~512 KB when built from entries (fork, tests), and one
+ * own bytes, see `sourceChunkSteps`), ~512 KB when built from entries (fork, tests), and one
  * small chunk per `appendEntries` call afterwards (never rewritten, so a reader that has
  * loaded up to seq N only needs seq > N).
  *
@@ -31,7 +31,7 @@
  */
 import { lineRuns } from "../core/session/export.ts";
 import { withCurrentVersion } from "../core/session/migrate.ts";
-import { runSteps, type Steps } from "../core/session/steps.ts";
+import type { Steps } from "../core/session/steps.ts";
 import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
 
 /** Target size of one chunk's text (UTF-16 code units, close to bytes for JSONL). */
@@ -54,7 +54,7 @@ export interface ChunkData {
   bytes: number;
 }
 
-/** A chunk whose JSONL is already a Blob (parts of the imported file, see `buildSourceChunks`). */
+/** A chunk whose JSONL is already a Blob (parts of the imported file, see `sourceChunkSteps`). */
 export interface BlobChunk {
   data: Blob;
   count: number;
@@ -134,18 +134,6 @@ export function* sourceChunkSteps(
   return chunks;
 }
 
-/** `sourceChunkSteps` all at once. */
-export function buildSourceChunks(
-  count: number,
-  spans: Float64Array | undefined,
-  source: Blob,
-  lineOf: (i: number) => string,
-  targetBytes = SOURCE_CHUNK_TARGET_BYTES,
-  maxEntries = CHUNK_MAX_ENTRIES,
-): BlobChunk[] {
-  return runSteps(sourceChunkSteps(count, spans, source, lineOf, targetBytes, maxEntries));
-}
-
 /** One entry as one JSONL line (without the newline). */
 export function serializeEntryLine(entry: SessionEntry): string {
   return JSON.stringify(entry);
@@ -208,7 +196,7 @@ const DECODE_PIECE_BYTES = 256 * 1024;
 /**
  * The text of one chunk's bytes (UTF-8 JSONL), decoded a piece of whole lines (~256 KB) at a
  * time: one native TextDecoder call per piece (stored chunks are valid UTF-8, see
- * `buildSourceChunks`). Decoding each line on its own cost more than the parsing on a 100 MB
+ * `sourceChunkSteps`). Decoding each line on its own cost more than the parsing on a 100 MB
  * session; reading each chunk with `blob.text()` instead made the reopen 1.18x slower
  * (e2e/bench/storage.bench.ts).
  */

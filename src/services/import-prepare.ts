@@ -35,7 +35,7 @@ export type PrepareResult = { ok: true; value: ImportCandidate } | { ok: false; 
 /**
  * Builds an import candidate from a file's bytes, piece by piece (the import pushes each
  * piece as it is read). Each entry feeds the metadata as it is parsed, and a v3 file's lines are
- * stored as slices of the file itself (`buildSourceChunks`); the lines that must be written anew
+ * stored as slices of the file itself (`sourceChunkSteps`); the lines that must be written anew
  * (migrated entries, CRLF lines) are kept as text. With `keepEntries`, the parsed entries are kept
  * too (the session view takes them after the store).
  */

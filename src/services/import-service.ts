@@ -35,7 +35,7 @@ import {
 import type { SessionRow } from "../db/schema.ts";
 import { createImportBuilder, type ImportCandidate } from "./import-prepare.ts";
 import { offerEntries } from "./session-handover.ts";
-import { yieldToEventLoop } from "./yield.ts";
+import { runStepsInSlices, yieldToEventLoop } from "./yield.ts";
 
 export type ImportChoice = "new" | "replace" | "copy";
 export type ImportPhase = "read" | "parse" | "prepare" | "save";
@@ -125,17 +125,7 @@ export async function parseFile(
     await yieldToEventLoop();
     const t2 = performance.now();
     // The tree's analysis, then the chunks, a few per task (all at once was a 70 ms task on 100 MB).
-    const steps = builder.finishSteps(file);
-    sliceStart = performance.now();
-    let step = steps.next();
-    while (!step.done) {
-      if (performance.now() - sliceStart > SLICE_MS) {
-        await yieldToEventLoop();
-        sliceStart = performance.now();
-      }
-      step = steps.next();
-    }
-    const result = step.value;
+    const result = await runStepsInSlices(builder.finishSteps(file), SLICE_MS);
     const t3 = performance.now();
     if (!result.ok) return { ok: false, error: result.error };
     const { prepared, problems, path } = result.value;

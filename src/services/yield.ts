@@ -1,5 +1,7 @@
 /** Letting the page paint, handle input and run its other tasks between two slices of a long job (load, import, warm-up, coverage). */
 
+import type { Steps } from "../core/session/steps.ts";
+
 type SchedulerLike = { postTask?: (run: () => void, options?: { priority?: string }) => Promise<void> };
 
 /**
@@ -16,3 +18,18 @@ export const yieldToEventLoop = (): Promise<void> => {
   if (scheduler?.postTask) return scheduler.postTask(() => undefined, { priority: "user-visible" });
   return new Promise<void>((resolve) => setTimeout(resolve, 0));
 };
+
+/**
+ * Runs work written as steps (core/session/steps.ts) with a turn of the event loop whenever a
+ * slice has taken `sliceMs`; resolves to the steps' result.
+ */
+export async function runStepsInSlices<T>(steps: Steps<T>, sliceMs: number): Promise<T> {
+  let sliceStart = performance.now();
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value;
+    if (performance.now() - sliceStart > sliceMs) {
+      await yieldToEventLoop();
+      sliceStart = performance.now();
+    }
+  }
+}

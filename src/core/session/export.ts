@@ -56,7 +56,7 @@ export function lineRuns(
  * The v3 file of a parsed session as parts to concatenate: the header line, then each entry's
  * line: the input's own bytes when the parser kept a verbatim span for it (`verbatimSpans`, a v3
  * file read with `parseSessionBytes`), `JSON.stringify` otherwise. The app's import stores the
- * same bytes (db/chunks.ts `buildSourceChunks`), so its export equals this.
+ * same bytes (db/chunks.ts `sourceChunkSteps`), so its export equals this.
  */
 export function serializeParsedSession(
   parsed: {
