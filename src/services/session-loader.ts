@@ -21,7 +21,15 @@
  *   Node on the same 100 MB: a structured-clone copy of the parsed entries (stored beside the
  *   JSONL) deserializes in 0.81x the time of JSON.parse: not worth twice the storage. Splitting
  *   the decoded text into lines without parsing them takes 25-100 ms against JSON.parse's
- *   ~370-450 ms: the room a stored skeleton with entry bodies parsed on demand would give.)
+ *   ~370-450 ms: the room a stored skeleton with entry bodies parsed on demand would give.
+ *   Tried since, and not kept: stored "shells", each entry's JSON without its strings over 64
+ *   chars (60% of the bytes), whose left-out strings became accessors (or Proxies) that parse the
+ *   entry's line when read. Nothing that opens a session reads them, and a shell parses in 0.57x
+ *   the time of its line (Node, 100 MB, GC included); but making the shells the entries again
+ *   (defineProperty on 135k holders, or a Proxy each) cost nearly all of it back: full parse
+ *   918-949 ms, accessors 893-1109, Proxies 759-820; the views' warm-up was 1.1x slower on the
+ *   accessor objects, and in the browser reopen -> whole measured 0.99x (3 alternating rounds).
+ *   What is left is to not build the 91k entry objects at all before the views need them.)
  * - Later, only the chunks appended since (entries are append-only): `loadNewEntries`, or
  *   `catchUp` for the row and the entries as one snapshot (the agent plans on it).
  *
