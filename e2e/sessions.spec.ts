@@ -84,6 +84,46 @@ test("at the end, the timeline stays at the end when its own height changes (the
   await expect(app.timelineRows.first()).toBeInViewport();
 });
 
+test("at the end, the timeline stays at the end when the window gets narrower and its rows wrap again", async ({
+  page,
+}) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.openExample();
+  const last = app.timelineRows.last();
+  const scroller = page.locator(".timeline-scroll");
+  const gap = () => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+  await expect.poll(gap).toBeLessThan(2);
+  const listHeight = () =>
+    page.locator(".timeline-inner").evaluate((el) => el.getBoundingClientRect().height);
+  const wide = await listHeight();
+  for (const size of [
+    { width: 800, height: 480 },
+    { width: 560, height: 480 },
+  ]) {
+    await page.setViewportSize(size);
+    await expect(last).toBeInViewport({ ratio: 1 });
+    await expect.poll(gap).toBeLessThan(2);
+    // Still there once every row in view has been measured again at the new width.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await expect.poll(gap).toBeLessThan(2);
+  }
+  // The rows in view did wrap: the list is taller than at 1280 px.
+  expect(await listHeight()).toBeGreaterThan(wide);
+  // A row the person expands at the end grows the list below: that is not followed.
+  const top = await scroller.evaluate((el) => el.scrollTop);
+  await last.locator("button.row-head").click();
+  await expect(last.locator(".row-detail").first()).toBeVisible();
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  expect(await scroller.evaluate((el) => el.scrollTop)).toBe(top);
+  expect(await gap()).toBeGreaterThan(2);
+  // Wider again: the end comes back into view (the expanded row's last pixel row may be cut by
+  // the rounding of row heights).
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await expect.poll(gap).toBeLessThan(2);
+  await expect(last).toBeInViewport({ ratio: 0.99 });
+});
+
 test("rename appends a session_info entry; new empty session; delete asks, then undo restores", async ({
   page,
 }) => {

@@ -7,6 +7,7 @@ import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRe
 import type { SessionEntry } from "../../core/session/types.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
+import { inputStamp } from "../common/input-stamp.ts";
 import { type ListVirtualizer, useListVirtualizer } from "../common/use-list-virtualizer.ts";
 import { formatCount, formatTokens } from "../format.ts";
 import { useLoadProgress } from "../hooks/current-session.tsx";
@@ -129,16 +130,37 @@ export function Timeline({
     if (atEnd.current) virtualizer.scrollToIndex(count - 1, { align: "end" });
   }, [endKey, count, virtualizer]);
 
-  // The view itself can change height with nothing scrolled (a bar appears or goes, the composer
-  // grows): at the end, it stays at the end (else the last rows slide below the fold).
+  // The view itself can change size with nothing scrolled (a bar appears or goes, the composer
+  // grows, the window): at the end, it stays at the end (else the last rows slide below the fold).
+  // After a change of width, the rows in view wrap again and the list grows or shrinks after the
+  // box did: that is followed too, until the person clicks or presses a key (a row they expand at
+  // the end is not followed).
+  const listRef = useRef<HTMLUListElement>(null);
   useEffect(() => {
     const el = scrollRef.current;
-    if (!el) return;
-    const observer = new ResizeObserver(() => {
+    const list = listRef.current;
+    if (!el || !list) return;
+    let width = el.clientWidth;
+    let rewrapping: number | undefined;
+    const keepEnd = () => {
       const max = el.scrollHeight - el.clientHeight;
-      if (atEnd.current && el.scrollTop < max - 1) el.scrollTop = max;
+      if (el.scrollTop < max - 1) el.scrollTop = max;
+    };
+    const observer = new ResizeObserver((changes) => {
+      if (!atEnd.current) {
+        rewrapping = undefined;
+        return;
+      }
+      if (changes.some((c) => c.target === el)) {
+        if (el.clientWidth !== width) {
+          width = el.clientWidth;
+          rewrapping = inputStamp();
+        }
+        keepEnd();
+      } else if (rewrapping === inputStamp()) keepEnd();
     });
     observer.observe(el);
+    observer.observe(list);
     return () => observer.disconnect();
   }, []);
 
@@ -220,6 +242,7 @@ export function Timeline({
       </div>
       <div ref={scrollRef} className="timeline-scroll" onScroll={onScroll} data-testid="timeline">
         <ul
+          ref={listRef}
           className="timeline-inner"
           aria-label="Timeline of the current path"
           style={{ height: virtualizer.getTotalSize() }}
