@@ -279,7 +279,10 @@ async function layoutAlternatives(page: Page): Promise<AltResult[]> {
 /** The numbers of one run, for the comparison of builds (CUTPOINT_DISTS). */
 interface RunNumbers {
   firstRows: number;
+  stored: number;
   full: number;
+  /** From stored to the whole session in view: the import's part after its parse and save. */
+  afterStore: number;
   importLongest: number;
   importMeter: number;
   reopenRows: number;
@@ -311,7 +314,9 @@ export default async function bench(): Promise<void> {
   const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1]!;
   const rows: [keyof RunNumbers, string, number][] = [
     ["firstRows", "import → first rows", TARGETS.firstRows],
+    ["stored", "import → stored", TARGETS.import],
     ["full", "import → whole session in view", TARGETS.full],
+    ["afterStore", "import: stored → whole session in view", Number.NaN],
     ["importLongest", "longest main-thread task during import", TARGETS.longTask],
     ["importMeter", "import → context meter shown", Number.NaN],
     ["reopenRows", "reopen → first rows", TARGETS.reopen],
@@ -507,7 +512,9 @@ async function benchOne(dist: string): Promise<RunNumbers> {
     }
     return {
       firstRows: imported.firstRows,
+      stored: imported.stored,
       full: imported.full,
+      afterStore: imported.full - imported.stored,
       importLongest,
       importMeter,
       reopenRows: median(rowsMs),

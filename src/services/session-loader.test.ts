@@ -66,10 +66,11 @@ describe("session loader", () => {
     const seen: string[] = [];
     let calls = 0;
     const loaded = await loadSession(db, "seen", {
-      onEntries: (list, from) => {
+      onEntries: (list, from, to) => {
         calls++;
         expect(from).toBe(seen.length);
-        for (let i = from; i < list.length; i++) seen.push(list[i]!.id);
+        expect(to).toBe(list.length);
+        for (let i = from; i < to; i++) seen.push(list[i]!.id);
       },
     });
     expect(seen).toEqual(all.map((e) => e.id));

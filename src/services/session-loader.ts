@@ -77,8 +77,8 @@ export interface LoadOptions {
   onProgress?: (fraction: number) => void;
   /** The newest entries, before the rest; when it returns a promise, the rest waits for it (a paint). */
   onPreview?: (preview: LoadedSession) => void | Promise<void>;
-  /** Called after each few parsed lines: `entries[from..]` are new. Keep it cheap per entry. */
-  onEntries?: (entries: readonly SessionEntry[], from: number) => void;
+  /** Called after each few parsed lines: `entries[from..to)` are new. Keep it cheap per entry. */
+  onEntries?: (entries: readonly SessionEntry[], from: number, to: number) => void;
   signal?: AbortSignal;
   /**
    * Filled in when the entries are read: how many were read with their stored token counts
@@ -112,7 +112,9 @@ export async function loadSession(
   if (tail) await onPreview?.(tail.preview);
   if (signal?.aborted) return undefined;
   phase("preview", t0, performance.now() - t0);
-  const entries: SessionEntry[] = [];
+  // Just imported: the import's own array, taken as it is (what was built on it ahead while it
+  // was stored is found by the views: ui/import/use-import.ts).
+  const entries: SessionEntry[] = handed ?? [];
   const counts = await stored;
   const t1 = performance.now();
   const done = await takeParts(
@@ -228,26 +230,30 @@ function entryTaker(
       chunkSeq = seq;
       chunkStart = entries.length;
     }
+    // The import's handed array is the loaded one: its entries are in place already.
+    const inPlace = part === entries;
     for (let pos = 0; pos < part.length; ) {
-      const before = entries.length;
+      const before = inPlace ? pos : entries.length;
       const t0 = performance.now();
-      if (typeof part === "string") pos = parseLinesFrom(part, pos, entries, LINES_PER_CHECK);
+      if (inPlace) pos = Math.min(part.length, pos + LINES_PER_CHECK);
+      else if (typeof part === "string") pos = parseLinesFrom(part, pos, entries, LINES_PER_CHECK);
       else
         for (const end = Math.min(part.length, pos + LINES_PER_CHECK); pos < end; pos++)
           entries.push(part[pos]!);
+      const after = inPlace ? pos : entries.length;
       const t1 = performance.now();
       // Each entry's token count (the timeline and the planner read them next): stored (for a
       // chunk's own text: its counts are by position), or made now.
       const tokens = typeof part === "string" ? stored?.get(seq) : undefined;
-      if (tokens && seedEstimates(entries, before, entries.length, tokens, before - chunkStart))
-        spent.seeded += entries.length - before;
+      if (tokens && seedEstimates(entries, before, after, tokens, before - chunkStart))
+        spent.seeded += after - before;
       else {
         if (tokens) stored!.delete(seq);
-        estimateEntries(entries, before);
+        estimateEntries(entries, before, after);
       }
       spent.parse += t1 - t0;
       spent.estimates += performance.now() - t1;
-      onEntries?.(entries, before);
+      onEntries?.(entries, before, after);
       const now = performance.now();
       if (now - sliceStart > SLICE_MS) {
         if (now - reported > PROGRESS_MS) {

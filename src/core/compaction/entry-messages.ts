@@ -64,15 +64,16 @@ export function isTurnStart(entry: SessionEntry): boolean {
 }
 
 /**
- * Fills the estimator's per-message cache for `entries[from..]`: what the timeline, the meter and
+ * Fills the estimator's per-message cache for `entries[from..to)`: what the timeline, the meter and
  * the planner read next (a session being read or imported is estimated as its entries arrive).
  */
 export function estimateEntries(
   entries: readonly SessionEntry[],
   from = 0,
+  to = entries.length,
   estimator: Estimator = PI_ESTIMATOR,
 ): void {
-  for (let i = from; i < entries.length; i++) {
+  for (let i = from; i < to; i++) {
     const message = entryMessage(entries[i]!);
     if (message) estimator.estimateMessage(message);
   }
