@@ -57,9 +57,8 @@ test("a reload opens the session in the URL straight away: the welcome view is n
   );
 });
 
-test("at the end, the timeline stays at the end when its own height changes (the window, a bar)", async ({
-  page,
-}) => {
+/** The example session opened, its timeline at the end; `gap`: the pixels below the view's bottom. */
+async function exampleAtEnd(page: Page) {
   const app = new AppPage(page);
   await app.goto();
   await app.openExample();
@@ -68,6 +67,13 @@ test("at the end, the timeline stays at the end when its own height changes (the
   const scroller = page.locator(".timeline-scroll");
   const gap = () => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
   await expect.poll(gap).toBeLessThan(2);
+  return { app, last, scroller, gap };
+}
+
+test("at the end, the timeline stays at the end when its own height changes (the window, a bar)", async ({
+  page,
+}) => {
+  const { app, last, scroller, gap } = await exampleAtEnd(page);
   // Shorter by a few rows, then by less than one: nothing is scrolled, the view keeps its end.
   for (const height of [560, 530]) {
     await page.setViewportSize({ width: 1280, height });
@@ -87,13 +93,7 @@ test("at the end, the timeline stays at the end when its own height changes (the
 test("at the end, the timeline stays at the end when the window gets narrower and its rows wrap again", async ({
   page,
 }) => {
-  const app = new AppPage(page);
-  await app.goto();
-  await app.openExample();
-  const last = app.timelineRows.last();
-  const scroller = page.locator(".timeline-scroll");
-  const gap = () => scroller.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
-  await expect.poll(gap).toBeLessThan(2);
+  const { last, scroller, gap } = await exampleAtEnd(page);
   const listHeight = () =>
     page.locator(".timeline-inner").evaluate((el) => el.getBoundingClientRect().height);
   const wide = await listHeight();
