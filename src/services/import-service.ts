@@ -23,7 +23,7 @@
  */
 import type { LineProblem, PathSummary } from "../core/session/damage.ts";
 import { type TailPreview, tailPreview } from "../core/session/tail-preview.ts";
-import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
+import type { SessionHeader } from "../core/session/types.ts";
 import {
   type CutpointDb,
   type EntriesMeta,
@@ -60,11 +60,6 @@ export interface ParsedSummary {
 /** A parsed file, kept until `commit` or `discard`. */
 export interface ParsedImport {
   summary: ParsedSummary;
-  /**
-   * Every entry the import stores, as parsed: after the store the session's loader takes this
-   * same array (session-handover.ts), so what is built on it while the store runs is found.
-   */
-  entries?: readonly SessionEntry[];
   commit(choice: ImportChoice, newId?: string): Promise<Result<SessionRow> & { saveMs?: number }>;
   discard(): void;
 }
@@ -159,7 +154,6 @@ function parsedImport(
   let kept: ImportCandidate | undefined = candidate;
   return {
     summary,
-    entries: candidate.entries,
     async commit(choice, newId = crypto.randomUUID()) {
       const held = kept;
       kept = undefined;

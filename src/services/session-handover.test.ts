@@ -103,7 +103,7 @@ describe("handing entries over to the loader", () => {
     const loaded = await loadSession(db, row.id, {
       onEntries: (_list, from, to) => seen.push(to - from),
     });
-    // The offered array itself: what was built on it ahead (while it was stored) is found.
+    // The offered array itself (not a copy).
     expect(loaded?.entries).toBe(offered);
     expect(seen.reduce((a, b) => a + b, 0)).toBe(offered.length);
     // Taken once: the next load reads the stored chunks.

@@ -29,7 +29,10 @@
  *   (defineProperty on 135k holders, or a Proxy each) cost nearly all of it back: full parse
  *   918-949 ms, accessors 893-1109, Proxies 759-820; the views' warm-up was 1.1x slower on the
  *   accessor objects, and in the browser reopen -> whole measured 0.99x (3 alternating rounds).
- *   What is left is to not build the 91k entry objects at all before the views need them.)
+ *   What is left is to not build the 91k entry objects at all before the views need them.
+ *   Also tried, and not kept: building the views on an import's entries while its store runs
+ *   (background tasks): stored -> whole 0.70x, but the store itself 1.11x and the longest task
+ *   80 -> 105 ms; import -> whole 1.02x (5 alternating rounds).)
  * - Later, only the chunks appended since (entries are append-only): `loadNewEntries`, or
  *   `catchUp` for the row and the entries as one snapshot (the agent plans on it).
  *
@@ -112,8 +115,7 @@ export async function loadSession(
   if (tail) await onPreview?.(tail.preview);
   if (signal?.aborted) return undefined;
   phase("preview", t0, performance.now() - t0);
-  // Just imported: the import's own array, taken as it is (what was built on it ahead while it
-  // was stored is found by the views: ui/import/use-import.ts).
+  // Just imported: the import's own array, taken as it is (nothing else holds it by then).
   const entries: SessionEntry[] = handed ?? [];
   const counts = await stored;
   const t1 = performance.now();

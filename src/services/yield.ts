@@ -13,12 +13,9 @@ type SchedulerLike = { postTask?: (run: () => void, options?: { priority?: strin
  * ~200 to ~50 ms; the load as a whole only 0.96x, as the page then handles the reads' results
  * inside its slices (e2e/bench/storage.bench.ts, alternating rounds).
  */
-export const yieldToEventLoop = (
-  /** "background": work ahead of need, queued behind everything else (the store it overlaps). */
-  priority: "user-visible" | "background" = "user-visible",
-): Promise<void> => {
+export const yieldToEventLoop = (): Promise<void> => {
   const scheduler = (globalThis as { scheduler?: SchedulerLike }).scheduler;
-  if (scheduler?.postTask) return scheduler.postTask(() => undefined, { priority });
+  if (scheduler?.postTask) return scheduler.postTask(() => undefined, { priority: "user-visible" });
   return new Promise<void>((resolve) => setTimeout(resolve, 0));
 };
 

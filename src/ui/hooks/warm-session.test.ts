@@ -47,27 +47,6 @@ describe("warm-session", () => {
     expect(entryTokens(all[1]!)).toBe(Math.ceil("answer 1".length / 4));
   });
 
-  it("two warm-ups of the same entries (one ahead, in background tasks, during an import's store) build what one does", async () => {
-    const all = session(40_000);
-    const ahead = warmViews(all, undefined, "background");
-    // The session opens while the one ahead is part way.
-    await new Promise((r) => setTimeout(r, 0));
-    await Promise.all([ahead, warmViews(all)]);
-    const data = treeData(all);
-    const fresh = buildTreeIndex(all);
-    expect(data.index.byId.size).toBe(fresh.byId.size);
-    expect(data.index.children.get("e99")?.map((e) => e.id)).toEqual(["e100", "side"]);
-    expect([...data.index.order.values()]).toEqual([...fresh.order.values()]);
-    const model = timelineModel(all);
-    const built = buildTimelineModel(all);
-    expect([...model.totals]).toEqual([...built.totals]);
-    expect(model.path.map((e) => e.id)).toEqual(built.path.map((e) => e.id));
-    // Once built, another warm-up changes nothing.
-    await warmViews(all, undefined, "background");
-    expect(treeData(all)).toBe(data);
-    expect(timelineModel(all)).toBe(model);
-  });
-
   it("builds the timeline model; then runs each path warmer with the path, one step at a time, the path warming until they are done; stops when aborted", async () => {
     const all = session(3_000);
     const seen: { sessionId: string; length: number; steps: number; warming: boolean }[] = [];

@@ -41,13 +41,8 @@ export function addPathWarmer(warmer: PathWarmer): void {
  * path and the timeline model, each in tasks of their own, so that the render that shows the
  * whole session finds them built and is short.
  */
-export async function warmViews(
-  entries: readonly SessionEntry[],
-  signal?: AbortSignal,
-  /** "background": built ahead of need (during an import's store), behind the page's other tasks. */
-  priority?: "background",
-): Promise<void> {
-  const step = measuredStep(signal, priority);
+export async function warmViews(entries: readonly SessionEntry[], signal?: AbortSignal): Promise<void> {
+  const step = measuredStep(signal);
   try {
     // The tree index a part per task, once the entries are read: indexed while they were parsed,
     // each new entry referenced from the index's maps cost the next garbage collections more
@@ -124,12 +119,12 @@ const isAbort = (error: unknown) => error instanceof DOMException && error.name 
  * A step between parts of a warm-up: each part is a User Timing measure "cutpoint:warm <part>"
  * (the storage bench reports them); then it yields, and throws an AbortError once aborted.
  */
-function measuredStep(signal: AbortSignal | undefined, priority?: "background") {
+function measuredStep(signal: AbortSignal | undefined) {
   let started = performance.now();
   const end = (part: string) => performance.measure(`cutpoint:warm ${part}`, { start: started });
   const step = async (part: string) => {
     end(part);
-    await yieldToEventLoop(priority);
+    await yieldToEventLoop();
     if (signal?.aborted) throw new DOMException("aborted", "AbortError");
     started = performance.now();
   };

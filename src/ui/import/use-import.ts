@@ -10,7 +10,6 @@ import { describeImported } from "../../services/import-report.ts";
 import type { ImportChoice } from "../../services/import-service.ts";
 import { useImportQuestion } from "../../store/import-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
-import { warmViews } from "../hooks/warm-session.ts";
 
 let jobSeq = 0;
 
@@ -67,14 +66,7 @@ async function importOne(file: File): Promise<SessionRow | undefined> {
       choice = answer === "replace" ? "replace" : answer === "copy" ? "copy" : "new";
     }
     useUiStore.getState().upsertImport({ id, fileName: file.name, phase: "save", fraction: 1 });
-    // While the store runs (the page mostly waits for IndexedDB), the views of the session it
-    // opens are built on the entries the import parsed, in background tasks (the store's own
-    // come first): its loader takes that same array after the store, and the views find them
-    // built (ui/hooks/warm-session.ts).
-    const ahead = new AbortController();
-    if (parsedImport.entries) void warmViews(parsedImport.entries, ahead.signal, "background");
     const saved = await parsedImport.commit(choice);
-    if (!saved.ok) ahead.abort();
     performance.mark("cutpoint:import-stored", {
       detail: { ...candidate.timings, save: saved.saveMs ?? 0, file: file.name },
     });

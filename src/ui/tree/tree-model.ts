@@ -20,8 +20,6 @@ const growing = new WeakMap<readonly SessionEntry[], { index: TreeIndex; count: 
  * children.
  */
 export function growTreeIndex(entries: readonly SessionEntry[], to = entries.length): void {
-  // Built already (two warm-ups of the same entries: one ahead, during an import's store).
-  if (cache.has(entries)) return;
   let grown = growing.get(entries);
   if (!grown) {
     grown = { index: { byId: new Map(), children: new Map(), order: new Map() }, count: 0 };
