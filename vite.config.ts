@@ -70,5 +70,7 @@ export default defineConfig({
     include: ["src/**/*.test.ts", "src/**/*.test.tsx", "e2e/**/*.unit.test.ts"],
     environment: "node",
     testTimeout: 30_000,
+    // pi 1.6 installed once before the tests that ask it (src/conformance/pi16-setup.ts).
+    globalSetup: ["src/conformance/pi16-setup.ts"],
   },
 });

