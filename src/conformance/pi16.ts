@@ -26,7 +26,8 @@ export function pi16Root(): string {
   return join(cache, "cutpoint", "pi16");
 }
 
-function paths(root: string): Pi16 {
+/** Where pi 1.6 and its Node 22 are (or will be) installed under `root`. */
+export function pi16Paths(root: string = pi16Root()): Pi16 {
   return {
     root,
     node: join(root, "node_modules", NODE22_PACKAGE, "bin", "node"),
@@ -53,7 +54,7 @@ function nodeWorks(node: string): boolean {
  * missing) and returns where they are. Reuses an existing install; throws when npm fails.
  */
 export function ensurePi16(root: string = pi16Root()): Pi16 {
-  const found = paths(root);
+  const found = pi16Paths(root);
   if (installedVersion(found.packageDir) === PI16_VERSION && nodeWorks(found.node)) return found;
   mkdirSync(root, { recursive: true });
   const manifest = {
