@@ -213,3 +213,91 @@ test("changing the model and thinking level in a session appends setting entries
     ["read", "write", "edit", "ls", "find", "grep"],
   );
 });
+
+test.describe("the agent's code", () => {
+  // Served by the page's own requests (a service worker would answer from its cache unseen).
+  test.use({ serviceWorkers: "block" });
+
+  test("is not needed to show a session: held back, a session opens, and a prompt sent meanwhile goes out once it arrives", async ({
+    page,
+  }) => {
+    const key = uniqueKey("lazy-agent");
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const asked: string[] = [];
+    await page.route(/\/assets\/agent-instance-[^/]+\.js$/, async (route) => {
+      asked.push(route.request().url());
+      await released;
+      await route.continue();
+    });
+    try {
+      await page.goto("/");
+      // The session list, the settings and a session work while it is held back (it is asked
+      // for when the page is idle, or by a session's composer).
+      await setUpProvider(page, key);
+      await newSession(page);
+      await expect.poll(() => asked.length).toBeGreaterThan(0);
+      await expect(page.getByRole("region", { name: "Conversation" })).toContainText(
+        "This session has no entries yet.",
+      );
+      // The workspace's files come with the agent: said while they wait, the composer stays.
+      await page.getByRole("button", { name: "Files", exact: true }).click();
+      await expect(page.getByText("Opening the workspace…")).toBeVisible();
+      await expect(composerInput(page)).toBeEditable();
+      await scriptReplies(key, [{ text: ["Loaded ", "on demand."] }]);
+      await send(page, "hello while the agent loads");
+      await expect(composerInput(page)).toHaveValue("");
+      await expect(page.getByTestId("agent-starting")).toContainText("Starting the agent…");
+      // Nothing is sent or written before the code is there.
+      await page.waitForTimeout(300);
+      expect(await getChatRequests(key)).toHaveLength(0);
+      await expect(page.getByRole("region", { name: "Conversation" })).toContainText(
+        "This session has no entries yet.",
+      );
+      release();
+      await expect(page.getByTestId("agent-run")).toContainText("Loaded on demand.");
+      await expect(page.getByTestId("agent-starting")).toBeHidden();
+      await waitIdle(page);
+      await expect(page.getByTestId("workspace-panel").getByTestId("workspace-name")).toHaveText(
+        "Browser storage (OPFS)",
+      );
+      await expect.poll(() => entryCount(page)).toBe(4);
+      expect(await getChatRequests(key)).toHaveLength(1);
+      const lines = parseJsonl((await exportOpen(page)).text);
+      const said = lines.filter((l) =>
+        /^(user|assistant)$/.test((l as { message?: { role?: string } }).message?.role ?? ""),
+      );
+      expect(said).toMatchObject([
+        { message: { role: "user", content: "hello while the agent loads" } },
+        { message: { role: "assistant", content: [{ type: "text", text: "Loaded on demand." }] } },
+      ]);
+    } finally {
+      release();
+    }
+  });
+
+  test("when it cannot be fetched, a send says so and keeps the message; it is fetched again on the next send", async ({
+    page,
+  }) => {
+    const key = uniqueKey("lazy-agent-fail");
+    let refuse = true;
+    await page.route(/\/assets\/agent-instance-[^/]+\.js$/, (route) =>
+      refuse ? route.abort("internetdisconnected") : route.continue(),
+    );
+    await page.goto("/");
+    await setUpProvider(page, key);
+    await newSession(page);
+    await scriptReplies(key, [{ text: ["Here ", "now."] }]);
+    await send(page, "are you there?");
+    await expect(page.getByText("The agent's code could not be loaded")).toBeVisible();
+    await expect(composerInput(page)).toHaveValue("are you there?");
+    expect(await getChatRequests(key)).toHaveLength(0);
+    refuse = false;
+    await composerInput(page).press("Enter");
+    await expect(page.getByTestId("agent-run")).toContainText("Here now.");
+    await waitIdle(page);
+    await expect.poll(() => entryCount(page)).toBe(4);
+  });
+});

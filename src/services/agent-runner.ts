@@ -19,6 +19,7 @@ import type { AssistantMessage, SessionEntry, UserContentBlock } from "../core/s
 import { modelInfo } from "../llm/providers.ts";
 import { type EndpointConfig, streamAssistant } from "../llm/stream-assistant.ts";
 import { activeTools, executeToolCall, toolSpecs } from "../tools/index.ts";
+import { IDLE_RUNNER } from "./agent-types.ts";
 import { newEntryId } from "./ids.ts";
 import { defaultLocks, type LockManagerLike, lockName, RUNNING_ELSEWHERE } from "./session-run.ts";
 
@@ -131,7 +132,7 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
   const stream = deps.streamFn ?? streamAssistant;
   const locks = deps.locks === undefined ? defaultLocks() : deps.locks;
   const listeners = new Set<() => void>();
-  let state: RunnerState = { status: { kind: "idle" }, sessionId: null, streaming: null, lastResult: null };
+  let state: RunnerState = IDLE_RUNNER;
   let controller: AbortController | null = null;
 
   // Live message updates are throttled (leading + trailing edge): a token-by-token stream, or a

@@ -46,6 +46,7 @@ import {
   type Endpoint,
   effectiveSettings,
   type HookContext,
+  IDLE_AGENT_STATE,
   type SendOutcome,
   type SessionAgentState,
   type SessionController,
@@ -108,16 +109,7 @@ export function createAgentService(deps: AgentServiceDeps) {
       ...(deps.streamFn ? { streamFn: deps.streamFn } : {}),
       ...(deps.now ? { now: deps.now } : {}),
     });
-    let state: SessionAgentState = {
-      runner: runner.getState(),
-      log: [],
-      live: null,
-      unsaved: null,
-      problem: null,
-      elsewhere: false,
-      running: false,
-      interrupted: null,
-    };
+    let state: SessionAgentState = { ...IDLE_AGENT_STATE, runner: runner.getState() };
     const set = (patch: Partial<SessionAgentState>) => {
       state = { ...state, ...patch };
       for (const l of listeners) l();

@@ -55,6 +55,26 @@ export interface SessionAgentState {
   interrupted: ReplyCheckpointRow | null;
 }
 
+/** A runner that has run nothing yet. */
+export const IDLE_RUNNER: RunnerState = {
+  status: { kind: "idle" },
+  sessionId: null,
+  streaming: null,
+  lastResult: null,
+};
+
+/** A session's agent state before anything ran (or was found) in this tab. */
+export const IDLE_AGENT_STATE: SessionAgentState = {
+  runner: IDLE_RUNNER,
+  log: [],
+  live: null,
+  unsaved: null,
+  problem: null,
+  elsewhere: false,
+  running: false,
+  interrupted: null,
+};
+
 export type SendOutcome =
   /** `promptSent` false: the run only got the reply a lost one left missing (the prompt waits). */
   | { ok: true; result: AgentRunResult; promptSent: boolean }

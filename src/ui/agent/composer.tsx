@@ -21,6 +21,7 @@ import { useCurrentSession } from "../hooks/current-session.tsx";
 import { sharedSessionContext } from "../hooks/session-context.ts";
 import { SummaryInstructionsButton } from "../pins/pins-controls.tsx";
 import { lazyComponent } from "../shell/lazy-component.ts";
+import { LoadBoundary } from "../shell/load-boundary.tsx";
 import type { SessionSlotProps } from "../shell/slots.ts";
 import { sessionPath } from "../tree/tree-model.ts";
 import { CompactionNotice, LiveRun } from "./live-run.tsx";
@@ -34,7 +35,7 @@ const WorkspacePanel = lazyComponent(() => import("./workspace-panel.tsx").then(
 
 export function AgentComposer({ sessionId }: SessionSlotProps) {
   const { loaded } = useCurrentSession();
-  const { controller, state } = useSessionAgent(sessionId);
+  const { controller, state, ready } = useSessionAgent(sessionId);
   const settings = useProviderSettings();
   const toast = useUiStore((s) => s.pushToast);
   const openSettings = useUiStore((s) => s.setSettingsOpen);
@@ -139,6 +140,11 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
             onResolveInterrupted={resolveInterrupted}
           />
         </ErrorBoundary>
+      )}
+      {sentPrompt !== null && !ready && (
+        <div className="agent-status" role="status" data-testid="agent-starting">
+          Starting the agent… (its code is still loading; your message goes out as soon as it is here)
+        </div>
       )}
       {blocked && (
         <div className="agent-status warn" role="status" data-testid="running-elsewhere">
@@ -245,9 +251,20 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
           </button>
         )}
       </form>
-      <ErrorBoundary name="the workspace files">
-        <WorkspacePanel />
-      </ErrorBoundary>
+      {filesOpen && (
+        <ErrorBoundary name="the workspace files">
+          {/* Its code loads with the agent's: the composer stays usable meanwhile. */}
+          <LoadBoundary
+            fallback={
+              <p className="slot-loading" role="status">
+                Opening the workspace…
+              </p>
+            }
+          >
+            <WorkspacePanel />
+          </LoadBoundary>
+        </ErrorBoundary>
+      )}
       {promptOpen && <SystemPromptDialog sessionId={sessionId} onClose={() => setPromptOpen(false)} />}
     </div>
   );

@@ -1,31 +1,70 @@
-/** React bindings of the agent service: per-session state, settings, workspace. */
+/** React bindings of the agent service: per-session state and the provider settings. */
 import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { db } from "../../db/instance.ts";
-import { agentService, agentWorkspace } from "../../services/agent-instance.ts";
-import type { SessionAgentState, SessionController } from "../../services/agent-session.ts";
 import { loadProviderSettings, type ProviderSettings } from "../../services/agent-settings.ts";
-import type { WorkspaceState } from "../../services/agent-workspace.ts";
+import {
+  effectiveSettings,
+  IDLE_AGENT_STATE,
+  type SessionAgentState,
+  type SessionController,
+} from "../../services/agent-types.ts";
+import { loadAgent, useLoadedAgent } from "./agent-handle.ts";
 
+/**
+ * The session's agent controller and state. Until the agent's code has loaded (it starts loading
+ * when a composer is shown), a stand-in: nothing runs, and what is asked of it waits for the code.
+ */
 export function useSessionAgent(sessionId: string): {
   controller: SessionController;
   state: SessionAgentState;
+  /** The agent's code has loaded (until then `controller` is the stand-in). */
+  ready: boolean;
 } {
-  const controller = agentService.session(sessionId);
+  const agent = useLoadedAgent();
+  useEffect(() => {
+    void loadAgent().catch((e) => console.error("loading the agent failed", e));
+  }, []);
+  const controller = agent ? agent.agentService.session(sessionId) : standIn(sessionId);
   const state = useSyncExternalStore(controller.subscribe, controller.getState, controller.getState);
-  return { controller, state };
+  return { controller, state, ready: agent !== undefined };
+}
+
+const standIns = new Map<string, SessionController>();
+
+const NOT_LOADED =
+  "The agent's code could not be loaded (no network, and this version is not cached). Nothing was sent; your message is back in the box. Try again when you are online.";
+
+/** A controller for `sessionId` that hands every request to the real one once it has loaded. */
+function standIn(sessionId: string): SessionController {
+  let c = standIns.get(sessionId);
+  if (c) return c;
+  const real = () =>
+    loadAgent().then(
+      (agent) => agent.agentService.session(sessionId),
+      () => undefined,
+    );
+  c = {
+    sessionId,
+    getState: () => IDLE_AGENT_STATE,
+    subscribe: () => () => {},
+    send: async (loaded, prompt) =>
+      (await real())?.send(loaded, prompt) ?? { ok: false, reason: "setup", message: NOT_LOADED },
+    // Nothing runs before the code is there.
+    stop: () => {},
+    changeSettings: async (loaded, wanted) =>
+      (await real())?.changeSettings(loaded, wanted) ?? { ok: false, message: NOT_LOADED },
+    resolveInterrupted: async (action) =>
+      (await real())?.resolveInterrupted(action) ?? { ok: false, message: NOT_LOADED },
+    effective: effectiveSettings,
+  };
+  standIns.set(sessionId, c);
+  return c;
 }
 
 /** Live provider settings (undefined while loading). */
 export function useProviderSettings(): ProviderSettings | undefined {
   return useLiveQuery(() => loadProviderSettings(db), []);
-}
-
-export function useWorkspace(): WorkspaceState {
-  useEffect(() => {
-    void agentWorkspace.init();
-  }, []);
-  return useSyncExternalStore(agentWorkspace.subscribe, agentWorkspace.getState, agentWorkspace.getState);
 }
 
 /** Seconds left until `at` (ms since epoch), ticking every 250 ms; null without a target. */

@@ -2,17 +2,24 @@
  * The workspace browser: which workspace the tools use (browser storage or a picked folder), the
  * files in it, and the content of a clicked file (as text). Re-reads after every tool call.
  */
-import { useEffect, useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { agentWorkspace } from "../../services/agent-instance.ts";
 import { useAgentUiStore } from "../../store/agent-ui-store.ts";
 import type { WalkEntry } from "../../tools/index.ts";
 import { markInvisible } from "../common/invisible.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { formatBytes } from "../format.ts";
-import { useWorkspace } from "./use-agent.ts";
 
 const MAX_FILES = 2_000;
 const MAX_VIEW_CHARS = 200_000;
+
+/** The workspace's state (the panel's code loads with the agent's: services/agent-instance.ts). */
+function useWorkspace() {
+  useEffect(() => {
+    void agentWorkspace.init();
+  }, []);
+  return useSyncExternalStore(agentWorkspace.subscribe, agentWorkspace.getState, agentWorkspace.getState);
+}
 
 type Listing = { files: WalkEntry[]; truncated: boolean } | { error: string };
 type FileView = { path: string; text: string; size: number } | { path: string; error: string };

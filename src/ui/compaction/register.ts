@@ -8,11 +8,11 @@
 
 import { PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
 import { db } from "../../db/instance.ts";
-import { registerAgentHooks } from "../../services/agent-instance.ts";
 import type { AgentHooks } from "../../services/agent-types.ts";
 import type { CompactionUi } from "../../services/compaction-agent-hooks.ts";
 import { sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { whenAgentLoads } from "../agent/agent-handle.ts";
 import { addPathWarmer } from "../hooks/warm-session.ts";
 import { registerPrefetch } from "../shell/lazy-component.ts";
 import { registerLazySlot, registerSlot } from "../shell/slots.ts";
@@ -78,8 +78,11 @@ const loadHooks = () =>
     m.createCompactionHooks({ db, ui: compactionUi }),
   ));
 registerPrefetch(loadHooks);
-registerAgentHooks({
-  beforePrompt: async (ctx) => (await loadHooks()).beforePrompt?.(ctx),
-  betweenTurns: async (ctx) => (await loadHooks()).betweenTurns?.(ctx),
-  afterRun: async (ctx) => (await loadHooks()).afterRun?.(ctx),
-});
+// Registered with the agent as it loads, before any run can start (ui/agent/agent-handle.ts).
+whenAgentLoads((agent) =>
+  agent.registerAgentHooks({
+    beforePrompt: async (ctx) => (await loadHooks()).beforePrompt?.(ctx),
+    betweenTurns: async (ctx) => (await loadHooks()).betweenTurns?.(ctx),
+    afterRun: async (ctx) => (await loadHooks()).afterRun?.(ctx),
+  }),
+);

@@ -10,7 +10,6 @@
 import type { TreeData } from "../../core/session/session-tree.ts";
 import type { Result, SessionRow } from "../../db/index.ts";
 import { db } from "../../db/instance.ts";
-import { agentService } from "../../services/agent-instance.ts";
 import { decideLeafMove, type NavigationPlan, planNavigation } from "../../services/branch-navigation.ts";
 import { buildLeafMove, moveLeaf } from "../../services/branch-service.ts";
 import { loadCompactionSettings } from "../../services/compaction-settings.ts";
@@ -21,6 +20,7 @@ import {
   useTreeStore,
 } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { loadedAgent } from "../agent/agent-handle.ts";
 import { inputStamp } from "../common/input-stamp.ts";
 import { showPendingEntries } from "../hooks/pending-entries.ts";
 
@@ -41,8 +41,9 @@ export async function requestLeafMove(
 ): Promise<LeafMoveOutcome> {
   const since = inputStamp();
   // A run appends to the branch it started on: moving the leaf under it would be undone by its
-  // next message (the same rule as changing the model during a run).
-  if (agentService.session(sessionId).getState().running) {
+  // next message (the same rule as changing the model during a run). Without the agent's code
+  // loaded, nothing runs in this tab.
+  if (loadedAgent()?.agentService.session(sessionId).getState().running) {
     useUiStore
       .getState()
       .pushToast({ kind: "error", message: "Wait for the run to finish (or stop it) before moving." });

@@ -1,0 +1,52 @@
+/**
+ * The tab's agent (services/agent-instance.ts), loaded on demand: its runner, tools and model
+ * client are not needed to show the session list or a session, so they are not in the initial
+ * bundle. A session's composer loads it once it is on screen (and a send waits for it); until then
+ * no run can be going on in this tab.
+ */
+import { useSyncExternalStore } from "react";
+
+export type AgentModule = typeof import("../../services/agent-instance.ts");
+
+let agent: AgentModule | undefined;
+let loading: Promise<AgentModule> | undefined;
+const onLoad: ((agent: AgentModule) => void)[] = [];
+const listeners = new Set<() => void>();
+
+/** Loads the agent (once); what `whenAgentLoads` registered runs before anyone else gets it. */
+export function loadAgent(): Promise<AgentModule> {
+  loading ??= import("../../services/agent-instance.ts").then(
+    (module) => {
+      for (const run of onLoad.splice(0)) run(module);
+      agent = module;
+      for (const listener of listeners) listener();
+      return module;
+    },
+    (error: unknown) => {
+      loading = undefined; // asked for again on the next use
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/** The agent when its code is there, else undefined (then nothing runs in this tab). */
+export function loadedAgent(): AgentModule | undefined {
+  return agent;
+}
+
+/** Runs `run` with the agent as soon as it loads (before any run can start), or now. */
+export function whenAgentLoads(run: (agent: AgentModule) => void): void {
+  if (agent) run(agent);
+  else onLoad.push(run);
+}
+
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
+
+/** `loadedAgent()`, as a React hook: re-renders once the agent has loaded. */
+export function useLoadedAgent(): AgentModule | undefined {
+  return useSyncExternalStore(subscribe, loadedAgent, loadedAgent);
+}
