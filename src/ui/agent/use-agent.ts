@@ -32,8 +32,9 @@ export function useSessionAgent(sessionId: string): {
 
 const standIns = new Map<string, SessionController>();
 
-const NOT_LOADED =
-  "The agent's code could not be loaded (no network, and this version is not cached). Nothing was sent; your message is back in the box. Try again when you are online.";
+const NOT_LOADED = "The agent's code could not be loaded (no network, and this version is not cached).";
+const NOT_SENT = `${NOT_LOADED} Nothing was sent; your message is back in the box. Try again when you are online.`;
+const NOT_CHANGED = `${NOT_LOADED} Nothing was changed. Try again when you are online.`;
 
 /** A controller for `sessionId` that hands every request to the real one once it has loaded. */
 function standIn(sessionId: string): SessionController {
@@ -49,13 +50,13 @@ function standIn(sessionId: string): SessionController {
     getState: () => IDLE_AGENT_STATE,
     subscribe: () => () => {},
     send: async (loaded, prompt) =>
-      (await real())?.send(loaded, prompt) ?? { ok: false, reason: "setup", message: NOT_LOADED },
+      (await real())?.send(loaded, prompt) ?? { ok: false, reason: "setup", message: NOT_SENT },
     // Nothing runs before the code is there.
     stop: () => {},
     changeSettings: async (loaded, wanted) =>
-      (await real())?.changeSettings(loaded, wanted) ?? { ok: false, message: NOT_LOADED },
+      (await real())?.changeSettings(loaded, wanted) ?? { ok: false, message: NOT_CHANGED },
     resolveInterrupted: async (action) =>
-      (await real())?.resolveInterrupted(action) ?? { ok: false, message: NOT_LOADED },
+      (await real())?.resolveInterrupted(action) ?? { ok: false, message: NOT_CHANGED },
     effective: effectiveSettings,
   };
   standIns.set(sessionId, c);
