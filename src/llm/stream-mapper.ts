@@ -3,6 +3,7 @@
  * Feed chunks with `push`, then call `finish`. No I/O: tests feed recorded chunk arrays.
  */
 
+import type { ModelStreamEvent } from "../core/agent/types.ts";
 import type {
   AssistantMessage,
   TextContent,
@@ -18,15 +19,11 @@ export const API_NAME = "openai-completions";
 /** Tool arguments longer than this are not re-parsed on every streamed fragment. */
 export const LIVE_PARSE_LIMIT = 8192;
 
-/** Events for live display. `message` is the live partial message (mutated in place: copy to keep). */
-export type AssistantStreamEvent =
-  | { type: "start"; message: AssistantMessage }
-  | { type: "text_delta"; contentIndex: number; delta: string; message: AssistantMessage }
-  | { type: "thinking_delta"; contentIndex: number; delta: string; message: AssistantMessage }
-  | { type: "toolcall_start"; contentIndex: number; id: string; name: string; message: AssistantMessage }
-  | { type: "toolcall_delta"; contentIndex: number; delta: string; message: AssistantMessage }
-  | { type: "retry"; attempt: number; delayMs: number; reason: string }
-  | { type: "done"; message: AssistantMessage };
+/**
+ * Events for live display: the agent loop's stream events (core/agent/types.ts). `message` is the
+ * live partial message (mutated in place: copy to keep).
+ */
+export type AssistantStreamEvent = ModelStreamEvent;
 
 export interface ToolCallDelta {
   index?: number;
