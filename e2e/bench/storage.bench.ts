@@ -325,17 +325,29 @@ export default async function bench(): Promise<void> {
     ["reopenLongest", "longest main-thread task during reopen", TARGETS.longTask],
   ];
   console.log(`\ncomparison: median of ${rounds} alternating rounds (each reopen figure a median itself)`);
-  console.log(`| measure | ${dists.join(" | ")} | ratio | target |`);
-  console.log(`|---|${dists.map(() => "---|").join("")}---|---|`);
+  console.log(
+    "ratio: of the medians; paired: the median of each round's own ratio (the builds ran side by side in it, so a machine whose load drifts over the run moves both)",
+  );
+  console.log(`| measure | ${dists.join(" | ")} | ratio | paired | target |`);
+  console.log(`|---|${dists.map(() => "---|").join("")}---|---|---|`);
+  const ratio = (v: number, base: number) =>
+    // A base of 0 (no long task at all) has no ratio.
+    base > 0 ? `${(v / base).toFixed(2)}×` : v > 0 ? "from 0" : "—";
   for (const [key, title, target] of rows) {
     const values = dists.map((d) => median(runs.get(d)!.map((n) => n[key])));
-    const ratios = values
-      .slice(1)
-      // A base of 0 (no long task at all) has no ratio.
-      .map((v) => (values[0]! > 0 ? `${(v / values[0]!).toFixed(2)}×` : v > 0 ? "from 0" : "—"))
-      .join(", ");
+    const ratios = values.slice(1).map((v) => ratio(v, values[0]!));
+    const base = runs.get(dists[0]!)!.map((n) => n[key]);
+    const paired = dists.slice(1).map((d) => {
+      const own = runs
+        .get(d)!
+        .map((n, r) => (base[r]! > 0 ? n[key] / base[r]! : Number.NaN))
+        .filter((x) => !Number.isNaN(x));
+      return own.length > 0 ? `${median(own).toFixed(2)}×` : "—";
+    });
     const goal = Number.isNaN(target) ? "" : `≤ ${target} ms`;
-    console.log(`| ${title} | ${values.map((v) => fmtMs(v)).join(" | ")} | ${ratios} | ${goal} |`);
+    console.log(
+      `| ${title} | ${values.map((v) => fmtMs(v)).join(" | ")} | ${ratios.join(", ")} | ${paired.join(", ")} | ${goal} |`,
+    );
   }
 }
 

@@ -1,8 +1,9 @@
 /**
  * The tab's agent (services/agent-instance.ts), loaded on demand: its runner, tools and model
  * client are not needed to show the session list or a session, so they are not in the initial
- * bundle. A session's composer loads it once it is on screen (and a send waits for it); until then
- * no run can be going on in this tab.
+ * bundle. A session's composer loads it when the page is next idle, a second later at most
+ * (`loadAgentWhenIdle`: a big session's load goes first), and a send at once; until then no run
+ * can be going on in this tab.
  */
 import { useSyncExternalStore } from "react";
 
@@ -28,6 +29,22 @@ export function loadAgent(): Promise<AgentModule> {
     },
   );
   return loading;
+}
+
+/** The longest the idle load waits for an idle moment. */
+const IDLE_TIMEOUT_MS = 1000;
+
+type IdleScheduler = (run: () => void, options?: { timeout: number }) => number;
+
+/** Loads the agent when the page is idle (or after IDLE_TIMEOUT_MS); errors are logged. */
+export function loadAgentWhenIdle(): void {
+  if (agent || loading) return;
+  const idle =
+    (globalThis as { requestIdleCallback?: IdleScheduler }).requestIdleCallback ??
+    ((run: () => void) => setTimeout(run, IDLE_TIMEOUT_MS));
+  idle(() => void loadAgent().catch((e) => console.error("loading the agent failed", e)), {
+    timeout: IDLE_TIMEOUT_MS,
+  });
 }
 
 /** The agent when its code is there, else undefined (then nothing runs in this tab). */
