@@ -256,9 +256,28 @@ test.describe("the agent's code", () => {
       await expect(page.getByRole("region", { name: "Conversation" })).toContainText(
         "This session has no entries yet.",
       );
+      // From here until the reply is in, the composer never looks idle (neither starting nor Stop):
+      // a person, or a test waiting for the run to end, would take the run for over.
+      await page.evaluate(() => {
+        const w = window as unknown as { __idleGap?: boolean };
+        w.__idleGap = false;
+        const composer = document.querySelector('[data-testid="agent-composer"]')!;
+        const check = () => {
+          const starting = composer.querySelector('[data-testid="agent-starting"]');
+          const stop = [...composer.querySelectorAll("button")].some((b) => b.textContent?.trim() === "Stop");
+          const run = document.querySelector('[data-testid="agent-run"]')?.textContent ?? "";
+          if (!starting && !stop && !run.includes("Loaded on demand.")) w.__idleGap = true;
+        };
+        new MutationObserver(check).observe(composer, {
+          subtree: true,
+          childList: true,
+          characterData: true,
+        });
+      });
       release();
       await expect(page.getByTestId("agent-run")).toContainText("Loaded on demand.");
       await expect(page.getByTestId("agent-starting")).toBeHidden();
+      expect(await page.evaluate(() => (window as unknown as { __idleGap?: boolean }).__idleGap)).toBe(false);
       await waitIdle(page);
       await expect(page.getByTestId("workspace-panel").getByTestId("workspace-name")).toHaveText(
         "Browser storage (OPFS)",

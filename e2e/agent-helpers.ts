@@ -48,6 +48,8 @@ export async function send(page: Page, text: string): Promise<void> {
 
 /** Waits until no run is going on (the Send button is back). */
 export async function waitIdle(page: Page): Promise<void> {
+  // A message sent before the agent's code is there waits for it ("Starting the agent…").
+  await expect(page.getByTestId("agent-starting")).toBeHidden({ timeout: 30_000 });
   // The composer's Stop (a compaction preview generating a summary has a Stop button of its own).
   await expect(page.getByTestId("agent-composer").getByRole("button", { name: "Stop" })).toBeHidden({
     timeout: 30_000,

@@ -175,4 +175,33 @@ describe("one writer per session", () => {
     expect(next).toHaveLength(1);
     expect(chatRoles(next[0]!).slice(-3)).toEqual(["user", "assistant", "user"]);
   });
+
+  it("a send before any look (the agent's code just loaded for it) still finds a cut-off reply first", async () => {
+    const s = await setup();
+    await s
+      .tab("tab-a")
+      .session(s.sessionId)
+      .send(await s.load(), "first");
+    const leaf = (await readEntries(db, s.sessionId)).at(-1)!.id;
+    await appendAtLeaf(db, s.sessionId, { expectedLeafId: leaf }, () => msg("q2", leaf, user("second")));
+    const mark = await setRunMark(db, s.sessionId, "gone-tab");
+    if (!mark.ok) throw new Error("no mark");
+    const partial: AssistantMessage = { ...assistant("half of it"), stopReason: "stop" };
+    const cp = { sessionId: s.sessionId, run: mark.value, parentId: "q2", message: partial, savedAt: 5 };
+    expect(await saveReplyCheckpoint(db, cp)).toBe(true);
+    setRunLiveness(async () => false);
+    const before = (await getChatRequests(s.key, mock.origin)).length;
+    const entries = (await readEntries(db, s.sessionId)).length;
+    // Nothing subscribed to this controller: it has never polled.
+    const b = s.tab("tab-b").session(s.sessionId);
+    const out = await b.send(await s.load(), "sent at once");
+    expect(out).toMatchObject({
+      ok: false,
+      reason: "setup",
+      message: expect.stringContaining("keep it or drop it"),
+    });
+    expect(b.getState().interrupted?.run).toBe(mark.value);
+    expect(await getChatRequests(s.key, mock.origin)).toHaveLength(before);
+    expect(await readEntries(db, s.sessionId)).toHaveLength(entries);
+  });
 });

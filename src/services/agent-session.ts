@@ -132,20 +132,18 @@ export function createAgentService(deps: AgentServiceDeps) {
     });
 
     let pollTimer: ReturnType<typeof setInterval> | null = null;
+    /** Whether a poll has run (a send before any, e.g. as the agent's code loads, polls first). */
+    let looked = false;
     // Who runs the session elsewhere, a mark left by a tab that went away, a reply it left behind.
     const poll = async () => {
       if (state.running) return;
+      looked = true;
       const held = await lockHeld(queryLocks, sessionId);
       if (state.running) return;
       if (held !== state.elsewhere) set({ elsewhere: held });
       try {
         if (!held) await clearStaleRunMark(deps.db, sessionId, owner);
-        const cp = await findInterrupted(deps.db, sessionId, {
-          owner,
-          liveElsewhere: held,
-          runningHere: state.running,
-        });
-        const next = cp ?? null;
+        const next = await cutOff(held);
         if (
           !state.running &&
           (next?.run !== state.interrupted?.run || next?.savedAt !== state.interrupted?.savedAt)
@@ -155,6 +153,10 @@ export function createAgentService(deps: AgentServiceDeps) {
         // storage unavailable: try again on the next poll
       }
     };
+
+    /** A reply cut off by a reload or a crash, left for this session (`held`: its run lock is held elsewhere). */
+    const cutOff = async (held: boolean) =>
+      (await findInterrupted(deps.db, sessionId, { owner, liveElsewhere: held, runningHere: false })) ?? null;
 
     async function prepare(loaded: LoadedSession) {
       const caught = await catchUp(deps.db, loaded);
@@ -257,8 +259,19 @@ export function createAgentService(deps: AgentServiceDeps) {
       async send(loaded, prompt) {
         if (state.running) return { ok: false, reason: "busy", message: "A run is already in progress." };
         if (state.interrupted) return fail("setup", KEEP_OR_DROP_FIRST);
+        // Running from here on, at once: the view that sent it sees the run begin in the same turn.
         set({ running: true, problem: null, unsaved: null, live: null, log: [] });
         try {
+          // Never looked (no view had subscribed: the agent's code loaded for this send): a reply
+          // cut off by a reload is found first.
+          if (!looked) {
+            looked = true;
+            const found = await cutOff(await lockHeld(queryLocks, sessionId)).catch(() => null);
+            if (found) {
+              set({ interrupted: found });
+              return fail("setup", KEEP_OR_DROP_FIRST);
+            }
+          }
           const held = await withSessionRun({ db: deps.db, locks, owner }, sessionId, async (m) => {
             mark = m;
             try {

@@ -20,7 +20,11 @@ export function loadAgent(): Promise<AgentModule> {
     (module) => {
       for (const run of onLoad.splice(0)) run(module);
       agent = module;
-      for (const listener of listeners) listener();
+      // The views hear of it in a task of their own: a send that waited for the code has started
+      // its run by then (a run is "running" from its first step), so they never show it idle.
+      setTimeout(() => {
+        for (const listener of listeners) listener();
+      }, 0);
       return module;
     },
     (error: unknown) => {
