@@ -112,3 +112,45 @@ test("dropping the interrupted reply: the next send gets the lost reply first, n
   expect(path.slice(-4)).toEqual(["user", "assistant", "user", "assistant"]);
   await expect(page.getByTestId("reply-missing")).toBeHidden();
 });
+
+test.describe("before the agent's code is there again", () => {
+  // The page's own requests (a service worker would answer from its cache unseen).
+  test.use({ serviceWorkers: "block" });
+
+  test("after a reload mid-run, the run mark the old page left does not block a rename", async ({ page }) => {
+    const key = uniqueKey("reload-mark");
+    let hold = false;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/agent-instance-[^/]+\.js$/, async (route) => {
+      if (hold) await released;
+      await route.continue();
+    });
+    try {
+      await page.goto("/");
+      await setUpProvider(page, key);
+      await newSession(page);
+      await scriptReplies(key, [{ text: words("w", 60), delayMs: 120 }]);
+      await send(page, "tell me a long story");
+      await expect(page.getByTestId("live-text")).toContainText("w4 ", { timeout: 15_000 });
+      // The reloaded page does not get the agent's code: nothing of it clears the old mark.
+      hold = true;
+      await page.reload();
+      await page.getByRole("button", { name: "Rename", exact: true }).click();
+      const rename = page.locator('dialog[data-dialog="rename"]');
+      await rename.getByRole("textbox").fill("Renamed after the reload");
+      await rename.getByRole("textbox").press("Enter");
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Renamed after the reload");
+      await expect(page.getByText(/running in another tab/i)).toHaveCount(0);
+      release();
+      // With the code there, the cut-off reply is offered as usual.
+      await expect(page.getByTestId("interrupted-reply")).toContainText("w0 w1 w2");
+      const lines = parseJsonl((await exportOpen(page)).text);
+      expect(lines.at(-1)).toMatchObject({ type: "session_info", name: "Renamed after the reload" });
+    } finally {
+      release();
+    }
+  });
+});

@@ -1,11 +1,13 @@
 /**
- * Entry point of the app: mounts it, watches the database and connectivity; after load, registers
- * the service worker and prefetches the lazy panels and the markdown renderer.
+ * Entry point of the app: mounts it, watches the database, connectivity and the run locks of
+ * other tabs; after load, registers the service worker and prefetches the lazy panels and the
+ * markdown renderer.
  */
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { db } from "./db/instance.ts";
 import { watchDatabase } from "./services/db-lifecycle.ts";
+import { watchRunLiveness } from "./services/run-liveness.ts";
 import { useUiStore } from "./store/ui-store.ts";
 import { App } from "./ui/app";
 import { sessionInHash } from "./ui/hooks/use-hash-route.ts";
@@ -20,6 +22,7 @@ import "./ui/tree/register.ts";
 import "./ui/pins/register.ts";
 
 watchDatabase(db, (reason) => useUiStore.getState().setDbClosed(reason));
+watchRunLiveness();
 watchConnectivity();
 
 // The session the URL names is open from the first render: a reload shows no empty view first, and
