@@ -235,7 +235,7 @@ test.describe("the agent's code", () => {
     try {
       await page.goto("/");
       // The session list, the settings and a session work while it is held back (it is asked
-      // for when the page is idle, or by a session's composer).
+      // for once the page is idle).
       await setUpProvider(page, key);
       await newSession(page);
       await expect.poll(() => asked.length).toBeGreaterThan(0);

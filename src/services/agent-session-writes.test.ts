@@ -80,6 +80,27 @@ const role = (e: SessionEntry) => (e.type === "message" ? (e as MessageEntry).me
 const chatRoles = (r: { body: unknown }) =>
   (r.body as { messages: { role: string }[] }).messages.map((m) => m.role).filter((x) => x !== "system");
 
+/**
+ * A session whose tab was reloaded while it streamed the reply to "second" (entry "q2"): one run
+ * of tab-a, then "second", then that tab's run mark and reply checkpoint left behind, its lock
+ * free. Returns the mark.
+ */
+async function leaveCutOffReply(s: Awaited<ReturnType<typeof setup>>): Promise<string> {
+  await s
+    .tab("tab-a")
+    .session(s.sessionId)
+    .send(await s.load(), "first");
+  const leaf = (await readEntries(db, s.sessionId)).at(-1)!.id;
+  await appendAtLeaf(db, s.sessionId, { expectedLeafId: leaf }, () => msg("q2", leaf, user("second")));
+  const mark = await setRunMark(db, s.sessionId, "gone-tab");
+  if (!mark.ok) throw new Error("no mark");
+  const partial: AssistantMessage = { ...assistant("half of it"), stopReason: "stop" };
+  const cp = { sessionId: s.sessionId, run: mark.value, parentId: "q2", message: partial, savedAt: 5 };
+  expect(await saveReplyCheckpoint(db, cp)).toBe(true);
+  setRunLiveness(async () => false);
+  return mark.value;
+}
+
 describe("one writer per session", () => {
   it("two tabs send at the same moment: one runs, the other writes nothing and says so", async () => {
     const s = await setup();
@@ -144,20 +165,10 @@ describe("one writer per session", () => {
 
   it("a reply left by a tab that went away is offered; kept, it is an aborted assistant message", async () => {
     const s = await setup();
-    const a = s.tab("tab-a").session(s.sessionId);
-    await a.send(await s.load(), "first");
-    const leaf = (await readEntries(db, s.sessionId)).at(-1)!.id;
-    await appendAtLeaf(db, s.sessionId, { expectedLeafId: leaf }, () => msg("q2", leaf, user("second")));
-    // The tab that streamed the reply to "second" was reloaded: its mark and checkpoint remain.
-    const mark = await setRunMark(db, s.sessionId, "gone-tab");
-    if (!mark.ok) throw new Error("no mark");
-    const partial: AssistantMessage = { ...assistant("half of it"), stopReason: "stop" };
-    const cp = { sessionId: s.sessionId, run: mark.value, parentId: "q2", message: partial, savedAt: 5 };
-    expect(await saveReplyCheckpoint(db, cp)).toBe(true);
-    setRunLiveness(async () => false);
+    const mark = await leaveCutOffReply(s);
     const b = s.tab("tab-b").session(s.sessionId);
     const off = b.subscribe(() => {});
-    await expect.poll(() => b.getState().interrupted?.run).toBe(mark.value);
+    await expect.poll(() => b.getState().interrupted?.run).toBe(mark);
     expect((await b.send(await s.load(), "too early")).ok).toBe(false);
     expect(await b.resolveInterrupted("keep")).toEqual({ ok: true });
     off();
@@ -178,18 +189,7 @@ describe("one writer per session", () => {
 
   it("a send before any look (the agent's code just loaded for it) still finds a cut-off reply first", async () => {
     const s = await setup();
-    await s
-      .tab("tab-a")
-      .session(s.sessionId)
-      .send(await s.load(), "first");
-    const leaf = (await readEntries(db, s.sessionId)).at(-1)!.id;
-    await appendAtLeaf(db, s.sessionId, { expectedLeafId: leaf }, () => msg("q2", leaf, user("second")));
-    const mark = await setRunMark(db, s.sessionId, "gone-tab");
-    if (!mark.ok) throw new Error("no mark");
-    const partial: AssistantMessage = { ...assistant("half of it"), stopReason: "stop" };
-    const cp = { sessionId: s.sessionId, run: mark.value, parentId: "q2", message: partial, savedAt: 5 };
-    expect(await saveReplyCheckpoint(db, cp)).toBe(true);
-    setRunLiveness(async () => false);
+    const mark = await leaveCutOffReply(s);
     const before = (await getChatRequests(s.key, mock.origin)).length;
     const entries = (await readEntries(db, s.sessionId)).length;
     // Nothing subscribed to this controller: it has never polled.
@@ -200,7 +200,7 @@ describe("one writer per session", () => {
       reason: "setup",
       message: expect.stringContaining("keep it or drop it"),
     });
-    expect(b.getState().interrupted?.run).toBe(mark.value);
+    expect(b.getState().interrupted?.run).toBe(mark);
     expect(await getChatRequests(s.key, mock.origin)).toHaveLength(before);
     expect(await readEntries(db, s.sessionId)).toHaveLength(entries);
   });

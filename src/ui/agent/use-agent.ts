@@ -9,11 +9,11 @@ import {
   type SessionAgentState,
   type SessionController,
 } from "../../services/agent-types.ts";
-import { loadAgent, loadAgentWhenIdle, useLoadedAgent } from "./agent-handle.ts";
+import { loadAgent, useLoadedAgent } from "./agent-handle.ts";
 
 /**
- * The session's agent controller and state. Until the agent's code has loaded (once the page is
- * idle after a composer is shown), a stand-in: nothing runs, and what is asked of it waits for the code.
+ * The session's agent controller and state. Until the agent's code has loaded (when the page is
+ * first idle: ui/agent/agent-handle.ts), a stand-in: nothing runs, and what is asked of it waits for the code.
  */
 export function useSessionAgent(sessionId: string): {
   controller: SessionController;
@@ -22,7 +22,6 @@ export function useSessionAgent(sessionId: string): {
   ready: boolean;
 } {
   const agent = useLoadedAgent();
-  useEffect(loadAgentWhenIdle, []);
   const controller = agent ? agent.agentService.session(sessionId) : standIn(sessionId);
   const state = useSyncExternalStore(controller.subscribe, controller.getState, controller.getState);
   return { controller, state, ready: agent !== undefined };

@@ -12,25 +12,28 @@ export function lazyComponent<P extends object>(
   load: () => Promise<ComponentType<P>>,
 ): FunctionComponent<P> & { preload: () => Promise<ComponentType<P>> } {
   let loaded: ComponentType<P> | undefined;
-  let loading: Promise<ComponentType<P>> | undefined;
-  const preload = () => {
-    loading ??= load().then(
-      (component) => {
-        loaded = component;
-        return component;
-      },
-      (error: unknown) => {
-        loading = undefined; // fetched again on the next render
-        throw error;
-      },
-    );
-    return loading;
-  };
+  // Fetched again on the next render after a failure.
+  const preload = loadOnce(() =>
+    load().then((component) => {
+      loaded = component;
+      return component;
+    }),
+  );
   preloads.push(preload);
   // A factory on purpose (as React.lazy): called once per lazily loaded module, at module level.
   // biome-ignore lint/correctness/noComponentHookFactories: made once per module, never during render.
   const Lazy = (props: P) => createElement(loaded ?? use(preload()), props);
   return Object.assign(Lazy, { preload });
+}
+
+/** `load`, run once and its promise kept; a failure is forgotten, so that the next call loads again. */
+export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    }));
 }
 
 /** Adds code to fetch when the page is idle (e.g. the agent's compaction hooks), besides the lazy components. */
