@@ -5,6 +5,8 @@
  *   the context meter's numbers (each timed in the page, at the first frame that shows it);
  *   longest main-thread task;
  * - reopen (page reload) to first rows visible, to the whole session and to the meter;
+ * - switching sessions in the page: from the big one to a small one (the example) and back, to the
+ *   whole session and the longest task;
  * - export (click to download) and whether the bytes equal the input;
  * - JS heap after import; DOM rows while scrolling to the end;
  * - the storage layout alternatives (one row per entry vs JSONL chunks of several sizes),
@@ -12,6 +14,7 @@
  * - where the main thread's time goes: the long tasks of import and reopen, the app's own
  *   phases (User Timing measures named "cutpoint:…"), and with STORAGE_BENCH_PROFILE=1 a CPU
  *   profile of each (top functions; build with `--minify false` for readable names), with
+ *   STORAGE_BENCH_PROFILE_DIR=<folder> also writes them there as .cpuprofile files (for DevTools), with
  *   STORAGE_BENCH_TRACE=1 a Chromium trace of the import and the first reopen: each long task
  *   and its parts.
  * CUTPOINT_DISTS=old,new compares builds in alternating rounds (see `bench`).
@@ -34,6 +37,7 @@ import {
   formatLongTasks,
   longTaskBreakdown,
   printProfile,
+  saveProfile,
   startProfiler,
   TRACE_CATEGORIES,
 } from "./lib/profile.ts";
@@ -131,6 +135,46 @@ async function importByDrop(
 async function whenMeterShown(page: Page): Promise<number> {
   await page.waitForFunction(() => window.__meterAt !== undefined, undefined, { timeout: 180_000 });
   return page.evaluate(() => window.__meterAt!);
+}
+
+/**
+ * Clicks `click` (a selector) and times, on the page's clock, the first frame with timeline rows of
+ * the session it opens and the first with "<expected> entries on the path" (the whole session),
+ * and the longest task from the click until then.
+ */
+async function switchTo(
+  page: Page,
+  click: string,
+  expected: string,
+): Promise<{ rows: number; whole: number; longest: number; t0: number }> {
+  return page.evaluate(
+    async ([selector, text]) => {
+      const target = document.querySelector<HTMLElement>(selector)!;
+      // The rows of the session left behind are not the rows looked for.
+      const before = document.querySelector('[data-testid="timeline"] li');
+      const t0 = performance.now();
+      target.click();
+      let rows = Number.NaN;
+      await new Promise<void>((resolve, reject) => {
+        const tick = () => {
+          if (performance.now() - t0 > 120_000) reject(new Error(`no "${text}" within 120 s`));
+          const row = document.querySelector('[data-testid="timeline"] li');
+          if (Number.isNaN(rows) && row && row !== before && row.isConnected) rows = performance.now() - t0;
+          if (document.querySelector('[data-testid="path-count"]')?.textContent === text) resolve();
+          else requestAnimationFrame(tick);
+        };
+        tick();
+      });
+      const whole = performance.now() - t0;
+      await new Promise((r) => setTimeout(r, 50));
+      const longest = Math.max(
+        0,
+        ...(window.__longTasks ?? []).filter((t) => t.start >= t0).map((t) => t.duration),
+      );
+      return { rows: Number.isNaN(rows) ? whole : rows, whole, longest, t0 };
+    },
+    [click, expected] as const,
+  );
 }
 
 /** Clicks the button named `button` and waits for the first frame after `rows` exist. */
@@ -289,6 +333,9 @@ interface RunNumbers {
   reopenFull: number;
   reopenMeter: number;
   reopenLongest: number;
+  /** Back to the big session from a small one, in the same page. */
+  switchFull: number;
+  switchLongest: number;
 }
 
 /**
@@ -323,6 +370,8 @@ export default async function bench(): Promise<void> {
     ["reopenFull", "reopen → whole session loaded", TARGETS.reopen],
     ["reopenMeter", "reopen → context meter shown", Number.NaN],
     ["reopenLongest", "longest main-thread task during reopen", TARGETS.longTask],
+    ["switchFull", "switch back to the big session → whole session", TARGETS.reopen],
+    ["switchLongest", "longest main-thread task during the switch back", TARGETS.longTask],
   ];
   console.log(`\ncomparison: median of ${rounds} alternating rounds (each reopen figure a median itself)`);
   console.log(
@@ -422,6 +471,7 @@ async function benchOne(dist: string): Promise<RunNumbers> {
     );
     const importLongest = await mainThreadReport(page, imported.t0, "import");
     if (importProfile) printProfile("import", importProfile);
+    if (importProfile) saveProfile("import", importProfile);
     if (importTrace) {
       console.log("  import: long tasks in the trace (ms after the first; parts in ms):");
       for (const line of longTaskBreakdown(importTrace)) console.log(`    ${line}`);
@@ -474,6 +524,7 @@ async function benchOne(dist: string): Promise<RunNumbers> {
       );
       longestMs.push(await mainThreadReport(page, 0, reopens > 1 ? `reopen ${k + 1}` : "reopen"));
       if (reopenProfile) printProfile("reopen", reopenProfile);
+      if (reopenProfile) saveProfile("reopen", reopenProfile);
     }
     const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1]!;
     const of = reopens > 1 ? ` (median of ${reopens})` : "";
@@ -509,6 +560,39 @@ async function benchOne(dist: string): Promise<RunNumbers> {
 
     console.log(`export (click → download) ${ratio(exportMs, TARGETS.export)}`);
     console.log(`export bytes equal the input: ${same ? "yes" : "NO"} (${fmtMb(exported.length)})`);
+    // Switching sessions in the page: to a small one (the example session) and back to the big
+    // one (read again from storage, as on a reopen, but in a page that has been working).
+    await page.getByRole("button", { name: "Example session", exact: true }).click();
+    const bigCount = big.entryCount.toLocaleString("en-US");
+    await page.waitForFunction(
+      (count) => {
+        const current = document.querySelector(
+          'li.session-item[aria-current="true"] [data-testid="entry-count"]',
+        );
+        const shown = document.querySelector('[data-testid="path-count"]')?.textContent;
+        return (
+          current && current.textContent !== count && shown === `${current.textContent} entries on the path`
+        );
+      },
+      bigCount,
+      { timeout: 60_000 },
+    );
+    const exampleCount = (await page.getByTestId("path-count").textContent()) ?? "";
+    const item = async (current: boolean) =>
+      `li.session-item[data-session-id="${await page
+        .locator(`li.session-item${current ? "" : ":not("}[aria-current="true"]${current ? "" : ")"}`)
+        .getAttribute("data-session-id")}"] button.session-open`;
+    const exampleItem = await item(true);
+    const bigItem = await item(false);
+    const back = await switchTo(page, bigItem, `${bigCount} entries on the path`);
+    console.log(
+      `switch to the big session → rows ${fmtMs(back.rows)}, whole session ${ratio(back.whole, TARGETS.reopen)}`,
+    );
+    const switchLongest = await mainThreadReport(page, back.t0, "the switch back");
+    const away = await switchTo(page, exampleItem, exampleCount);
+    console.log(
+      `switch from the big session to a small one → whole session ${fmtMs(away.whole)}; longest task ${ratio(away.longest, TARGETS.longTask)}`,
+    );
     if (process.env.STORAGE_BENCH_LAYOUTS !== "0") {
       const alt = await context.newPage();
       await alt.goto(`${server.url}/`);
@@ -533,6 +617,8 @@ async function benchOne(dist: string): Promise<RunNumbers> {
       reopenFull: median(fullMs),
       reopenMeter: median(meterMs),
       reopenLongest: median(longestMs),
+      switchFull: back.whole,
+      switchLongest,
     };
   } finally {
     await browser.close();

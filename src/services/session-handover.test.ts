@@ -12,8 +12,19 @@ import { type CutpointDb, type SessionRow, saveSession } from "../db/index.ts";
 import { FIXTURE, freshDb } from "./fixture-db.test-support.ts";
 import { prepareImport } from "./import-prepare.ts";
 import { parseFile } from "./import-service.ts";
-import { newestEntries, offerEntries, peekNewest, takeEntries } from "./session-handover.ts";
-import { loadSession } from "./session-loader.ts";
+import {
+  forgetEntries,
+  KEEP_BYTES,
+  KEEP_SESSIONS,
+  keepEntries,
+  keptSessionIds,
+  newestEntries,
+  offerEntries,
+  peekNewest,
+  takeEntries,
+} from "./session-handover.ts";
+import { loadNewEntries, loadSession } from "./session-loader.ts";
+import { deleteSession } from "./sessions-service.ts";
 
 const EXAMPLE = resolve(import.meta.dirname, "../../public/examples/example-session.jsonl");
 
@@ -119,7 +130,7 @@ describe("handing entries over to the loader", () => {
     offerEntries({ id: "s", generation: 1, lastSeq: 3 }, entries);
     expect(takeEntries({ id: "s", generation: 1, lastSeq: 4 })).toBeUndefined();
     offerEntries({ id: "s", generation: 1, lastSeq: 3 }, entries);
-    expect(takeEntries({ id: "s", generation: 1, lastSeq: 3 })).toBe(entries);
+    expect(takeEntries({ id: "s", generation: 1, lastSeq: 3 })?.entries).toBe(entries);
     // Taken once.
     expect(takeEntries({ id: "s", generation: 1, lastSeq: 3 })).toBeUndefined();
   });
@@ -134,7 +145,7 @@ describe("handing entries over to the loader", () => {
     expect(peek?.entries).toBe(newestEntries(entries));
     expect(peek).toMatchObject({ generation: 2, lastSeq: 5, header: row.header });
     // Peeking takes nothing: the loader still gets the whole offer.
-    expect(takeEntries(row)).toBe(entries);
+    expect(takeEntries(row)?.entries).toBe(entries);
     expect(peekNewest("p")).toBeUndefined();
     expect(newestEntries(entries.slice(0, 300))).toBeUndefined();
   });
@@ -148,5 +159,77 @@ describe("handing entries over to the loader", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe("entries kept for a switch back", () => {
+  const one = (id: string) => [msg(`${id}-1`, null, user(id))];
+
+  it("are taken by the loader while the session is as kept: the same array, nothing read", async () => {
+    const { row } = await importKept(readFileSync(EXAMPLE, "utf8"));
+    const first = await loadSession(db, row.id);
+    if (!first) throw new Error("not loaded");
+    keepEntries(first, row.byteSize);
+    // The stored chunks are gone: what the loader gives can only be the kept entries.
+    await db.chunks.where("sessionId").equals(row.id).delete();
+    const again = await loadSession(db, row.id);
+    expect(again?.entries).toBe(first.entries);
+    expect(again?.lastSeq).toBe(row.lastSeq);
+    // Kept, not taken once: a second switch back finds them too.
+    expect((await loadSession(db, row.id))?.entries).toBe(first.entries);
+  });
+
+  it("after chunks were appended (another tab), the loader gives the kept prefix and its lastSeq: the rest is read as new", async () => {
+    const { row } = await importKept(readFileSync(EXAMPLE, "utf8"));
+    const first = await loadSession(db, row.id);
+    if (!first) throw new Error("not loaded");
+    // Kept as it stood one chunk earlier: a prefix of what is stored.
+    const prefixCount = first.entries.length - (await db.chunks.get([row.id, row.lastSeq]))!.count;
+    const prefix = { ...first, entries: first.entries.slice(0, prefixCount), lastSeq: row.lastSeq - 1 };
+    keepEntries(prefix, row.byteSize);
+    const again = await loadSession(db, row.id);
+    expect(again?.entries).toBe(prefix.entries);
+    expect(again?.lastSeq).toBe(row.lastSeq - 1);
+    const caught = await loadNewEntries(db, again!);
+    expect(caught.entries).toEqual(first.entries);
+    expect(caught.lastSeq).toBe(row.lastSeq);
+  });
+
+  it("are not used for another generation (re-imported) nor for fewer chunks than kept, and are dropped then", () => {
+    keepEntries({ id: "k", generation: 1, lastSeq: 3, entries: one("k") }, 10);
+    expect(takeEntries({ id: "k", generation: 2, lastSeq: 3 })).toBeUndefined();
+    expect(keptSessionIds()).not.toContain("k");
+    keepEntries({ id: "k", generation: 1, lastSeq: 3, entries: one("k") }, 10);
+    expect(takeEntries({ id: "k", generation: 1, lastSeq: 2 })).toBeUndefined();
+    expect(keptSessionIds()).not.toContain("k");
+  });
+
+  it("an import's offer for exactly the stored state comes first", () => {
+    const offered = one("o");
+    keepEntries({ id: "o", generation: 1, lastSeq: 2, entries: one("o") }, 10);
+    offerEntries({ id: "o", generation: 1, lastSeq: 2 }, offered);
+    expect(takeEntries({ id: "o", generation: 1, lastSeq: 2 })?.entries).toBe(offered);
+  });
+
+  it("the oldest are dropped beyond KEEP_SESSIONS sessions or KEEP_BYTES in all; a session bigger than that is not kept", () => {
+    for (const id of keptSessionIds()) forgetEntries(id);
+    for (let i = 0; i <= KEEP_SESSIONS; i++)
+      keepEntries({ id: `n${i}`, generation: 1, lastSeq: 1, entries: one(`n${i}`) }, 1);
+    expect(keptSessionIds()).toEqual(Array.from({ length: KEEP_SESSIONS }, (_, i) => `n${i + 1}`));
+    // Kept again: the most recent, so the next to go is n2.
+    keepEntries({ id: "n1", generation: 1, lastSeq: 1, entries: one("n1") }, 1);
+    keepEntries({ id: "big", generation: 1, lastSeq: 1, entries: one("big") }, KEEP_BYTES - 2);
+    expect(keptSessionIds()).toEqual(["n4", "n1", "big"]);
+    keepEntries({ id: "huge", generation: 1, lastSeq: 1, entries: one("huge") }, KEEP_BYTES + 1);
+    expect(keptSessionIds()).toEqual([]);
+  });
+
+  it("a deleted session's entries are forgotten", async () => {
+    const { row } = await importKept(readFileSync(EXAMPLE, "utf8"));
+    const first = await loadSession(db, row.id);
+    keepEntries(first!, row.byteSize);
+    expect(keptSessionIds()).toContain(row.id);
+    expect((await deleteSession(db, row.id)).ok).toBe(true);
+    expect(keptSessionIds()).not.toContain(row.id);
   });
 });

@@ -1,9 +1,14 @@
 /**
- * Entries handed over for a session that was just stored, so that opening it does not read its
- * chunks back and parse them again: the import parsed them already and offers them here after
- * the store (services/import-service.ts); `loadSession` takes them when the row it reads is the
- * one stored (same generation and last chunk), else they are dropped. An offer nobody takes is
- * dropped after HANDOVER_TTL_MS (the entries are not kept in memory for nothing).
+ * Entries already in memory for a stored session, so that opening it does not read its chunks
+ * back and parse them again:
+ * - offered by the import, which parsed them, after the store (services/import-service.ts):
+ *   `loadSession` takes them when the row it reads is the one stored (same generation and last
+ *   chunk), else they are dropped; an offer nobody takes is dropped after HANDOVER_TTL_MS;
+ * - kept by the session view for the sessions open or left in this page (`keepEntries`), the
+ *   most recent ones up to KEEP_BYTES of session files in all: going back to one takes them
+ *   (same generation; the chunks appended since, in another tab, are read after them), so that
+ *   switching back to a big session reads and parses nothing. Entries are append-only within a
+ *   generation, so what is kept is always a true prefix of what is stored.
  */
 import { PREVIEW_ENTRIES } from "../core/session/tail-preview.ts";
 import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
@@ -75,14 +80,73 @@ export function peekNewest(
   return { header: offer.header, generation: offer.generation, lastSeq: offer.lastSeq, entries };
 }
 
-/** The entries offered for exactly this stored state of the session (taken once), or undefined. */
+/** Session files (bytes) whose entries are kept in all, at most, and how many sessions. */
+export const KEEP_BYTES = 128 * 1024 * 1024;
+export const KEEP_SESSIONS = 4;
+
+interface Kept {
+  generation: number;
+  lastSeq: number;
+  entries: SessionEntry[];
+  bytes: number;
+}
+
+/** Kept entries by session id, the least recently kept first. */
+const kept = new Map<string, Kept>();
+
+/**
+ * Keeps the entries of a session as loaded (`entries` are chunks 1..`lastSeq` of `generation`,
+ * nothing pending), `bytes` its stored size: the most recent last, the oldest dropped beyond
+ * KEEP_BYTES or KEEP_SESSIONS (a session bigger than KEEP_BYTES is not kept at all).
+ */
+export function keepEntries(
+  loaded: { id: string; generation: number; lastSeq: number; entries: SessionEntry[] },
+  bytes: number,
+): void {
+  kept.delete(loaded.id);
+  kept.set(loaded.id, {
+    generation: loaded.generation,
+    lastSeq: loaded.lastSeq,
+    entries: loaded.entries,
+    bytes,
+  });
+  let total = 0;
+  for (const k of kept.values()) total += k.bytes;
+  for (const [id, k] of kept) {
+    if (total <= KEEP_BYTES && kept.size <= KEEP_SESSIONS) break;
+    kept.delete(id);
+    total -= k.bytes;
+  }
+}
+
+/** Drops what is kept or offered for a session (it was deleted). */
+export function forgetEntries(sessionId: string): void {
+  drop(sessionId);
+  kept.delete(sessionId);
+}
+
+/** Ids of the sessions whose entries are kept, the least recent first (for tests). */
+export function keptSessionIds(): string[] {
+  return [...kept.keys()];
+}
+
+/**
+ * The entries in memory for this stored state of the session, or undefined: an import's offer for
+ * exactly this state (taken once), else what was kept of this generation (`lastSeq` may be lower
+ * than the row's: the chunks after it are to be read). What no longer matches is dropped.
+ */
 export function takeEntries(row: {
   id: string;
   generation: number;
   lastSeq: number;
-}): SessionEntry[] | undefined {
+}): { entries: SessionEntry[]; lastSeq: number } | undefined {
   const offer = offers.get(row.id);
   drop(row.id);
-  if (!offer || offer.generation !== row.generation || offer.lastSeq !== row.lastSeq) return undefined;
-  return offer.entries;
+  if (offer && offer.generation === row.generation && offer.lastSeq === row.lastSeq)
+    return { entries: offer.entries, lastSeq: offer.lastSeq };
+  const k = kept.get(row.id);
+  if (k && k.generation === row.generation && k.lastSeq <= row.lastSeq)
+    return { entries: k.entries, lastSeq: k.lastSeq };
+  kept.delete(row.id);
+  return undefined;
 }

@@ -4,8 +4,10 @@
  * - First the last chunks (the newest entries, where the leaf is): `onPreview` gets them so the
  *   timeline can show its end while the rest loads. A preview is NOT the whole session: never
  *   plan or build a context from it.
- * - Then every entry: just after an import, the entries the import parsed and hands over
- *   (services/session-handover.ts: nothing is read back); otherwise every chunk but the preview's
+ * - Then every entry: just after an import, the entries the import parsed and hands over, and
+ *   for a session open earlier in this page, the entries its view kept, while they are what is
+ *   stored (services/session-handover.ts: nothing is read back; chunks appended since are read
+ *   next, as new entries); otherwise every chunk but the preview's
  *   (their entries are the preview's), in spans of a few MB (services/session-read.ts). Each
  *   entry's token count is made as it is parsed, or taken from the counts stored for its chunk
  *   (core/compaction/stored-estimates.ts). Parsed in slices of ~12 ms with yields to the event
@@ -100,10 +102,14 @@ export async function loadSession(
   const { onPreview, signal } = options;
   const row = await getSession(db, sessionId);
   if (!row || row.deletedAt || signal?.aborted) return undefined;
-  const { generation, lastSeq, header } = row;
+  const { generation, header } = row;
+  // Just imported, or open earlier in this page: the entries in memory (nothing read back; the
+  // chunks appended after them are read next, as new entries: `loadNewEntries`); else the
+  // stored chunks.
+  const inMemory = takeEntries(row);
+  const handed = inMemory?.entries;
+  const lastSeq = inMemory?.lastSeq ?? row.lastSeq;
   const base = { id: sessionId, header, generation, lastSeq };
-  // Just imported: the import's parsed entries (nothing read back); else the stored chunks.
-  const handed = takeEntries(row);
   const t0 = performance.now();
   const spent = { waited: 0, decode: 0, parse: 0, estimates: 0, seeded: 0 };
   const tail =
@@ -132,7 +138,13 @@ export async function loadSession(
   let unstored = 0;
   for (let seq = 1; seq <= lastSeq; seq++) if (!counts?.has(seq)) unstored++;
   if (options.stats) Object.assign(options.stats, { seeded: spent.seeded, unstored });
-  phase("read estimates", t1, spent.estimates, { seeded: spent.seeded, entries: entries.length, unstored });
+  phase("read estimates", t1, spent.estimates, {
+    seeded: spent.seeded,
+    entries: entries.length,
+    unstored,
+    // Taken from memory (an import's, or kept from an earlier open in this page): nothing read.
+    fromMemory: handed?.length ?? 0,
+  });
   return done && !signal?.aborted ? { ...base, entries } : undefined;
 }
 

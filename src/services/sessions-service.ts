@@ -17,6 +17,7 @@ import {
   softDeleteSession,
 } from "../db/index.ts";
 import { newEntryId, newSessionId } from "./ids.ts";
+import { forgetEntries } from "./session-handover.ts";
 
 export const DEFAULT_CWD = "/workspace";
 export const EXAMPLE_URL = "examples/example-session.jsonl";
@@ -100,6 +101,7 @@ export async function deleteSession(
   now = Date.now(),
 ): Promise<Result<{ deletedAt: number }>> {
   const r = await softDeleteSession(db, sessionId, now);
+  if (r.ok) forgetEntries(sessionId);
   return r.ok ? { ok: true, value: { deletedAt: now } } : r;
 }
 

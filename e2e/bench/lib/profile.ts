@@ -4,6 +4,8 @@
  * and the long tasks (PerformanceObserver "longtask") recorded by the page.
  * Names are the build's: build with `--minify false` for readable ones.
  */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { CDPSession, Page } from "@playwright/test";
 
 interface ProfileNode {
@@ -90,6 +92,19 @@ export function printProfile(title: string, profile: CpuProfile, n = 15): void {
     `  ${title}: busy stretches of 50 ms or more (ms after the start; heaviest app functions, total ms)`,
   );
   for (const line of busyStretches(profile)) console.log(`    ${line}`);
+}
+
+/**
+ * With STORAGE_BENCH_PROFILE_DIR set, writes the profile there as `<name>.cpuprofile` (DevTools'
+ * Performance panel opens it) and says where.
+ */
+export function saveProfile(name: string, profile: CpuProfile): void {
+  const dir = process.env.STORAGE_BENCH_PROFILE_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${name}.cpuprofile`);
+  writeFileSync(file, JSON.stringify(profile));
+  console.log(`  ${name}: CPU profile written to ${file}`);
 }
 
 /** "start→duration" (ms after `t0`) of each long task, longest first, at most `n`. */

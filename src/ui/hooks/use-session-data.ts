@@ -8,7 +8,7 @@ import { flushSync } from "react-dom";
 import { db } from "../../db/instance.ts";
 import type { SessionRow } from "../../db/schema.ts";
 import { onEntriesAppended } from "../../db/sessions-repo.ts";
-import { peekNewest } from "../../services/session-handover.ts";
+import { keepEntries, peekNewest } from "../../services/session-handover.ts";
 import { type LoadedSession, loadNewEntries, loadSession } from "../../services/session-loader.ts";
 import { storeEstimates } from "../../services/stored-estimates.ts";
 import { sessionPath } from "../tree/tree-model.ts";
@@ -128,6 +128,13 @@ export function useSessionData(sessionId: string | undefined): SessionData {
       .catch((e) => console.error("loading the session failed", e));
     return () => controller.abort();
   }, [sessionId, generation, setLoaded]);
+
+  // What is loaded stays in memory for a switch back to this session (taken by the loader as
+  // long as it is what is stored, services/session-handover.ts).
+  const byteSize = row?.id === loaded?.id ? row?.byteSize : undefined;
+  useEffect(() => {
+    if (loaded && byteSize !== undefined && loaded.generation === generation) keepEntries(loaded, byteSize);
+  }, [loaded, byteSize, generation]);
 
   // The render that shows the whole session, as a measure (the storage bench reports it).
   useEffect(() => {

@@ -20,6 +20,8 @@ const growing = new WeakMap<readonly SessionEntry[], { index: TreeIndex; count: 
  * children.
  */
 export function growTreeIndex(entries: readonly SessionEntry[], to = entries.length): void {
+  // Its tree data is built already (a session open earlier, taken from memory).
+  if (cache.has(entries)) return;
   let grown = growing.get(entries);
   if (!grown) {
     grown = { index: { byId: new Map(), children: new Map(), order: new Map() }, count: 0 };
