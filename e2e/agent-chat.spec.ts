@@ -302,7 +302,8 @@ test.describe("the agent's code", () => {
   }) => {
     const key = uniqueKey("lazy-agent-fail");
     let refuse = true;
-    await page.route(/\/assets\/agent-instance-[^/]+\.js$/, (route) =>
+    // Its URL with any query too (a fetch again after a failure asks for it under a new URL).
+    await page.route(/\/assets\/agent-instance-[^/?]+\.js(\?.*)?$/, (route) =>
       refuse ? route.abort("internetdisconnected") : route.continue(),
     );
     await page.goto("/");

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { expect, type Page, test } from "@playwright/test";
+import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { composerInput, newSession, send, setUpProvider, waitIdle } from "./agent-helpers.ts";
 import { serveStatic } from "./bench/lib/browser.ts";
 import { uniqueKey } from "./mock/client.ts";
@@ -31,6 +31,21 @@ async function waitForServiceWorker(page: Page): Promise<void> {
     .toBe(true);
 }
 
+/**
+ * Reloads the page while the context is offline. Debian bookworm's Chromium 150 tells a document
+ * loaded while the network is emulated offline that it is online (navigator.onLine true, no
+ * "offline" event) although every request fails; newer ones say offline from the start. There the
+ * emulation is set again once the page is loaded, so that the page hears the connection drop as
+ * it would in a person's browser: the app must then say it is offline.
+ */
+async function reloadOffline(page: Page, context: BrowserContext): Promise<void> {
+  await page.reload();
+  if (await page.evaluate(() => navigator.onLine)) {
+    await context.setOffline(false);
+    await context.setOffline(true);
+  }
+}
+
 test("offline: the app opens from the service worker, imports, compacts with the Offline summary, stores it", async ({
   page,
   context,
@@ -44,7 +59,7 @@ test("offline: the app opens from the service worker, imports, compacts with the
   await expect(page.getByTestId("offline-notice")).toBeHidden();
 
   await context.setOffline(true);
-  await page.reload();
+  await reloadOffline(page, context);
   await expect(page.locator(".welcome, .session-item").first()).toBeVisible();
   const notice = page.getByTestId("offline-notice");
   await expect(notice).toBeVisible();
@@ -77,7 +92,7 @@ test("offline: the app opens from the service worker, imports, compacts with the
   await page.screenshot({ path: `${SHOTS}/offline-compacted-1280.png` });
 
   // Stored: another offline reload finds it, and the export (a download, no network) ends with it.
-  await page.reload();
+  await reloadOffline(page, context);
   await expect(notice).toBeVisible();
   await expect.poll(() => app.entryCountOf(FIRST_USER), { timeout: 30_000 }).toBe("1,003");
   await app.open(FIRST_USER);
@@ -123,7 +138,7 @@ test("offline: the example session opens from the precache", async ({ page, cont
   await app.goto();
   await waitForServiceWorker(page);
   await context.setOffline(true);
-  await page.reload();
+  await reloadOffline(page, context);
   await expect(page.getByTestId("offline-notice")).toBeVisible();
   await page.getByRole("button", { name: "Example session", exact: true }).click();
   await expect(app.toast(/Example session loaded/)).toBeVisible();

@@ -5,7 +5,7 @@
  * once by a send; until then no run can be going on in this tab.
  */
 import { useSyncExternalStore } from "react";
-import { loadOnce, registerPrefetch } from "../shell/lazy-component.ts";
+import { importOnce, loadOnce, registerPrefetch } from "../shell/lazy-component.ts";
 
 export type AgentModule = typeof import("../../services/agent-instance.ts");
 
@@ -13,9 +13,12 @@ let agent: AgentModule | undefined;
 const onLoad: ((agent: AgentModule) => void)[] = [];
 const listeners = new Set<() => void>();
 
+/** The agent's module, fetched again by the next call after a failure (see `importOnce`). */
+const importAgent = importOnce<AgentModule>(() => import("../../services/agent-instance.ts"));
+
 /** Loads the agent (once); what `whenAgentLoads` registered runs before anyone else gets it. */
 export const loadAgent: () => Promise<AgentModule> = loadOnce(() =>
-  import("../../services/agent-instance.ts").then((module) => {
+  importAgent().then((module) => {
     for (const run of onLoad.splice(0)) run(module);
     agent = module;
     // The views hear of it in a task of their own: a send that waited for the code has started

@@ -36,6 +36,44 @@ export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
     }));
 }
 
+/**
+ * The module a failed dynamic import names, when it is a script of this page's origin (Chromium
+ * and Firefox name it in the error's message; Safari does not), without its query.
+ */
+export function failedModuleUrl(error: unknown, origin = location.origin): string | undefined {
+  const message = error instanceof Error ? error.message : String(error);
+  for (const [text] of message.matchAll(/https?:\/\/[^\s"'`<>]+/g)) {
+    try {
+      const url = new URL(text);
+      if (url.origin === origin && url.pathname.endsWith(".js")) return `${url.origin}${url.pathname}`;
+    } catch {
+      // not a URL
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A module `import`ed on demand, once (see `loadOnce`), that can be fetched again after a failure.
+ * Most browsers keep a failed module fetch in their module map, so importing the same URL again
+ * fails again without asking the network (whatwg/html#10327 changes that, not everywhere yet):
+ * after a failure that names the module's URL, the next call imports it under a new URL (a query
+ * the server ignores), which fetches it. Its own imports are the same URLs as everyone's, so they
+ * are the same module instances.
+ */
+export function importOnce<M>(load: () => Promise<M>): () => Promise<M> {
+  let retryUrl: string | undefined;
+  let attempt = 0;
+  return loadOnce(() => {
+    const url = retryUrl;
+    const loading = url ? (import(/* @vite-ignore */ `${url}?retry=${++attempt}`) as Promise<M>) : load();
+    return loading.catch((error: unknown) => {
+      retryUrl = failedModuleUrl(error) ?? retryUrl;
+      throw error;
+    });
+  });
+}
+
 /** Adds code to fetch when the page is idle (e.g. the agent's compaction hooks), besides the lazy components. */
 export function registerPrefetch(load: () => Promise<unknown>): void {
   preloads.push(load);
