@@ -28,10 +28,14 @@ import { CompactionNotice, LiveRun } from "./live-run.tsx";
 import { useProviderSettings, useSessionAgent } from "./use-agent.ts";
 
 // Opened on demand: not needed to show a session.
-const SystemPromptDialog = lazyComponent(() =>
-  import("./system-prompt-dialog.tsx").then((m) => m.SystemPromptDialog),
+const SystemPromptDialog = lazyComponent(
+  () => import("./system-prompt-dialog.tsx"),
+  (m) => m.SystemPromptDialog,
 );
-const WorkspacePanel = lazyComponent(() => import("./workspace-panel.tsx").then((m) => m.WorkspacePanel));
+const WorkspacePanel = lazyComponent(
+  () => import("./workspace-panel.tsx"),
+  (m) => m.WorkspacePanel,
+);
 
 export function AgentComposer({ sessionId }: SessionSlotProps) {
   const { loaded } = useCurrentSession();

@@ -6,6 +6,7 @@ import "./agent.css";
 registerSlot("composer", AgentComposer, "agent-composer");
 registerLazySlot(
   "settings",
-  () => import("./provider-settings.tsx").then((m) => m.ProviderSettingsForm),
+  () => import("./provider-settings.tsx"),
+  (m) => m.ProviderSettingsForm,
   "agent-provider-settings",
 );

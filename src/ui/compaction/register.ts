@@ -24,12 +24,14 @@ import "./compaction.css";
 registerSlot("topBar", ContextMeter, "compaction-meter");
 registerLazySlot(
   "rightPanel",
-  () => import("./token-timeline.tsx").then((m) => m.TokenTimeline),
+  () => import("./token-timeline.tsx"),
+  (m) => m.TokenTimeline,
   "compaction-timeline",
 );
 registerLazySlot(
   "settings",
-  () => import("./compaction-settings-form.tsx").then((m) => m.CompactionSettingsForm),
+  () => import("./compaction-settings-form.tsx"),
+  (m) => m.CompactionSettingsForm,
   "compaction-settings",
 );
 // The meter and the token timeline plan on the whole path: built ahead while a session opens

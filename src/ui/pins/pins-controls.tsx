@@ -14,9 +14,13 @@ import type { SessionSlotProps } from "../shell/slots.ts";
 import { sessionPath } from "../tree/tree-model.ts";
 import { pathPins } from "./path-pins.ts";
 
-const PinsDialog = lazyComponent(() => import("./pins-dialog.tsx").then((m) => m.PinsDialog));
-const SummaryInstructionsDialog = lazyComponent(() =>
-  import("./summary-instructions-dialog.tsx").then((m) => m.SummaryInstructionsDialog),
+const PinsDialog = lazyComponent(
+  () => import("./pins-dialog.tsx"),
+  (m) => m.PinsDialog,
+);
+const SummaryInstructionsDialog = lazyComponent(
+  () => import("./summary-instructions-dialog.tsx"),
+  (m) => m.SummaryInstructionsDialog,
 );
 
 /** Top bar: "Pins" (and how many) opens the pins of the session. */

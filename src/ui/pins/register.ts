@@ -6,6 +6,7 @@ import "./pins.css";
 registerSlot("sessionActions", PinsButton, "pins");
 registerLazySlot(
   "settings",
-  () => import("./pins-controls.tsx").then((m) => m.SummaryInstructionsSettings),
+  () => import("./pins-controls.tsx"),
+  (m) => m.SummaryInstructionsSettings,
   "summary-instructions",
 );

@@ -8,21 +8,43 @@ import { type ComponentType, createElement, type FunctionComponent, use } from "
 
 const preloads: (() => Promise<unknown>)[] = [];
 
-export function lazyComponent<P extends object>(
-  load: () => Promise<ComponentType<P>>,
+/** A component of a module loaded on demand: `load` imports the module, `pick` takes the component. */
+export function lazyComponent<M, P extends object>(
+  load: () => Promise<M>,
+  pick: (module: M) => ComponentType<P>,
 ): FunctionComponent<P> & { preload: () => Promise<ComponentType<P>> } {
   let loaded: ComponentType<P> | undefined;
-  // Fetched again on the next render after a failure.
+  // Fetched again on the next render after a failure (under a new URL, see `importOnce`).
+  const importModule = importOnce(load);
   const preload = loadOnce(() =>
-    load().then((component) => {
-      loaded = component;
-      return component;
+    importModule().then((module) => {
+      loaded = pick(module);
+      return loaded;
     }),
   );
   preloads.push(preload);
+  // The load the renders wait for, until it fails: the render after its failure throws the error
+  // (the nearest error boundary shows it, with "Try again"), and only the next render loads again.
+  // (A new load for every render after a failure was a loop of fetches.)
+  let waiting: Promise<ComponentType<P>> | undefined;
+  const failures = new WeakMap<Promise<ComponentType<P>>, unknown>();
+  const wait = () => {
+    const loading = preload();
+    loading.catch((error: unknown) => failures.set(loading, error));
+    return loading;
+  };
   // A factory on purpose (as React.lazy): called once per lazily loaded module, at module level.
   // biome-ignore lint/correctness/noComponentHookFactories: made once per module, never during render.
-  const Lazy = (props: P) => createElement(loaded ?? use(preload()), props);
+  const Lazy = (props: P) => {
+    if (loaded) return createElement(loaded, props);
+    waiting ??= wait();
+    if (failures.has(waiting)) {
+      const error = failures.get(waiting);
+      waiting = undefined;
+      throw error;
+    }
+    return createElement(use(waiting), props);
+  };
   return Object.assign(Lazy, { preload });
 }
 

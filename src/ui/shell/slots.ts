@@ -12,7 +12,7 @@
  * not needed to show a session registers a loader instead, so that its code is fetched the first
  * time the slot renders (the outlet shows a loading line meanwhile):
  *
- *   registerLazySlot("rightPanel", () => import("./token-timeline.tsx").then((m) => m.TokenTimeline));
+ *   registerLazySlot("rightPanel", () => import("./token-timeline.tsx"), (m) => m.TokenTimeline);
  */
 import { type ComponentType, useSyncExternalStore } from "react";
 import { lazyComponent } from "./lazy-component.ts";
@@ -45,12 +45,13 @@ export function registerSlot(
 }
 
 /** Registers a component whose module is loaded on first render (see the module comment). */
-export function registerLazySlot(
+export function registerLazySlot<M>(
   slot: SlotName,
-  load: () => Promise<ComponentType<SessionSlotProps>>,
+  load: () => Promise<M>,
+  pick: (module: M) => ComponentType<SessionSlotProps>,
   key: string,
 ): () => void {
-  return registerSlot(slot, lazyComponent(load), key);
+  return registerSlot(slot, lazyComponent(load, pick), key);
 }
 
 function subscribe(listener: () => void): () => void {

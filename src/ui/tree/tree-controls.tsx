@@ -13,9 +13,18 @@ import { LoadBoundary } from "../shell/load-boundary.tsx";
 import type { SessionSlotProps } from "../shell/slots.ts";
 import { treeData } from "./tree-model.ts";
 
-const TreePanel = lazyComponent(() => import("./tree-panel.tsx").then((m) => m.TreePanel));
-const NavigateDialog = lazyComponent(() => import("./navigate-dialog.tsx").then((m) => m.NavigateDialog));
-const LabelDialog = lazyComponent(() => import("./label-dialog.tsx").then((m) => m.LabelDialog));
+const TreePanel = lazyComponent(
+  () => import("./tree-panel.tsx"),
+  (m) => m.TreePanel,
+);
+const NavigateDialog = lazyComponent(
+  () => import("./navigate-dialog.tsx"),
+  (m) => m.NavigateDialog,
+);
+const LabelDialog = lazyComponent(
+  () => import("./label-dialog.tsx"),
+  (m) => m.LabelDialog,
+);
 
 /** What the tree panel shows while its code loads. */
 function TreeLoading() {

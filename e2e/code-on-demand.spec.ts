@@ -1,0 +1,37 @@
+// Code loaded on demand (the tree panel here) whose fetch failed says so, and is fetched again on
+// 'Try again': most browsers keep a failed module fetch in their module map, so the app asks for it
+// under a new URL (ui/shell/lazy-component.ts importOnce). Without that, "Try again" failed for
+// the rest of the page's life.
+import { expect, test } from "@playwright/test";
+import { AppPage, IMPORT_TIMEOUT } from "./pages/app-page.ts";
+
+test("the tree's code, refused once, loads on 'Try again' and the tree opens", async ({ page }) => {
+  let refuse = true;
+  const asked: string[] = [];
+  // Its URL with any query too.
+  await page.route(/\/assets\/tree-panel-[^/?]+\.js(\?.*)?$/, (route) => {
+    asked.push(new URL(route.request().url()).search);
+    return refuse ? route.abort("internetdisconnected") : route.continue();
+  });
+  const app = new AppPage(page);
+  await app.goto();
+  await page.getByRole("button", { name: "Example session", exact: true }).click();
+  await expect(app.timeline).toBeVisible({ timeout: IMPORT_TIMEOUT });
+  await page.getByRole("button", { name: "Tree", exact: true }).click();
+  const failed = page.getByRole("alert").filter({ hasText: "its code did not load" });
+  await expect(failed).toBeVisible();
+  // Not asked for again and again meanwhile: a failure is shown, not retried by every render.
+  const tries = asked.length;
+  await page.waitForTimeout(1000);
+  expect(asked.length).toBe(tries);
+  // The rest of the app goes on: the timeline is still there.
+  await expect(app.timelineRows.first()).toBeVisible();
+  refuse = false;
+  await failed.getByRole("button", { name: "Try again" }).click();
+  await expect(page.getByTestId("tree-panel")).toBeVisible();
+  await expect(failed).toBeHidden();
+  // Asked for again under a new URL each time after the first failure.
+  expect(asked[0]).toBe("");
+  expect(asked.at(-1)).toMatch(/^\?retry=\d+$/);
+  expect(new Set(asked).size).toBe(asked.length);
+});
