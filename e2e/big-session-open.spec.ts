@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { generateBigSession } from "./bench/lib/big-session.ts";
+import { withOneMoreMessage } from "./lib/session-file.ts";
 import { AppPage } from "./pages/app-page.ts";
 
 test.describe.configure({ timeout: 240_000 });
@@ -188,17 +189,8 @@ test("re-importing the open session with one entry more (Replace): the view show
   const count = (n: number) => `${n.toLocaleString("en-US")} entries on the path`;
   await expect(page.getByTestId("path-count")).toHaveText(count(small.entryCount), { timeout: 60_000 });
   // The same session (same id) with one more user message at the end of its path.
-  const lines = small.text.trimEnd().split("\n");
-  const leaf = JSON.parse(lines.at(-1)!) as { id: string; timestamp?: string };
-  const extra = {
-    type: "message",
-    id: "ffffffff",
-    parentId: leaf.id,
-    timestamp: leaf.timestamp ?? new Date().toISOString(),
-    message: { role: "user", content: "one more message after the re-import", timestamp: 1 },
-  };
   const second = join(dir, "session-again.jsonl");
-  writeFileSync(second, `${small.text}${JSON.stringify(extra)}\n`);
+  writeFileSync(second, withOneMoreMessage(small.text, "ffffffff", "one more message after the re-import"));
   await app.importByPicker(second);
   await app.importDialog.getByRole("button", { name: /Replace/ }).click();
   await expect(page.getByTestId("path-count")).toHaveText(count(small.entryCount + 1), { timeout: 60_000 });

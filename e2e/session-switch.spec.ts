@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { generateBigSession } from "./bench/lib/big-session.ts";
+import { withOneMoreMessage } from "./lib/session-file.ts";
 import { AppPage, EXAMPLE_TITLE, IMPORT_TIMEOUT } from "./pages/app-page.ts";
 
 test.describe.configure({ timeout: 120_000 });
@@ -56,17 +57,8 @@ test("switching back to a session opened earlier takes its entries from memory; 
   // Away again, and the session is replaced in another tab by a version with one entry more.
   await exampleItem.click();
   await expect(app.title).toHaveText(EXAMPLE_TITLE);
-  const lines = session.text.trimEnd().split("\n");
-  const leaf = JSON.parse(lines.at(-1)!) as { id: string; timestamp?: string };
-  const extra = {
-    type: "message",
-    id: "fffffffe",
-    parentId: leaf.id,
-    timestamp: leaf.timestamp ?? "2026-12-02T10:00:00.000Z",
-    message: { role: "user", content: "written by the other tab's re-import", timestamp: 1 },
-  };
   const second = join(dir, "switch-again.jsonl");
-  writeFileSync(second, `${session.text}${JSON.stringify(extra)}\n`);
+  writeFileSync(second, withOneMoreMessage(session.text, "fffffffe", "written by the other tab's re-import"));
   const other = new AppPage(await context.newPage());
   await other.goto();
   await other.importByPicker(second);

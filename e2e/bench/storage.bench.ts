@@ -138,56 +138,35 @@ async function whenMeterShown(page: Page): Promise<number> {
 }
 
 /**
- * Clicks `click` (a selector) and times, on the page's clock, the first frame with timeline rows of
- * the session it opens and the first with "<expected> entries on the path" (the whole session),
- * and the longest task from the click until then.
+ * Clicks a button (`click.button`: its text, or `click.css`: a selector) and times, on the page's
+ * clock, the first frame where `done.css` exists (with `done.text` as its text, when given; with
+ * `painted`, the frame after it), the first frame with timeline rows other than those shown
+ * before the click, and the longest task from the click until then.
  */
-async function switchTo(
+async function timeClick(
   page: Page,
-  click: string,
-  expected: string,
-): Promise<{ rows: number; whole: number; longest: number; t0: number }> {
+  click: { button?: string; css?: string },
+  done: { css: string; text?: string; painted?: boolean },
+): Promise<{ ms: number; rows: number; longest: number; t0: number }> {
   return page.evaluate(
-    async ([selector, text]) => {
-      const target = document.querySelector<HTMLElement>(selector)!;
-      // The rows of the session left behind are not the rows looked for.
-      const before = document.querySelector('[data-testid="timeline"] li');
+    async ([click, done]) => {
+      const target = click.css
+        ? document.querySelector<HTMLElement>(click.css)!
+        : [...document.querySelectorAll("button")].find((b) => b.textContent === click.button)!;
+      const rowsShown = () => document.querySelector('[data-testid="timeline"] li');
+      const before = rowsShown();
       const t0 = performance.now();
       target.click();
       let rows = Number.NaN;
       await new Promise<void>((resolve, reject) => {
         const tick = () => {
-          if (performance.now() - t0 > 120_000) reject(new Error(`no "${text}" within 120 s`));
-          const row = document.querySelector('[data-testid="timeline"] li');
-          if (Number.isNaN(rows) && row && row !== before && row.isConnected) rows = performance.now() - t0;
-          if (document.querySelector('[data-testid="path-count"]')?.textContent === text) resolve();
-          else requestAnimationFrame(tick);
-        };
-        tick();
-      });
-      const whole = performance.now() - t0;
-      await new Promise((r) => setTimeout(r, 50));
-      const longest = Math.max(
-        0,
-        ...(window.__longTasks ?? []).filter((t) => t.start >= t0).map((t) => t.duration),
-      );
-      return { rows: Number.isNaN(rows) ? whole : rows, whole, longest, t0 };
-    },
-    [click, expected] as const,
-  );
-}
-
-/** Clicks the button named `button` and waits for the first frame after `rows` exist. */
-async function openView(page: Page, button: string, rows: string): Promise<{ ms: number; longest: number }> {
-  return page.evaluate(
-    async ([name, selector]) => {
-      const target = [...document.querySelectorAll("button")].find((b) => b.textContent === name)!;
-      const t0 = performance.now();
-      target.click();
-      await new Promise<void>((resolve) => {
-        const tick = () => {
-          if (document.querySelector(selector)) requestAnimationFrame(() => resolve());
-          else requestAnimationFrame(tick);
+          if (performance.now() - t0 > 120_000) reject(new Error(`no ${done.css} within 120 s`));
+          const row = rowsShown();
+          if (Number.isNaN(rows) && row && row !== before) rows = performance.now() - t0;
+          const el = document.querySelector(done.css);
+          if (!el || (done.text !== undefined && el.textContent !== done.text)) requestAnimationFrame(tick);
+          else if (done.painted) requestAnimationFrame(() => resolve());
+          else resolve();
         };
         tick();
       });
@@ -198,11 +177,19 @@ async function openView(page: Page, button: string, rows: string): Promise<{ ms:
         0,
         ...(window.__longTasks ?? []).filter((t) => t.start >= t0).map((t) => t.duration),
       );
-      return { ms, longest };
+      return { ms, rows: Number.isNaN(rows) ? ms : rows, longest, t0 };
     },
-    [button, rows] as const,
+    [click, done] as const,
   );
 }
+
+/** Clicks the button named `button` and times the first frame painted after `rows` exist. */
+const openView = (page: Page, button: string, rows: string) =>
+  timeClick(page, { button }, { css: rows, painted: true });
+
+/** Clicks a session's item and times its rows and the whole session ("<text>" as the path count). */
+const switchTo = (page: Page, item: string, text: string) =>
+  timeClick(page, { css: item }, { css: '[data-testid="path-count"]', text });
 
 interface AltResult {
   layout: string;
@@ -578,20 +565,18 @@ async function benchOne(dist: string): Promise<RunNumbers> {
       { timeout: 60_000 },
     );
     const exampleCount = (await page.getByTestId("path-count").textContent()) ?? "";
-    const item = async (current: boolean) =>
-      `li.session-item[data-session-id="${await page
-        .locator(`li.session-item${current ? "" : ":not("}[aria-current="true"]${current ? "" : ")"}`)
-        .getAttribute("data-session-id")}"] button.session-open`;
-    const exampleItem = await item(true);
-    const bigItem = await item(false);
+    const itemOf = async (row: string) =>
+      `li.session-item[data-session-id="${await page.locator(row).getAttribute("data-session-id")}"] button.session-open`;
+    const exampleItem = await itemOf('li.session-item[aria-current="true"]');
+    const bigItem = await itemOf('li.session-item:not([aria-current="true"])');
     const back = await switchTo(page, bigItem, `${bigCount} entries on the path`);
     console.log(
-      `switch to the big session → rows ${fmtMs(back.rows)}, whole session ${ratio(back.whole, TARGETS.reopen)}`,
+      `switch to the big session → rows ${fmtMs(back.rows)}, whole session ${ratio(back.ms, TARGETS.reopen)}`,
     );
     const switchLongest = await mainThreadReport(page, back.t0, "the switch back");
     const away = await switchTo(page, exampleItem, exampleCount);
     console.log(
-      `switch from the big session to a small one → whole session ${fmtMs(away.whole)}; longest task ${ratio(away.longest, TARGETS.longTask)}`,
+      `switch from the big session to a small one → whole session ${fmtMs(away.ms)}; longest task ${ratio(away.longest, TARGETS.longTask)}`,
     );
     if (process.env.STORAGE_BENCH_LAYOUTS !== "0") {
       const alt = await context.newPage();
@@ -617,7 +602,7 @@ async function benchOne(dist: string): Promise<RunNumbers> {
       reopenFull: median(fullMs),
       reopenMeter: median(meterMs),
       reopenLongest: median(longestMs),
-      switchFull: back.whole,
+      switchFull: back.ms,
       switchLongest,
     };
   } finally {

@@ -20,3 +20,19 @@ export function writeSessionFile(
   writeFileSync(path, text);
   return { path, text, id };
 }
+
+/**
+ * `text` (a session file) with one more user message after its last line's entry (on its path's
+ * end): the same session, one entry longer, as a re-import "Replace" brings it.
+ */
+export function withOneMoreMessage(text: string, id: string, content: string): string {
+  const last = JSON.parse(text.trimEnd().split("\n").at(-1)!) as { id: string; timestamp?: string };
+  const extra = {
+    type: "message",
+    id,
+    parentId: last.id,
+    timestamp: last.timestamp ?? "2026-12-02T10:00:00.000Z",
+    message: { role: "user", content, timestamp: 1 },
+  };
+  return `${text}${JSON.stringify(extra)}\n`;
+}

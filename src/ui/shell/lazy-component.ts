@@ -14,34 +14,35 @@ export function lazyComponent<M, P extends object>(
   pick: (module: M) => ComponentType<P>,
 ): FunctionComponent<P> & { preload: () => Promise<ComponentType<P>> } {
   let loaded: ComponentType<P> | undefined;
-  // Fetched again on the next render after a failure (under a new URL, see `importOnce`).
+  // Fetched again after a failure (under a new URL, see `importOnce`).
   const importModule = importOnce(load);
-  const preload = loadOnce(() =>
+  const preload = () =>
     importModule().then((module) => {
-      loaded = pick(module);
+      loaded ??= pick(module);
       return loaded;
-    }),
-  );
+    });
   preloads.push(preload);
-  // The load the renders wait for, until it fails: the render after its failure throws the error
-  // (the nearest error boundary shows it, with "Try again"), and only the next render loads again.
-  // (A new load for every render after a failure was a loop of fetches.)
+  // The load the renders wait for. The render after its failure throws the error (the nearest
+  // error boundary shows it, with "Try again") and only the next render loads again: a new load
+  // for every render after a failure was a loop of fetches.
   let waiting: Promise<ComponentType<P>> | undefined;
-  const failures = new WeakMap<Promise<ComponentType<P>>, unknown>();
-  const wait = () => {
-    const loading = preload();
-    loading.catch((error: unknown) => failures.set(loading, error));
-    return loading;
-  };
+  let failure: { error: unknown } | undefined;
   // A factory on purpose (as React.lazy): called once per lazily loaded module, at module level.
   // biome-ignore lint/correctness/noComponentHookFactories: made once per module, never during render.
   const Lazy = (props: P) => {
     if (loaded) return createElement(loaded, props);
-    waiting ??= wait();
-    if (failures.has(waiting)) {
-      const error = failures.get(waiting);
+    if (failure) {
+      const { error } = failure;
+      failure = undefined;
       waiting = undefined;
       throw error;
+    }
+    if (!waiting) {
+      const loading = preload();
+      loading.catch((error: unknown) => {
+        if (waiting === loading) failure = { error };
+      });
+      waiting = loading;
     }
     return createElement(use(waiting), props);
   };
