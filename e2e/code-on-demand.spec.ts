@@ -20,6 +20,8 @@ test("the tree's code, refused once, loads on 'Try again' and the tree opens", a
   await page.getByRole("button", { name: "Tree", exact: true }).click();
   const failed = page.getByRole("alert").filter({ hasText: "its code did not load" });
   await expect(failed).toBeVisible();
+  // Where the tree opens, not at the end of the page.
+  await expect(failed).toBeInViewport();
   // Not asked for again and again meanwhile: a failure is shown, not retried by every render.
   const tries = asked.length;
   await page.waitForTimeout(1000);

@@ -2,12 +2,14 @@
  * Around lazily loaded parts: while their code loads, a loading line (Suspense); when it cannot
  * be fetched (no network and no cached copy), a plain message with a retry instead of a blank app.
  */
-import { Component, type ReactNode, Suspense } from "react";
+import { Component, type ComponentType, type ReactNode, Suspense } from "react";
 
 interface Props {
   /** Shown while the code loads. */
   fallback: ReactNode;
   children: ReactNode;
+  /** Where the failure is shown (the part's own frame, e.g. a panel), when not in place. */
+  frame?: ComponentType<{ children: ReactNode }>;
 }
 
 export class LoadBoundary extends Component<Props, { failed: boolean }> {
@@ -19,7 +21,7 @@ export class LoadBoundary extends Component<Props, { failed: boolean }> {
 
   override render(): ReactNode {
     if (this.state.failed) {
-      return (
+      const failure = (
         <p className="slot-loading" role="alert">
           This part of Cutpoint could not be shown (its code did not load: no network?).{" "}
           <button type="button" className="btn small" onClick={() => this.setState({ failed: false })}>
@@ -27,6 +29,8 @@ export class LoadBoundary extends Component<Props, { failed: boolean }> {
           </button>
         </p>
       );
+      const Frame = this.props.frame;
+      return Frame ? <Frame>{failure}</Frame> : failure;
     }
     return <Suspense fallback={this.props.fallback}>{this.props.children}</Suspense>;
   }

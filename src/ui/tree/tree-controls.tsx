@@ -3,7 +3,7 @@
  * the open session, the tree panel, the navigation (branch summary) dialog and the label dialog.
  * The panel and the dialogs load on demand: their code is fetched when first opened.
  */
-import { useEffect } from "react";
+import { type ReactNode, useEffect } from "react";
 import { createPortal } from "react-dom";
 import { useTreeStore } from "../../store/tree-store.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
@@ -26,14 +26,23 @@ const LabelDialog = lazyComponent(
   (m) => m.LabelDialog,
 );
 
+/** The tree panel's frame, for what it shows while its code loads or when that failed. */
+function TreeFrame({ children }: { children: ReactNode }) {
+  return (
+    <aside className="tree-panel" aria-label="Session tree">
+      {children}
+    </aside>
+  );
+}
+
 /** What the tree panel shows while its code loads. */
 function TreeLoading() {
   return (
-    <aside className="tree-panel" aria-label="Session tree">
+    <TreeFrame>
       <p className="slot-loading" role="status">
         Loading the tree…
       </p>
-    </aside>
+    </TreeFrame>
   );
 }
 
@@ -75,7 +84,7 @@ export function TreeControls({ sessionId }: SessionSlotProps) {
           <>
             {open && (
               <ErrorBoundary key={sessionId} name="the session tree">
-                <LoadBoundary fallback={<TreeLoading />}>
+                <LoadBoundary fallback={<TreeLoading />} frame={TreeFrame}>
                   <TreePanel sessionId={sessionId} data={data} />
                 </LoadBoundary>
               </ErrorBoundary>
