@@ -37,3 +37,41 @@ test("the tree's code, refused once, loads on 'Try again' and the tree opens", a
   expect(asked.at(-1)).toMatch(/^\?retry=\d+$/);
   expect(new Set(asked).size).toBe(asked.length);
 });
+
+test("the label dialog's code, refused, says so in a dialog that closes; 'Try again' opens it", async ({
+  page,
+}) => {
+  let refuse = true;
+  await page.route(/\/assets\/label-dialog-[^/?]+\.js(\?.*)?$/, (route) =>
+    refuse ? route.abort("internetdisconnected") : route.continue(),
+  );
+  const app = new AppPage(page);
+  await app.goto();
+  await page.getByRole("button", { name: "Example session", exact: true }).click();
+  await expect(app.timeline).toBeVisible({ timeout: IMPORT_TIMEOUT });
+  const row = app.timelineRow("The root cause is in `parseCsv`");
+  const askLabel = async () => {
+    await row.hover();
+    await row.getByRole("button", { name: "Label" }).click();
+  };
+  await askLabel();
+  const failed = page.locator('dialog[data-dialog="tree-dialog-failed"]');
+  await expect(failed).toBeVisible();
+  await expect(failed.getByRole("alert")).toContainText("its code did not load");
+  // Where the person is looking (a modal dialog), not a line below the page's end.
+  await expect(failed.getByRole("alert")).toBeInViewport();
+  await failed.getByRole("button", { name: "Close" }).click();
+  await expect(failed).toBeHidden();
+  // Asked again while the code is still refused: the failure again, not a blank page.
+  await askLabel();
+  await expect(failed).toBeVisible();
+  refuse = false;
+  await failed.getByRole("button", { name: "Try again" }).click();
+  const dialog = page.locator('dialog[data-dialog="label"]');
+  await expect(dialog).toBeVisible();
+  await expect(failed).toBeHidden();
+  await dialog.getByLabel("Label").fill("after-retry");
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toContainText("after-retry");
+});

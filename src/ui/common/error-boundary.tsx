@@ -2,7 +2,7 @@
  * Error boundary of a panel or a row: when its part of the page fails to render, it shows what
  * failed (the message, "Copy details", "Try again") in its place and the rest of the app goes on.
  */
-import { Component, type ErrorInfo, type ReactNode, useState } from "react";
+import { Component, type ComponentType, type ErrorInfo, type ReactNode, useState } from "react";
 import { markInvisible } from "./invisible.ts";
 import { SafeText } from "./safe-text.tsx";
 
@@ -12,6 +12,11 @@ interface Props {
   children: ReactNode;
   /** A compact one-line notice (for rows). */
   inline?: boolean;
+  /**
+   * Where the failure is shown when not in place: the part's own frame (a panel, a dialog), for a
+   * part rendered in a portal, where in place is the end of the page.
+   */
+  frame?: ComponentType<{ children: ReactNode }>;
 }
 
 interface State {
@@ -94,7 +99,7 @@ export class ErrorBoundary extends Component<Props, State> {
 
   override render(): ReactNode {
     if (this.state.error === null) return this.props.children;
-    return (
+    const fallback = (
       <Fallback
         name={this.props.name}
         state={this.state}
@@ -102,5 +107,7 @@ export class ErrorBoundary extends Component<Props, State> {
         onReset={() => this.setState({ error: null, componentStack: "" })}
       />
     );
+    const Frame = this.props.frame;
+    return Frame ? <Frame>{fallback}</Frame> : fallback;
   }
 }

@@ -6,6 +6,7 @@
 import { type ReactNode, useEffect } from "react";
 import { createPortal } from "react-dom";
 import { useTreeStore } from "../../store/tree-store.ts";
+import { Dialog } from "../common/dialog.tsx";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import { lazyComponent } from "../shell/lazy-component.ts";
@@ -32,6 +33,33 @@ function TreeFrame({ children }: { children: ReactNode }) {
     <aside className="tree-panel" aria-label="Session tree">
       {children}
     </aside>
+  );
+}
+
+/**
+ * The frame of the navigation and label dialogs when they cannot be shown (their code did not
+ * load, or they failed): a dialog of its own, where the person was looking, that closes them.
+ */
+function DialogsFrame({ children }: { children: ReactNode }) {
+  const close = () => {
+    const { endNavigation, endLabel } = useTreeStore.getState();
+    endNavigation();
+    endLabel();
+  };
+  return (
+    <Dialog
+      open
+      name="tree-dialog-failed"
+      title="This dialog could not be opened"
+      onClose={close}
+      actions={
+        <button type="button" className="btn" onClick={close}>
+          Close
+        </button>
+      }
+    >
+      {children}
+    </Dialog>
   );
 }
 
@@ -83,18 +111,21 @@ export function TreeControls({ sessionId }: SessionSlotProps) {
         createPortal(
           <>
             {open && (
-              <ErrorBoundary key={sessionId} name="the session tree">
+              <ErrorBoundary key={sessionId} name="the session tree" frame={TreeFrame}>
                 <LoadBoundary fallback={<TreeLoading />} frame={TreeFrame}>
                   <TreePanel sessionId={sessionId} data={data} />
                 </LoadBoundary>
               </ErrorBoundary>
             )}
-            <ErrorBoundary name="the navigation and label dialogs">
-              <LoadBoundary fallback={null}>
-                {navigating && <NavigateDialog sessionId={sessionId} data={data} />}
-                {labelling && <LabelDialog sessionId={sessionId} data={data} />}
-              </LoadBoundary>
-            </ErrorBoundary>
+            {/* Mounted only while one is open: a failure shown is gone once closed. */}
+            {(navigating || labelling) && (
+              <ErrorBoundary name="the navigation and label dialogs" frame={DialogsFrame}>
+                <LoadBoundary fallback={null} frame={DialogsFrame}>
+                  {navigating && <NavigateDialog sessionId={sessionId} data={data} />}
+                  {labelling && <LabelDialog sessionId={sessionId} data={data} />}
+                </LoadBoundary>
+              </ErrorBoundary>
+            )}
           </>,
           document.body,
         )}
