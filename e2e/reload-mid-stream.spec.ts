@@ -113,6 +113,19 @@ test("dropping the interrupted reply: the next send gets the lost reply first, n
   await expect(page.getByTestId("reply-missing")).toBeHidden();
 });
 
+test("the interrupted reply shows at once after the reload, also in a page that never becomes idle", async ({
+  page,
+}) => {
+  // The agent's code is fetched ahead when the page is first idle; a session with a cut-off reply
+  // must not wait for that: here the page is never idle (requestIdleCallback never calls back).
+  await page.addInitScript(() => {
+    window.requestIdleCallback = () => 0;
+  });
+  const key = uniqueKey("reload-busy");
+  await startAndReload(page, key);
+  await expect(page.getByTestId("interrupted-reply")).toContainText("w0 w1 w2");
+});
+
 test.describe("before the agent's code is there again", () => {
   // The page's own requests (a service worker would answer from its cache unseen).
   test.use({ serviceWorkers: "block" });

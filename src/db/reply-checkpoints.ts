@@ -48,3 +48,16 @@ export function interruptedReply(partial: AssistantMessage, note: string): Assis
     errorMessage: note,
   };
 }
+
+/**
+ * Whether the session has agent work in storage that a page shows: a checkpointed reply (cut off
+ * by a reload, or streaming in another tab) or a run mark (a run in another tab, or this page's
+ * before a reload). One snapshot of both tables.
+ */
+export async function agentWorkStored(db: CutpointDb, sessionId: string): Promise<boolean> {
+  return db.transaction("r", db.sessions, db.replyCheckpoints, async () => {
+    const row = await db.sessions.get(sessionId);
+    if (!row || row.deletedAt) return false;
+    return row.runOwner !== undefined || (await db.replyCheckpoints.get(sessionId)) !== undefined;
+  });
+}

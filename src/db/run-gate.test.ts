@@ -6,12 +6,14 @@ import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { assistant, entry, header, msg, user } from "../core/session/test-builders.ts";
 import {
+  agentWorkStored,
   appendAtLeaf,
   appendEntries,
   type CutpointDb,
   clearRunMark,
   clearStaleRunMark,
   createDb,
+  dropReplyCheckpoint,
   getReplyCheckpoint,
   getSession,
   prepareSession,
@@ -112,6 +114,7 @@ describe("reply checkpoints", () => {
     const cp = { sessionId: "sess-1", run: mark.value, parentId: "u1", message: partial, savedAt: 1 };
     expect(await saveReplyCheckpoint(db, { ...cp, run: "other#x" })).toBe(false);
     expect(await saveReplyCheckpoint(db, { ...cp, parentId: "elsewhere" })).toBe(false);
+    expect(await agentWorkStored(db, "sess-1")).toBe(true);
     expect(await saveReplyCheckpoint(db, cp)).toBe(true);
     expect((await getReplyCheckpoint(db, "sess-1"))?.message.content).toEqual([
       { type: "text", text: "hal" },
@@ -127,5 +130,26 @@ describe("reply checkpoints", () => {
     // A checkpoint write that arrives late (after the reply was saved) is dropped.
     expect(await saveReplyCheckpoint(db, cp)).toBe(false);
     expect(await getReplyCheckpoint(db, "sess-1")).toBeUndefined();
+  });
+
+  it("agent work in storage: a run mark or a checkpoint, until both are gone", async () => {
+    expect(await agentWorkStored(db, "sess-1")).toBe(false);
+    expect(await agentWorkStored(db, "no-such-session")).toBe(false);
+    const mark = await setRunMark(db, "sess-1", "tab-a");
+    if (!mark.ok) throw new Error("no mark");
+    expect(await agentWorkStored(db, "sess-1")).toBe(true);
+    const cp = {
+      sessionId: "sess-1",
+      run: mark.value,
+      parentId: "u1",
+      message: assistant("hal"),
+      savedAt: 1,
+    };
+    expect(await saveReplyCheckpoint(db, cp)).toBe(true);
+    await clearRunMark(db, "sess-1", mark.value);
+    // The reply cut off (its run gone, e.g. the page reloaded) is still work to show.
+    expect(await agentWorkStored(db, "sess-1")).toBe(true);
+    await dropReplyCheckpoint(db, "sess-1");
+    expect(await agentWorkStored(db, "sess-1")).toBe(false);
   });
 });

@@ -2,7 +2,8 @@
  * The tab's agent (services/agent-instance.ts), loaded on demand: its runner, tools and model
  * client are not needed to show the session list or a session, so they are not in the initial
  * bundle. It is fetched when the page is first idle, with the other code loaded on demand, or at
- * once by a send; until then no run can be going on in this tab.
+ * once by a send or by a session with agent work in storage (use-agent.ts); until then no run can
+ * be going on in this tab.
  */
 import { useSyncExternalStore } from "react";
 import { importOnce, loadOnce, registerPrefetch } from "../shell/lazy-component.ts";

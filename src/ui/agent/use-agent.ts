@@ -2,6 +2,7 @@
 import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { db } from "../../db/instance.ts";
+import { agentWorkStored } from "../../db/reply-checkpoints.ts";
 import { loadProviderSettings, type ProviderSettings } from "../../services/agent-settings.ts";
 import {
   effectiveSettings,
@@ -14,6 +15,8 @@ import { loadAgent, useLoadedAgent } from "./agent-handle.ts";
 /**
  * The session's agent controller and state. Until the agent's code has loaded (when the page is
  * first idle: ui/agent/agent-handle.ts), a stand-in: nothing runs, and what is asked of it waits for the code.
+ * A session with agent work in storage (a reply cut off by a reload, a run in another tab) has the
+ * code loaded at once, so that the person sees it without waiting for the page to be idle.
  */
 export function useSessionAgent(sessionId: string): {
   controller: SessionController;
@@ -22,9 +25,15 @@ export function useSessionAgent(sessionId: string): {
   ready: boolean;
 } {
   const agent = useLoadedAgent();
+  const loaded = agent !== undefined;
+  // Read only until the code is there (then nothing is asked of the database here).
+  const stored = useLiveQuery(() => !loaded && agentWorkStored(db, sessionId), [sessionId, loaded]);
+  useEffect(() => {
+    if (stored) loadAgent().catch(() => undefined);
+  }, [stored]);
   const controller = agent ? agent.agentService.session(sessionId) : standIn(sessionId);
   const state = useSyncExternalStore(controller.subscribe, controller.getState, controller.getState);
-  return { controller, state, ready: agent !== undefined };
+  return { controller, state, ready: loaded };
 }
 
 const standIns = new Map<string, SessionController>();
