@@ -75,3 +75,29 @@ test("the label dialog's code, refused, says so in a dialog that closes; 'Try ag
   await expect(dialog).toBeHidden();
   await expect(row).toContainText("after-retry");
 });
+
+test("when 'Try again' fails too, the page offers a reload, and after it the tree opens", async ({
+  page,
+}) => {
+  let refuse = true;
+  await page.route(/\/assets\/tree-panel-[^/?]+\.js(\?.*)?$/, (route) =>
+    refuse ? route.abort("internetdisconnected") : route.continue(),
+  );
+  const app = new AppPage(page);
+  await app.goto();
+  await page.getByRole("button", { name: "Example session", exact: true }).click();
+  await expect(app.timeline).toBeVisible({ timeout: IMPORT_TIMEOUT });
+  await page.getByRole("button", { name: "Tree", exact: true }).click();
+  const failed = page.getByRole("alert").filter({ hasText: "its code did not load" });
+  await expect(failed).toBeVisible();
+  // One failure: only "Try again" (a reload is not offered for a first failure).
+  await expect(failed.getByRole("button", { name: "Reload the page" })).toHaveCount(0);
+  await failed.getByRole("button", { name: "Try again" }).click();
+  await expect(failed.getByRole("button", { name: "Reload the page" })).toBeVisible();
+  await expect(failed).toContainText("your sessions are stored");
+  refuse = false;
+  await failed.getByRole("button", { name: "Reload the page" }).click();
+  await expect(app.timeline).toBeVisible({ timeout: IMPORT_TIMEOUT });
+  await page.getByRole("button", { name: "Tree", exact: true }).click();
+  await expect(page.getByTestId("tree-panel")).toBeVisible();
+});

@@ -1,6 +1,8 @@
 /**
  * Around lazily loaded parts: while their code loads, a loading line (Suspense); when it cannot
- * be fetched (no network and no cached copy), a plain message with a retry instead of a blank app.
+ * be fetched (no network and no cached copy), a plain message with a retry instead of a blank app,
+ * and after a retry failed too, a way to reload the page (a module the part imports, once failed,
+ * stays failed for the page's life in most browsers: only a new page fetches it again).
  */
 import { Component, type ComponentType, type ReactNode, Suspense } from "react";
 
@@ -12,11 +14,21 @@ interface Props {
   frame?: ComponentType<{ children: ReactNode }>;
 }
 
-export class LoadBoundary extends Component<Props, { failed: boolean }> {
-  override state = { failed: false };
+interface State {
+  failed: boolean;
+  /** Failures since this boundary was shown (a retry that failed again counts). */
+  failures: number;
+}
 
-  static getDerivedStateFromError(): { failed: boolean } {
+export class LoadBoundary extends Component<Props, State> {
+  override state: State = { failed: false, failures: 0 };
+
+  static getDerivedStateFromError(): Partial<State> {
     return { failed: true };
+  }
+
+  override componentDidCatch(): void {
+    this.setState((s) => ({ failures: s.failures + 1 }));
   }
 
   override render(): ReactNode {
@@ -27,6 +39,16 @@ export class LoadBoundary extends Component<Props, { failed: boolean }> {
           <button type="button" className="btn small" onClick={() => this.setState({ failed: false })}>
             Try again
           </button>
+          {this.state.failures > 1 && (
+            <>
+              {" "}
+              If it keeps failing, reload the page once you are online (your sessions are stored; a message
+              you are typing is not).{" "}
+              <button type="button" className="btn small" onClick={() => location.reload()}>
+                Reload the page
+              </button>
+            </>
+          )}
         </p>
       );
       const Frame = this.props.frame;
