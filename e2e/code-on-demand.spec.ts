@@ -2,14 +2,17 @@
 // 'Try again': most browsers keep a failed module fetch in their module map, so the app asks for it
 // under a new URL (ui/shell/lazy-component.ts importOnce). Without that, "Try again" failed for
 // the rest of the page's life.
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { AppPage, IMPORT_TIMEOUT } from "./pages/app-page.ts";
 
-test("the tree's code, refused once, loads on 'Try again' and the tree opens", async ({ page }) => {
+/**
+ * The example session open, with the chunk `name` (any query too) refused until `allow()`;
+ * `asked` lists the query of each request for it.
+ */
+async function exampleRefusing(page: Page, name: string) {
   let refuse = true;
   const asked: string[] = [];
-  // Its URL with any query too.
-  await page.route(/\/assets\/tree-panel-[^/?]+\.js(\?.*)?$/, (route) => {
+  await page.route(new RegExp(`/assets/${name}-[^/?]+\\.js(\\?.*)?$`), (route) => {
     asked.push(new URL(route.request().url()).search);
     return refuse ? route.abort("internetdisconnected") : route.continue();
   });
@@ -17,6 +20,14 @@ test("the tree's code, refused once, loads on 'Try again' and the tree opens", a
   await app.goto();
   await page.getByRole("button", { name: "Example session", exact: true }).click();
   await expect(app.timeline).toBeVisible({ timeout: IMPORT_TIMEOUT });
+  const allow = () => {
+    refuse = false;
+  };
+  return { app, asked, allow };
+}
+
+test("the tree's code, refused once, loads on 'Try again' and the tree opens", async ({ page }) => {
+  const { app, asked, allow } = await exampleRefusing(page, "tree-panel");
   await page.getByRole("button", { name: "Tree", exact: true }).click();
   const failed = page.getByRole("alert").filter({ hasText: "its code did not load" });
   await expect(failed).toBeVisible();
@@ -28,7 +39,7 @@ test("the tree's code, refused once, loads on 'Try again' and the tree opens", a
   expect(asked.length).toBe(tries);
   // The rest of the app goes on: the timeline is still there.
   await expect(app.timelineRows.first()).toBeVisible();
-  refuse = false;
+  allow();
   await failed.getByRole("button", { name: "Try again" }).click();
   await expect(page.getByTestId("tree-panel")).toBeVisible();
   await expect(failed).toBeHidden();
@@ -41,14 +52,7 @@ test("the tree's code, refused once, loads on 'Try again' and the tree opens", a
 test("the label dialog's code, refused, says so in a dialog that closes; 'Try again' opens it", async ({
   page,
 }) => {
-  let refuse = true;
-  await page.route(/\/assets\/label-dialog-[^/?]+\.js(\?.*)?$/, (route) =>
-    refuse ? route.abort("internetdisconnected") : route.continue(),
-  );
-  const app = new AppPage(page);
-  await app.goto();
-  await page.getByRole("button", { name: "Example session", exact: true }).click();
-  await expect(app.timeline).toBeVisible({ timeout: IMPORT_TIMEOUT });
+  const { app, allow } = await exampleRefusing(page, "label-dialog");
   const row = app.timelineRow("The root cause is in `parseCsv`");
   const askLabel = async () => {
     await row.hover();
@@ -65,7 +69,7 @@ test("the label dialog's code, refused, says so in a dialog that closes; 'Try ag
   // Asked again while the code is still refused: the failure again, not a blank page.
   await askLabel();
   await expect(failed).toBeVisible();
-  refuse = false;
+  allow();
   await failed.getByRole("button", { name: "Try again" }).click();
   const dialog = page.locator('dialog[data-dialog="label"]');
   await expect(dialog).toBeVisible();
@@ -79,14 +83,7 @@ test("the label dialog's code, refused, says so in a dialog that closes; 'Try ag
 test("when 'Try again' fails too, the page offers a reload, and after it the tree opens", async ({
   page,
 }) => {
-  let refuse = true;
-  await page.route(/\/assets\/tree-panel-[^/?]+\.js(\?.*)?$/, (route) =>
-    refuse ? route.abort("internetdisconnected") : route.continue(),
-  );
-  const app = new AppPage(page);
-  await app.goto();
-  await page.getByRole("button", { name: "Example session", exact: true }).click();
-  await expect(app.timeline).toBeVisible({ timeout: IMPORT_TIMEOUT });
+  const { app, allow } = await exampleRefusing(page, "tree-panel");
   await page.getByRole("button", { name: "Tree", exact: true }).click();
   const failed = page.getByRole("alert").filter({ hasText: "its code did not load" });
   await expect(failed).toBeVisible();
@@ -95,7 +92,7 @@ test("when 'Try again' fails too, the page offers a reload, and after it the tre
   await failed.getByRole("button", { name: "Try again" }).click();
   await expect(failed.getByRole("button", { name: "Reload the page" })).toBeVisible();
   await expect(failed).toContainText("your sessions are stored");
-  refuse = false;
+  allow();
   await failed.getByRole("button", { name: "Reload the page" }).click();
   await expect(app.timeline).toBeVisible({ timeout: IMPORT_TIMEOUT });
   await page.getByRole("button", { name: "Tree", exact: true }).click();
