@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { expect, test } from "@playwright/test";
+import { storedRows } from "./lib/stored-rows.ts";
 import { AppPage, IMPORT_TIMEOUT } from "./pages/app-page.ts";
 
 const REPO = resolve(import.meta.dirname, "..");
@@ -153,4 +154,45 @@ test("files that are not pi sessions are rejected with a message", async ({ page
   await expect(app.toast(/image\.jsonl: Not a pi session/)).toBeVisible({ timeout: IMPORT_TIMEOUT });
   await expect(app.toast(/entries\.jsonl: Not a pi session/)).toBeVisible({ timeout: IMPORT_TIMEOUT });
   await expect(app.sessionItems).toHaveCount(0);
+});
+
+test("an import into full storage says so, stores nothing, and the same file imports once there is room", async ({
+  page,
+}) => {
+  const app = new AppPage(page);
+  await app.goto();
+  // The import's first chunk write fails as a full disk would (the app cannot tell this from the
+  // real thing); the writes after it work again.
+  await page.evaluate(() => {
+    const { add, put } = IDBObjectStore.prototype;
+    const full = (store: IDBObjectStore) => {
+      if (store.name !== "chunks") return;
+      Object.assign(IDBObjectStore.prototype, { add, put });
+      throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+    };
+    IDBObjectStore.prototype.add = function (this: IDBObjectStore, ...args: Parameters<typeof add>) {
+      full(this);
+      return add.apply(this, args);
+    };
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<typeof put>) {
+      full(this);
+      return put.apply(this, args);
+    };
+  });
+  await app.importByPicker(FIXTURE);
+  const failed = app.toasts.filter({ hasText: "before-compaction.jsonl" });
+  await expect(failed).toContainText("storage for Cutpoint is full", { timeout: IMPORT_TIMEOUT });
+  await expect(failed).toContainText("Nothing was written");
+  await expect(page.getByText("No sessions yet.")).toBeVisible();
+  // Nothing half-written: no session row, no chunk, also after a reload.
+  expect(await storedRows(page)).toBe(0);
+  await page.reload();
+  await expect(page.getByText("No sessions yet.")).toBeVisible();
+  expect(await storedRows(page)).toBe(0);
+  // With room again, the same file imports whole.
+  await app.importByPicker(FIXTURE);
+  await expect(app.sessionItems.filter({ hasText: FIRST_USER })).toBeVisible({ timeout: IMPORT_TIMEOUT });
+  await expect(page.getByTestId("path-count")).toHaveText("1,002 entries on the path", {
+    timeout: IMPORT_TIMEOUT,
+  });
 });

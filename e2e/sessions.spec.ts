@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { UNDO_WINDOW_MS } from "../src/services/sessions-service.ts";
 import { generateBigSession } from "./bench/lib/big-session.ts";
+import { storedRows } from "./lib/stored-rows.ts";
 import { AppPage, IMPORT_TIMEOUT } from "./pages/app-page.ts";
 
 /** Imports of the real session are slow on a busy 2-core machine. */
@@ -160,32 +161,6 @@ test("rename appends a session_info entry; new empty session; delete asks, then 
   await expect(app.item("Renamed example")).toHaveCount(1);
   await expect(app.title).toHaveText("Renamed example");
 });
-
-/** The rows of these IndexedDB stores (by default the sessions and chunks: what a purge removes). */
-function storedRows(page: Page, stores = ["sessions", "chunks"]): Promise<number> {
-  return page.evaluate(
-    (stores) =>
-      new Promise<number>((resolve) => {
-        const req = indexedDB.open("cutpoint");
-        req.onsuccess = () => {
-          const tx = req.result.transaction(stores);
-          let total = 0;
-          let done = 0;
-          for (const name of stores) {
-            const c = tx.objectStore(name).count();
-            c.onsuccess = () => {
-              total += c.result;
-              if (++done === stores.length) {
-                req.result.close();
-                resolve(total);
-              }
-            };
-          }
-        };
-      }),
-    stores,
-  );
-}
 
 /**
  * Opens the example session and deletes it; returns what its timeline showed: the path's count
