@@ -71,7 +71,8 @@ test("mask old tool outputs: tokens saved beside the summary's, context_edit ent
 
   const meterBefore = await meterTokens(page);
   await preview.getByTestId("mask-apply").click();
-  await expect(app.toast(/Masked [\d,]+ tool outputs/)).toBeVisible();
+  const maskToast = app.toast(/Masked [\d,]+ tool outputs/);
+  await expect(maskToast).toBeVisible();
 
   // The file: one context_edit per output, each replacing its target with the placeholder.
   const masked = await exported(app);
@@ -85,6 +86,9 @@ test("mask old tool outputs: tokens saved beside the summary's, context_edit ent
   // The context is smaller by what the review said (estimates: the reported usage no longer counts).
   await expect.poll(() => meterTokens(page)).toBeLessThan(meterBefore);
   await page.getByTestId("cancel").click();
+  // The pointer rests on the toast, as a person keeping its Undo would: its 10 s timer pauses, so
+  // scrolling the timeline below never outlasts it on a slow machine.
+  await maskToast.hover();
   // The rows of masked outputs say so (the timeline is virtualized: scroll until one is drawn).
   const timeline = page.getByTestId("timeline");
   const marked = timeline.getByTestId("row-edit").filter({ hasText: "masked for the model" });
@@ -98,10 +102,7 @@ test("mask old tool outputs: tokens saved beside the summary's, context_edit ent
   await expect(marked.first()).toBeVisible();
 
   // Undo: the outputs are back for the model, the originals never left the file.
-  await app
-    .toast(/Masked [\d,]+ tool outputs/)
-    .getByRole("button", { name: "Undo" })
-    .click();
+  await maskToast.getByRole("button", { name: "Undo" }).click();
   await expect(app.toast(/Masking undone/)).toBeVisible();
   const undone = await exported(app);
   expect(undone.filter((e) => e.type === "context_edit")).toHaveLength(2 * count);
