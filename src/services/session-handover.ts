@@ -9,6 +9,9 @@
  *   (same generation; the chunks appended since, in another tab, are read after them), so that
  *   switching back to a big session reads and parses nothing. Entries are append-only within a
  *   generation, so what is kept is always a true prefix of what is stored.
+ * Also what this page knows of the token counts stored beside the chunks (`noteCountsStored`):
+ * for entries taken from memory the loader reads no counts, and without this it could not tell
+ * whether they were stored, so every switch back re-read the chunks to store them again.
  */
 import { PREVIEW_ENTRIES } from "../core/session/tail-preview.ts";
 import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
@@ -119,10 +122,27 @@ export function keepEntries(
   }
 }
 
-/** Drops what is kept or offered for a session (it was deleted). */
+/** Chunks 1..`through` of `generation` have stored token counts that match their entries. */
+const countsStored = new Map<string, { generation: number; through: number }>();
+
+/** Notes that chunks 1..`through` of the session's `generation` have their token counts stored. */
+export function noteCountsStored(sessionId: string, generation: number, through: number): void {
+  const known = countsStored.get(sessionId);
+  if (known && known.generation === generation && known.through >= through) return;
+  countsStored.set(sessionId, { generation, through });
+}
+
+/** Up to which chunk of `generation` the session's token counts are known to be stored (0: none known). */
+export function countsStoredThrough(sessionId: string, generation: number): number {
+  const known = countsStored.get(sessionId);
+  return known && known.generation === generation ? known.through : 0;
+}
+
+/** Drops what is kept or offered for a session, and what is known of its counts (it was deleted). */
 export function forgetEntries(sessionId: string): void {
   drop(sessionId);
   kept.delete(sessionId);
+  countsStored.delete(sessionId);
 }
 
 /** Ids of the sessions whose entries are kept, the least recent first (for tests). */

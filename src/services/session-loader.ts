@@ -57,7 +57,7 @@ import {
   readSessionSince,
   type SessionRow,
 } from "../db/index.ts";
-import { newestEntries, takeEntries } from "./session-handover.ts";
+import { countsStoredThrough, newestEntries, noteCountsStored, takeEntries } from "./session-handover.ts";
 import { type ReadSpec, readSessionParts } from "./session-read.ts";
 import type { ReadPart } from "./session-read-protocol.ts";
 import { yieldToEventLoop } from "./yield.ts";
@@ -135,8 +135,12 @@ export async function loadSession(
   phase("read wait", t1, spent.waited);
   phase("read decode", t1, spent.decode);
   phase("read parse", t1, spent.parse);
+  // The chunks whose counts are to be stored: none read for entries taken from memory, so those
+  // known to be stored already (an earlier open in this page) are not counted as missing.
+  const storedThrough = inMemory ? countsStoredThrough(sessionId, generation) : 0;
   let unstored = 0;
-  for (let seq = 1; seq <= lastSeq; seq++) if (!counts?.has(seq)) unstored++;
+  for (let seq = storedThrough + 1; seq <= lastSeq; seq++) if (!counts?.has(seq)) unstored++;
+  if (done && unstored === 0) noteCountsStored(sessionId, generation, lastSeq);
   if (options.stats) Object.assign(options.stats, { seeded: spent.seeded, unstored });
   phase("read estimates", t1, spent.estimates, {
     seeded: spent.seeded,

@@ -10,6 +10,7 @@ import { PREVIEW_ENTRIES } from "../core/session/tail-preview.ts";
 import { msg, user } from "../core/session/test-builders.ts";
 import { appendEntries, type CutpointDb, prepareSession, purgeSession, saveSession } from "../db/index.ts";
 import { type FixtureDb, fixtureDb } from "./fixture-db.test-support.ts";
+import { forgetEntries, keepEntries } from "./session-handover.ts";
 import { type LoadedSession, loadSession } from "./session-loader.ts";
 import { storeEstimates } from "./stored-estimates.ts";
 
@@ -19,7 +20,10 @@ beforeEach(async () => {
   fx = await fixtureDb("stored-estimates");
   db = fx.db;
 });
-afterEach(() => db.close());
+afterEach(() => {
+  forgetEntries(fx.sessionId);
+  db.close();
+});
 
 async function load(onPreview = false): Promise<{ loaded: LoadedSession; seeded: number; unstored: number }> {
   const stats = { seeded: 0, unstored: -1 };
@@ -61,6 +65,28 @@ describe("stored token counts", () => {
     expectTrueCounts(second.loaded);
     // Nothing new to store.
     expect(await storeEstimates(db, second.loaded)).toEqual({ ok: true, value: 0 });
+  });
+
+  it("taken from memory (a switch back), are known stored when stored in this page: nothing to store again", async () => {
+    const chunks = await db.chunks.count();
+    const first = await load();
+    keepEntries(first.loaded, 1);
+    // Before they are stored, entries from memory have every chunk to store.
+    const before = await load();
+    expect(before.loaded.entries).toBe(first.loaded.entries);
+    expect(before.unstored).toBe(chunks);
+    expect(await storeEstimates(db, before.loaded)).toEqual({ ok: true, value: chunks });
+    const back = await load();
+    expect(back.loaded.entries).toBe(first.loaded.entries);
+    expect(back.unstored).toBe(0);
+    // A chunk appended since (another tab): only it is to store, once its entries are loaded.
+    const appended = await appendEntries(db, fx.sessionId, [
+      msg("late", fx.entries.at(-1)!.id, user("late")),
+    ]);
+    expect(appended.ok).toBe(true);
+    forgetEntries(fx.sessionId);
+    const fresh = await load();
+    expect(fresh.unstored).toBe(1);
   });
 
   it("are used for every chunk but the preview's, whose entries are counted as they were parsed", async () => {

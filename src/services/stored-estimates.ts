@@ -15,6 +15,7 @@ import {
   readChunkTokens,
   saveChunkTokens,
 } from "../db/index.ts";
+import { noteCountsStored } from "./session-handover.ts";
 import type { LoadedSession } from "./session-loader.ts";
 import { yieldToEventLoop } from "./yield.ts";
 
@@ -56,6 +57,10 @@ export async function storeEstimates(
       sliceStart = performance.now();
     }
   }
-  if (at !== loaded.entries.length || missing.length === 0 || signal?.aborted) return ok(0);
-  return saveChunkTokens(db, loaded.id, loaded.generation, missing);
+  if (at !== loaded.entries.length || signal?.aborted) return ok(0);
+  const saved =
+    missing.length === 0 ? ok(0) : await saveChunkTokens(db, loaded.id, loaded.generation, missing);
+  // Every chunk's counts are stored now: a switch back to these entries stores nothing again.
+  if (saved.ok) noteCountsStored(loaded.id, loaded.generation, loaded.lastSeq);
+  return saved;
 }
