@@ -26,8 +26,12 @@ export function useSessionAgent(sessionId: string): {
 } {
   const agent = useLoadedAgent();
   const loaded = agent !== undefined;
-  // Read only until the code is there (then nothing is asked of the database here).
-  const stored = useLiveQuery(() => !loaded && agentWorkStored(db, sessionId), [sessionId, loaded]);
+  // Read only until the code is there (then nothing is asked of the database here). A failed read
+  // only means the code loads when the page is idle, as it would anyway.
+  const stored = useLiveQuery(
+    () => !loaded && agentWorkStored(db, sessionId).catch(() => false),
+    [sessionId, loaded],
+  );
   useEffect(() => {
     if (stored) loadAgent().catch(() => undefined);
   }, [stored]);
