@@ -6,6 +6,8 @@
  * and the initial JS of the app in gzip (what index.html loads before anything lazy), with the
  * size of each chunk loaded on demand.
  * Targets: longest task <= 50 ms, frame delay p95 <= 20 ms, initial JS <= 200 KB gzip.
+ * AGENT_BENCH_PROFILE=1: a CPU profile of the run (top functions, and the busy stretches of 50 ms
+ * or more: what the long tasks are; build with `--minify false` for readable names).
  * CUTPOINT_DIST=/tmp/x serves another build folder as given (built there when missing); by
  * default dist/ is rebuilt when older than the sources.
  */
@@ -13,10 +15,11 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Page } from "@playwright/test";
-import { scriptReplies, setModels } from "../mock/client.ts";
+import { getChatRequests, scriptReplies, setModels } from "../mock/client.ts";
 import { startMockServer } from "../mock/server.ts";
 import { generateBigSession } from "./lib/big-session.ts";
 import { builtApp, fmtMs, launchChromium, serveStatic } from "./lib/browser.ts";
+import { busyStretches, printProfile, startProfiler } from "./lib/profile.ts";
 
 const TARGETS = { longTaskMs: 50, frameDelayP95Ms: 20, initialJsKb: 200 };
 const ENTRIES = 5_000;
@@ -214,12 +217,19 @@ export default async function bench(): Promise<void> {
     });
     const input = page.getByRole("textbox", { name: "Message" });
     await input.fill("stream a long answer");
+    const profiler = process.env.AGENT_BENCH_PROFILE === "1" ? await startProfiler(page) : undefined;
     const t0 = Date.now();
     await input.press("Enter");
     const stop = page.getByTestId("agent-composer").getByRole("button", { name: "Stop" });
     await stop.waitFor();
     await stop.waitFor({ state: "hidden", timeout: 120_000 });
     const seconds = (Date.now() - t0) / 1000;
+    if (profiler) {
+      const profile = await profiler.stop();
+      printProfile("the run: CPU profile", profile);
+      console.log("  busy stretches of 50 ms or more (ms after the profile's start):");
+      for (const line of busyStretches(profile)) console.log(`    ${line}`);
+    }
     const probe = await page.evaluate(() => {
       window.__probe!.stop();
       return {
@@ -244,8 +254,12 @@ export default async function bench(): Promise<void> {
       `streaming from ${probe.streamStart.toFixed(0)} ms to ${probe.streamEnd.toFixed(0)} ms after the prompt`,
     );
     console.log(`longest task while streaming: ${verdict(longest, TARGETS.longTaskMs, "ms")}`);
+    // The request's size: serializing it and handing it to fetch is most of the task before the
+    // stream (the SDK's JSON.stringify, then the browser's copy of the string), ~linear in it.
+    const [request] = await getChatRequests(key, mockOrigin);
+    const bodyChars = request ? JSON.stringify(request.body).length : 0;
     console.log(
-      `longest task outside streaming (prompt: appends, context build, request body; end: final append): ${longestOutside} ms`,
+      `longest task outside streaming (prompt: appends, context build, request body; end: final append): ${longestOutside} ms; request body ${(bodyChars / 1e6).toFixed(1)} MB (≈ ${Math.round(bodyChars / 4 / 1000)}k tokens at chars/4: the whole 5,000-entry path, more than any model window; a 200k-token context is ~0.8 MB)`,
     );
     console.log(
       `long tasks (> 50 ms):      ${probe.longTasks.length}  [start ms after the prompt → duration: ${probe.spans.map(([a, d]) => `${a}→${d}`).join(", ")}]`,
