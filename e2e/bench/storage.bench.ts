@@ -10,7 +10,9 @@
  * - export (click to download) and whether the bytes equal the input;
  * - JS heap after import; DOM rows while scrolling to the end;
  * - the storage layout alternatives (one row per entry vs JSONL chunks of several sizes),
- *   written and read with raw IndexedDB, to justify the chunked design (src/db/chunks.ts).
+ *   written and read with raw IndexedDB, to justify the chunked design (src/db/chunks.ts), and
+ *   per-chunk skeletons (what the views need to show the whole session, without the bodies: a
+ *   design for reopen -> whole, not built yet).
  * - where the main thread's time goes: the long tasks of import and reopen, the app's own
  *   phases (User Timing measures named "cutpoint:…"), and with STORAGE_BENCH_PROFILE=1 a CPU
  *   profile of each (top functions; build with `--minify false` for readable names), with
@@ -301,6 +303,41 @@ async function layoutAlternatives(page: Page): Promise<AltResult[]> {
         writeMs,
         readMs: n === lines.length ? readMs : Number.NaN,
       });
+    }
+    {
+      // A skeleton per 1000 entries beside the Blobs (a design not built yet, measured here): what
+      // the tree, the path and the timeline's head read (ids, parents, types, times, roles; other
+      // entries than messages whole: moves, labels, compactions), without the messages' bodies.
+      const rows: { s: string; seq: number; text: string }[] = [];
+      for (let i = 0, seq = 0; i < lines.length; i += 1000, seq++) {
+        const cols = {
+          id: [] as string[],
+          parentId: [] as unknown[],
+          type: [] as string[],
+          time: [] as string[],
+        };
+        const roles: string[] = [];
+        const others: Record<number, unknown> = {};
+        lines.slice(i, i + 1000).forEach((line, k) => {
+          const e = JSON.parse(line) as { id: string; parentId: unknown; type: string; timestamp: string };
+          cols.id.push(e.id);
+          cols.parentId.push(e.parentId);
+          cols.type.push(e.type);
+          cols.time.push(e.timestamp);
+          const role = (e as { message?: { role?: string } }).message?.role;
+          roles.push(role ?? "");
+          if (e.type !== "message") others[k] = e;
+        });
+        rows.push({ s: "x", seq, text: JSON.stringify({ ...cols, roles, others }) });
+      }
+      const bytes = rows.reduce((n, r) => n + r.text.length, 0);
+      results.push(
+        await run(`skeletons (${(bytes / 1e6).toFixed(1)} MB of text)`, rows, (all) => {
+          let n = 0;
+          for (const r of all as { text: string }[]) n += (JSON.parse(r.text) as { id: string[] }).id.length;
+          return n;
+        }),
+      );
     }
     await req(indexedDB.deleteDatabase("bench-layout") as unknown as IDBRequest<unknown>);
     return results;
