@@ -2,6 +2,7 @@
  * Modal dialog on the native <dialog>: showModal() makes the rest of the page inert (focus
  * stays inside), Esc closes (calls onClose), focus returns to the opener afterwards. Focus starts
  * on the first element marked `data-autofocus` (else the browser's choice: the first focusable).
+ * Without `actions`, its one action is "Close" (a notice).
  */
 import { type ReactNode, useLayoutEffect, useRef } from "react";
 
@@ -10,7 +11,8 @@ export interface DialogProps {
   title: string;
   onClose: () => void;
   children: ReactNode;
-  actions: ReactNode;
+  /** The buttons at its foot; default: one "Close" (calls onClose). */
+  actions?: ReactNode;
   /** A data-testid / label hook for tests. */
   name?: string;
 }
@@ -55,7 +57,13 @@ export function Dialog({ open, title, onClose, children, actions, name }: Dialog
         <h2 id={titleId}>{title}</h2>
         {children}
       </div>
-      <div className="dialog-actions">{actions}</div>
+      <div className="dialog-actions">
+        {actions ?? (
+          <button type="button" className="btn" onClick={() => onCloseRef.current()}>
+            Close
+          </button>
+        )}
+      </div>
     </dialog>
   );
 }

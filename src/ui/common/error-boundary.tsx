@@ -2,7 +2,8 @@
  * Error boundary of a panel or a row: when its part of the page fails to render, it shows what
  * failed (the message, "Copy details", "Try again") in its place and the rest of the app goes on.
  */
-import { Component, type ComponentType, type ErrorInfo, type ReactNode, useState } from "react";
+import { Component, type ErrorInfo, type ReactNode, useState } from "react";
+import { type Frame, framed } from "./frame.tsx";
 import { markInvisible } from "./invisible.ts";
 import { SafeText } from "./safe-text.tsx";
 
@@ -16,7 +17,7 @@ interface Props {
    * Where the failure is shown when not in place: the part's own frame (a panel, a dialog), for a
    * part rendered in a portal, where in place is the end of the page.
    */
-  frame?: ComponentType<{ children: ReactNode }>;
+  frame?: Frame;
 }
 
 interface State {
@@ -99,15 +100,14 @@ export class ErrorBoundary extends Component<Props, State> {
 
   override render(): ReactNode {
     if (this.state.error === null) return this.props.children;
-    const fallback = (
+    return framed(
+      this.props.frame,
       <Fallback
         name={this.props.name}
         state={this.state}
         inline={this.props.inline === true}
         onReset={() => this.setState({ error: null, componentStack: "" })}
-      />
+      />,
     );
-    const Frame = this.props.frame;
-    return Frame ? <Frame>{fallback}</Frame> : fallback;
   }
 }

@@ -18,17 +18,7 @@ export function PinsDialog({ sessionId, onClose }: { sessionId: string; onClose:
     if (await change({ kind: "add", text: draft })) setDraft("");
   };
   return (
-    <Dialog
-      open
-      name="pins"
-      title="Pinned instructions"
-      onClose={onClose}
-      actions={
-        <button type="button" className="btn" onClick={onClose}>
-          Close
-        </button>
-      }
-    >
+    <Dialog open name="pins" title="Pinned instructions" onClose={onClose}>
       <p className="agent-faint">
         A pin is part of this session's system prompt (a pi 1.6 system message), so the model reads it word
         for word after every compaction, in Cutpoint and in pi. Changes are appended; the history keeps the

@@ -4,14 +4,15 @@
  * and after a retry failed too, a way to reload the page (a module the part imports, once failed,
  * stays failed for the page's life in most browsers: only a new page fetches it again).
  */
-import { Component, type ComponentType, type ReactNode, Suspense } from "react";
+import { Component, type ReactNode, Suspense } from "react";
+import { type Frame, framed } from "../common/frame.tsx";
 
 interface Props {
   /** Shown while the code loads. */
   fallback: ReactNode;
   children: ReactNode;
   /** Where the failure is shown (the part's own frame, e.g. a panel), when not in place. */
-  frame?: ComponentType<{ children: ReactNode }>;
+  frame?: Frame;
 }
 
 interface State {
@@ -51,8 +52,7 @@ export class LoadBoundary extends Component<Props, State> {
           )}
         </p>
       );
-      const Frame = this.props.frame;
-      return Frame ? <Frame>{failure}</Frame> : failure;
+      return framed(this.props.frame, failure);
     }
     return <Suspense fallback={this.props.fallback}>{this.props.children}</Suspense>;
   }

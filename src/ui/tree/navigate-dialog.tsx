@@ -141,17 +141,7 @@ function NavigateBody({
   };
   if (!plan) {
     return (
-      <Dialog
-        open
-        title="Go to entry"
-        name="navigate"
-        onClose={close}
-        actions={
-          <button type="button" className="btn" onClick={close}>
-            Close
-          </button>
-        }
-      >
+      <Dialog open title="Go to entry" name="navigate" onClose={close}>
         <p>That entry is not in this session any more.</p>
       </Dialog>
     );

@@ -47,17 +47,7 @@ function DialogsFrame({ children }: { children: ReactNode }) {
     endLabel();
   };
   return (
-    <Dialog
-      open
-      name="tree-dialog-failed"
-      title="This dialog could not be opened"
-      onClose={close}
-      actions={
-        <button type="button" className="btn" onClick={close}>
-          Close
-        </button>
-      }
-    >
+    <Dialog open name="tree-dialog-failed" title="This dialog could not be opened" onClose={close}>
       {children}
     </Dialog>
   );
