@@ -66,3 +66,47 @@ export function seedEstimates(
   }
   return true;
 }
+
+/**
+ * Gives `estimator` the stored counts of outlined entries (core/session/outline.ts)
+ * `entries[from .. from + tokens.length)`: their messages have no bodies to count, so a count is
+ * checked when the body comes (`checkFilled`); an entry kept whole is counted for real. False,
+ * seeding nothing, when the outline and the counts do not line up (a message where none was
+ * stored, or none where one was; a whole message whose real count differs).
+ */
+export function seedOutline(
+  entries: readonly SessionEntry[],
+  from: number,
+  tokens: Uint32Array,
+  bodiless: ReadonlySet<number>,
+  estimator: SeedableEstimator = PI_ESTIMATOR,
+): boolean {
+  for (let i = 0; i < tokens.length; i++) {
+    const message = ownMessage(entries[from + i]!);
+    if ((message === undefined) !== (tokens[i] === NO_MESSAGE)) return false;
+    if (message && !bodiless.has(i) && estimateMessageTokensPi(message) !== tokens[i]) return false;
+  }
+  for (let i = 0; i < tokens.length; i++) {
+    const message = ownMessage(entries[from + i]!);
+    if (message) estimator.seed(message, tokens[i]!);
+  }
+  return true;
+}
+
+/**
+ * An outlined entry's body has come: true when `count` (its stored count) is its real one
+ * (`check`: counted for real, for the first body of each chunk as `seedEstimates` does), and the
+ * full message is then seeded with it.
+ */
+export function seedFilled(
+  entry: SessionEntry,
+  count: number,
+  check: boolean,
+  estimator: SeedableEstimator = PI_ESTIMATOR,
+): boolean {
+  const message = ownMessage(entry);
+  if (!message) return count === NO_MESSAGE;
+  if (check && estimateMessageTokensPi(message) !== count) return false;
+  estimator.seed(message, count);
+  return true;
+}
