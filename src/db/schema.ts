@@ -14,7 +14,9 @@
  *   unfinished reply never becomes part of the session unless the person keeps it.
  * - `chunkTokens` (v4): the token estimates of each chunk's entries, made once and read back on
  *   later opens instead of counted again (chunk-tokens.ts; derived data: a missing or stale row
- *   only means counting again).
+ *   only means counting again). Each row also holds the chunk's outline (`outline`: what the
+ *   views read, without the messages' bodies), so a reopen shows the whole session before the
+ *   bodies are parsed.
  */
 import { Dexie, type EntityTable, type Table } from "dexie";
 import type { AssistantMessage, SessionHeader } from "../core/session/types.ts";
@@ -86,6 +88,12 @@ export interface ChunkTokensRow {
   rule: string;
   /** One count per entry of the chunk, in order (NO_MESSAGE for an entry without a message). */
   tokens: Uint32Array;
+  /**
+   * The chunk's outline (core/session/outline.ts: its entries without the messages' bodies), made
+   * with the counts; absent in rows written before outlines were kept (a field, not an index: no
+   * new schema version). Its own rule is inside it.
+   */
+  outline?: string;
 }
 
 /** An API key encrypted with a passphrase: only these values are stored (WebCrypto). */

@@ -4,9 +4,11 @@
  * appended since), so that the next open reads them instead of counting every message again
  * (the loader seeds them: core/compaction/stored-estimates.ts). The counts are already made by
  * then (pi's estimator caches them); this only copies them out, a few chunks per task, and
- * writes them in one transaction.
+ * writes them in one transaction. Each chunk's outline (core/session/outline.ts) is written with
+ * its counts, and a chunk whose counts are stored without an outline gets one.
  */
 import { chunkEstimates } from "../core/compaction/stored-estimates.ts";
+import { chunkOutline } from "../core/session/outline.ts";
 import {
   type CutpointDb,
   ok,
@@ -29,8 +31,8 @@ function sameCounts(a: Uint32Array | undefined, b: Uint32Array): boolean {
 }
 
 /**
- * Writes the counts of `loaded`'s chunks (1..lastSeq) that are missing or differ from what was
- * counted (a stored row the loader did not use, see `seedEstimates`); returns how many chunks were
+ * Writes the counts and outline of `loaded`'s chunks (1..lastSeq) whose counts are missing or
+ * differ from what was counted, or whose outline is missing (a stored row the loader did not use, see `seedEstimates`); returns how many chunks were
  * written. Writes nothing when the entries do not line up with the stored chunks, or when the
  * session was replaced or removed meanwhile.
  */
@@ -43,13 +45,15 @@ export async function storeEstimates(
     readChunkSpan(db, loaded.id, 1, loaded.lastSeq),
     readChunkTokens(db, loaded.id, loaded.generation),
   ]);
-  const missing: { seq: number; tokens: Uint32Array }[] = [];
+  const missing: { seq: number; tokens: Uint32Array; outline: string }[] = [];
   let at = 0;
   let sliceStart = performance.now();
   for (const chunk of chunks) {
     if (chunk.generation !== loaded.generation || at + chunk.count > loaded.entries.length) return ok(0);
     const tokens = chunkEstimates(loaded.entries, at, chunk.count);
-    if (!sameCounts(have.get(chunk.seq), tokens)) missing.push({ seq: chunk.seq, tokens });
+    const stored = have.get(chunk.seq);
+    if (!sameCounts(stored?.tokens, tokens) || stored?.outline === undefined)
+      missing.push({ seq: chunk.seq, tokens, outline: chunkOutline(loaded.entries, at, chunk.count) });
     at += chunk.count;
     if (performance.now() - sliceStart > SLICE_MS) {
       await yieldToEventLoop();
