@@ -35,6 +35,12 @@
  *   Also tried, and not kept: building the views on an import's entries while its store runs
  *   (background tasks): stored -> whole 0.70x, but the store itself 1.11x and the longest task
  *   80 -> 105 ms; import -> whole 1.02x (5 alternating rounds).)
+ * - On a reopen whose chunks all have an outline stored beside their counts (every entry, its
+ *   messages without their text: core/session/outline.ts), `onOutline` gets the whole session
+ *   from the outlines first (services/outline-load.ts: parsed in one go, ~1/6 of the bytes),
+ *   while the messages' bodies are read and filled in, in slices, to become `LoadedSession`.
+ *   Until then it is, like the preview, not for planning: only the views read it. Chunks
+ *   without an outline (never opened since an import or an upgrade) are read whole.
  * - Later, only the chunks appended since (entries are append-only): `loadNewEntries`, or
  *   `catchUp` for the row and the entries as one snapshot (the agent plans on it).
  *
@@ -45,6 +51,7 @@ import { seedEstimates } from "../core/compaction/stored-estimates.ts";
 import { PREVIEW_ENTRIES } from "../core/session/tail-preview.ts";
 import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
 import {
+  type ChunkDerived,
   type ChunkRow,
   type CutpointDb,
   chunkBytes,
@@ -57,6 +64,7 @@ import {
   readSessionSince,
   type SessionRow,
 } from "../db/index.ts";
+import { loadByOutline, type OutlinedSession } from "./outline-load.ts";
 import { countsStoredThrough, newestEntries, noteCountsStored, takeEntries } from "./session-handover.ts";
 import { type ReadSpec, readSessionParts } from "./session-read.ts";
 import type { ReadPart } from "./session-read-protocol.ts";
@@ -82,6 +90,12 @@ export interface LoadOptions {
   onProgress?: (fraction: number) => void;
   /** The newest entries, before the rest; when it returns a promise, the rest waits for it (a paint). */
   onPreview?: (preview: LoadedSession) => void | Promise<void>;
+  /**
+   * Every entry, before the messages' bodies are read (a session stored with outlines,
+   * services/outline-load.ts): for display only, like the preview; the bodies are read after the
+   * returned promise (a paint) and given to the same entry objects. Never plan from it.
+   */
+  onOutline?: (outline: OutlinedSession) => void | Promise<void>;
   /** Called after each few parsed lines: `entries[from..to)` are new. Keep it cheap per entry. */
   onEntries?: (entries: readonly SessionEntry[], from: number, to: number) => void;
   signal?: AbortSignal;
@@ -123,7 +137,26 @@ export async function loadSession(
   phase("preview", t0, performance.now() - t0);
   // Just imported: the import's own array, taken as it is (nothing else holds it by then).
   const entries: SessionEntry[] = handed ?? [];
-  const counts = await stored;
+  const derived = await stored;
+  // Stored with outlines: the whole session from them at once, then the bodies.
+  if (tail?.fromSeq !== undefined && derived && options.onOutline) {
+    const got = await loadByOutline(
+      db,
+      base,
+      { entries: tail.preview.entries, fromSeq: tail.fromSeq },
+      derived,
+      options,
+    );
+    if (got !== "read whole") {
+      if (options.stats)
+        Object.assign(options.stats, {
+          seeded: got?.entries.length ?? 0,
+          unstored: unstoredOf(derived, 0, lastSeq),
+        });
+      return got;
+    }
+  }
+  const counts = derived && new Map([...derived].map(([seq, d]) => [seq, d.tokens]));
   const t1 = performance.now();
   const done = await takeParts(
     handed
@@ -135,11 +168,11 @@ export async function loadSession(
   phase("read wait", t1, spent.waited);
   phase("read decode", t1, spent.decode);
   phase("read parse", t1, spent.parse);
-  // The chunks whose counts are to be stored: none read for entries taken from memory, so those
-  // known to be stored already (an earlier open in this page) are not counted as missing.
+  // The chunks whose counts (or outlines) are to be stored: none read for entries taken from
+  // memory, so those known to be stored already (an earlier open in this page) are not counted
+  // as missing; a chunk whose stored counts did not match was dropped from `counts`.
   const storedThrough = inMemory ? countsStoredThrough(sessionId, generation) : 0;
-  let unstored = 0;
-  for (let seq = storedThrough + 1; seq <= lastSeq; seq++) if (!counts?.has(seq)) unstored++;
+  const unstored = unstoredOf(derived, storedThrough, lastSeq, counts);
   if (done && unstored === 0) noteCountsStored(sessionId, generation, lastSeq);
   if (options.stats) Object.assign(options.stats, { seeded: spent.seeded, unstored });
   phase("read estimates", t1, spent.estimates, {
@@ -150,6 +183,21 @@ export async function loadSession(
     fromMemory: handed?.length ?? 0,
   });
   return done && !signal?.aborted ? { ...base, entries } : undefined;
+}
+
+/** Chunks after `from` up to `to` without stored counts (used: in `counts`) or without an outline. */
+function unstoredOf(
+  derived: Map<number, ChunkDerived> | undefined,
+  from: number,
+  to: number,
+  counts?: Map<number, Uint32Array>,
+): number {
+  let n = 0;
+  for (let seq = from + 1; seq <= to; seq++) {
+    const d = derived?.get(seq);
+    if (!d || d.outline === undefined || (counts && !counts.has(seq))) n++;
+  }
+  return n;
 }
 
 /** The newest entries, shown first, and the first chunk they come from (undefined: not stored chunks). */
