@@ -13,6 +13,7 @@ const CurrentSessionContext = createContext<CurrentSession>({
   row: undefined,
   loaded: undefined,
   preview: undefined,
+  outline: undefined,
 });
 /**
  * The first load's progress apart: it changes every 100 ms while a big session loads, and only the
@@ -21,8 +22,8 @@ const CurrentSessionContext = createContext<CurrentSession>({
 const LoadProgressContext = createContext<number | undefined>(undefined);
 
 export function CurrentSessionProvider({ sessionId, children }: { sessionId: string; children: ReactNode }) {
-  const { row, loaded, preview, loading } = useSessionData(sessionId);
-  const value = useMemo(() => ({ row, loaded, preview }), [row, loaded, preview]);
+  const { row, loaded, preview, outline, loading } = useSessionData(sessionId);
+  const value = useMemo(() => ({ row, loaded, preview, outline }), [row, loaded, preview, outline]);
   return (
     <CurrentSessionContext.Provider value={value}>
       <LoadProgressContext.Provider value={loading}>{children}</LoadProgressContext.Provider>

@@ -8,6 +8,7 @@ import { flushSync } from "react-dom";
 import { db } from "../../db/instance.ts";
 import type { SessionRow } from "../../db/schema.ts";
 import { onEntriesAppended } from "../../db/sessions-repo.ts";
+import type { OutlinedSession } from "../../services/outline-load.ts";
 import { keepEntries, peekNewest } from "../../services/session-handover.ts";
 import { type LoadedSession, loadNewEntries, loadSession } from "../../services/session-loader.ts";
 import { storeEstimates } from "../../services/stored-estimates.ts";
@@ -29,6 +30,11 @@ export interface SessionData {
   loaded: LoadedSession | undefined;
   /** While a big session loads: its newest entries only, for display. Never plan from it. */
   preview: LoadedSession | undefined;
+  /**
+   * While a session stored with outlines loads its messages' bodies: every entry, some without
+   * their body (`awaiting`), for display only. Never plan from it.
+   */
+  outline: OutlinedSession | undefined;
   /** 0..1 while the first load runs (1: read, the models are being built), undefined otherwise. */
   loading: number | undefined;
 }
@@ -63,7 +69,10 @@ export function useSessionData(sessionId: string | undefined): SessionData {
     const handed = sessionId ? peekNewest(sessionId) : undefined;
     return handed && sessionId ? { id: sessionId, ...handed } : undefined;
   });
+  const [outline, setOutline] = useState<OutlinedSession | undefined>(undefined);
   const [loading, setLoading] = useState<number | undefined>(undefined);
+  /** Resolves the wait of the load once the outline's render is on screen. */
+  const onOutlineShown = useRef<(() => void) | undefined>(undefined);
   /** Resolves the wait of the path warmers once the whole session's render is on screen. */
   const onShown = useRef<(() => void) | undefined>(undefined);
   const generation = row?.generation;
@@ -76,6 +85,7 @@ export function useSessionData(sessionId: string | undefined): SessionData {
     const controller = new AbortController();
     const started = performance.now();
     setLoading(0);
+    setOutline(undefined);
     const stats = { seeded: 0, unstored: 0 };
     loadSession(db, sessionId, {
       stats,
@@ -86,6 +96,23 @@ export function useSessionData(sessionId: string | undefined): SessionData {
         if (controller.signal.aborted) return;
         setPreview(p);
         return afterNextPaint();
+      },
+      // The whole session, its messages' bodies still to read: its views are built, then it is
+      // shown (in a transition, as the whole session below), and the bodies are read once that
+      // render is painted.
+      onOutline: async (o) => {
+        await warmViews(o.entries, controller.signal);
+        if (controller.signal.aborted) return;
+        performance.measure("cutpoint:session-outline", { start: started });
+        const shown = new Promise<void>((resolve) => {
+          onOutlineShown.current = resolve;
+          setTimeout(resolve, SHOWN_FALLBACK_MS);
+        });
+        startTransition(() => {
+          setOutline(o);
+          setPreview(undefined);
+        });
+        await shown;
       },
       signal: controller.signal,
     })
@@ -122,6 +149,7 @@ export function useSessionData(sessionId: string | undefined): SessionData {
         startTransition(() => {
           setLoaded(next);
           setPreview(undefined);
+          setOutline(undefined);
           setLoading(undefined);
         });
       })
@@ -135,6 +163,14 @@ export function useSessionData(sessionId: string | undefined): SessionData {
   useEffect(() => {
     if (loaded && byteSize !== undefined && loaded.generation === generation) keepEntries(loaded, byteSize);
   }, [loaded, byteSize, generation]);
+
+  // The outline's render, once painted: the load reads the bodies next.
+  useEffect(() => {
+    const shown = onOutlineShown.current;
+    if (!outline || !shown) return;
+    onOutlineShown.current = undefined;
+    void afterNextPaint().then(shown);
+  }, [outline]);
 
   // The render that shows the whole session, as a measure (the storage bench reports it).
   useEffect(() => {
@@ -196,5 +232,12 @@ export function useSessionData(sessionId: string | undefined): SessionData {
     preview && generation === undefined && row === undefined && preview.id === sessionId
       ? preview
       : mine(preview);
-  return { row, loaded: mine(shown), preview: mine(shown) ? undefined : shownPreview, loading };
+  const shownOutline = mine(shown) ? undefined : mine(outline);
+  return {
+    row,
+    loaded: mine(shown),
+    outline: shownOutline as OutlinedSession | undefined,
+    preview: mine(shown) || shownOutline ? undefined : shownPreview,
+    loading,
+  };
 }

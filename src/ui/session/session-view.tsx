@@ -90,15 +90,18 @@ function LoadingNote() {
 }
 
 function Conversation() {
-  const { row, loaded, preview } = useCurrentSession();
-  const source = loaded ?? preview;
+  const { row, loaded, preview, outline } = useCurrentSession();
+  // The whole session as soon as it is outlined (display only: the views that plan wait for `loaded`).
+  const source = loaded ?? outline ?? preview;
   const model = useMemo(() => (source ? timelineModel(source.entries) : undefined), [source]);
   if (row === null) return <p className="center-note">This session no longer exists.</p>;
   if (!model) return <LoadingNote />;
   if (model.path.length === 0) {
     return <p className="center-note">This session has no entries yet.</p>;
   }
-  return <Timeline model={model} partial={!loaded} />;
+  return (
+    <Timeline model={model} partial={!loaded && !outline} awaiting={loaded ? undefined : outline?.awaiting} />
+  );
 }
 
 export function SessionView({ sessionId }: { sessionId: string }) {

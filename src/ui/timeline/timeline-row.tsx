@@ -13,6 +13,8 @@ import { contentText, describeEntry } from "./entry-kind.ts";
 
 export interface TimelineRowProps {
   entry: SessionEntry;
+  /** Shown from its outline: its text is still being read (the kind, time and tokens are true). */
+  pending: boolean;
   index: number;
   tokens: number;
   /** Running total; NaN while only the newest entries are loaded. */
@@ -36,7 +38,7 @@ export interface TimelineRowProps {
 }
 
 export const TimelineRow = memo(function TimelineRow(props: TimelineRowProps) {
-  const { entry, tokens, total, inContext, expanded, label, keptFrom, flash, edit } = props;
+  const { entry, pending, tokens, total, inContext, expanded, label, keptFrom, flash, edit } = props;
   const omitted = edit !== undefined && edit.replacement === null;
   const d = describeEntry(entry);
   const detailId = `entry-detail-${entry.id}`;
@@ -85,7 +87,13 @@ export const TimelineRow = memo(function TimelineRow(props: TimelineRowProps) {
                   : "edited for the model"}
             </span>
           )}
-          <SafeText className="row-excerpt" text={d.excerpt} />
+          {pending ? (
+            <span className="row-excerpt row-pending" data-testid="row-pending">
+              reading its text…
+            </span>
+          ) : (
+            <SafeText className="row-excerpt" text={d.excerpt} />
+          )}
           {!inContext && <span className="sr-only">(not in context)</span>}
         </span>
         <span className="row-right">
@@ -117,9 +125,13 @@ export const TimelineRow = memo(function TimelineRow(props: TimelineRowProps) {
       {expanded && (
         <div id={detailId}>
           {edit && <EditNote edit={edit} />}
-          <ErrorBoundary name="this entry's content" inline>
-            <EntryContent entry={entry} />
-          </ErrorBoundary>
+          {pending ? (
+            <p className="row-pending">This entry's text is still being read…</p>
+          ) : (
+            <ErrorBoundary name="this entry's content" inline>
+              <EntryContent entry={entry} />
+            </ErrorBoundary>
+          )}
         </div>
       )}
       {flash && <span className="sr-only">Jumped here</span>}

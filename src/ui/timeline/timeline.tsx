@@ -28,6 +28,11 @@ function isPlainRow(entry: SessionEntry, expanded: ReadonlySet<string>, model: T
 
 const OVERSCAN = 6;
 
+/** The first kept entry's excerpt, as a compaction row links to it ("…" while its text is being read). */
+function keptExcerpt(entry: SessionEntry, awaiting: ReadonlySet<SessionEntry> | undefined): string {
+  return awaiting?.has(entry) ? "…" : describeEntry(entry).excerpt.slice(0, 60);
+}
+
 /**
  * The rows the virtualizer will show once the list is scrolled to its end: the last rows that fill
  * the viewport, plus the overscan (as its own range would be). Undefined before the viewport is
@@ -57,18 +62,31 @@ function LoadProgressLabel() {
   );
 }
 
+/** How far the reading of the messages' text is, while the whole session is shown from its outline. */
+function BodiesProgressLabel() {
+  const loading = useLoadProgress();
+  return (
+    <span role="status" data-testid="bodies-loading">
+      Reading the messages' text… {Math.round((loading ?? 0) * 100)} %
+    </span>
+  );
+}
+
 /**
  * `partial`: the model holds only the newest entries while the rest loads; `status` then says how
- * far that is (by default, the session's load progress).
+ * far that is (by default, the session's load progress). `awaiting`: the entries shown from their
+ * outline, whose text is still being read (their rows say so).
  */
 export function Timeline({
   model,
   partial = false,
   status,
+  awaiting,
 }: {
   model: TimelineModel;
   partial?: boolean;
   status?: ReactNode;
+  awaiting?: ReadonlySet<SessionEntry>;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const expanded = useUiStore((s) => s.expanded);
@@ -202,8 +220,8 @@ export function Timeline({
     const id = compaction?.firstKeptEntryId;
     const index = typeof id === "string" ? model.indexById.get(id) : undefined;
     if (index === undefined) return undefined;
-    return { index, excerpt: describeEntry(path[index]!).excerpt.slice(0, 60) };
-  }, [model, path]);
+    return { index, excerpt: keptExcerpt(path[index]!, awaiting) };
+  }, [model, path, awaiting]);
 
   const keptFor = (i: number) => {
     const e = path[i]!;
@@ -211,9 +229,7 @@ export function Timeline({
     if (i === model.lastCompaction) return keptFrom;
     const id = (e as { firstKeptEntryId?: unknown }).firstKeptEntryId;
     const index = typeof id === "string" ? model.indexById.get(id) : undefined;
-    return index === undefined
-      ? undefined
-      : { index, excerpt: describeEntry(path[index]!).excerpt.slice(0, 60) };
+    return index === undefined ? undefined : { index, excerpt: keptExcerpt(path[index]!, awaiting) };
   };
 
   const total = count > 0 ? model.totals[count - 1]! : 0;
@@ -227,6 +243,7 @@ export function Timeline({
           <span data-testid="path-count">{formatCount(count)} entries on the path</span>
         )}
         {!partial && <span>≈ {formatTokens(total)} tokens (estimate, chars/4)</span>}
+        {awaiting && <BodiesProgressLabel />}
         <ForkParent />
         {model.lastCompaction >= 0 && (
           <button type="button" className="link" onClick={() => jump(model.lastCompaction)}>
@@ -264,6 +281,7 @@ export function Timeline({
                 <ErrorBoundary name="this row" inline>
                   <TimelineRow
                     entry={entry}
+                    pending={awaiting?.has(entry) ?? false}
                     index={i}
                     tokens={model.tokens[i]!}
                     total={partial ? Number.NaN : model.totals[i]!}
