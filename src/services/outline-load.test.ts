@@ -29,6 +29,8 @@ interface Seen {
   loaded: LoadedSession | undefined;
   outline?: { ids: string[]; awaiting: number; trueCounts: boolean; entries: OutlinedSession["entries"] };
   unstored: number;
+  /** Entries that took their stored counts. */
+  seeded: number;
 }
 
 /** Every message's count, as the estimator gives it now, is its real one (of the full message when given). */
@@ -42,7 +44,7 @@ function countsTrue(entries: readonly OutlinedSession["entries"][number][], full
 
 async function open(signal?: AbortSignal, onOutline?: (o: OutlinedSession) => void): Promise<Seen> {
   const stats = { seeded: 0, unstored: -1 };
-  const seen: Seen = { loaded: undefined, unstored: -1 };
+  const seen: Seen = { loaded: undefined, unstored: -1, seeded: -1 };
   seen.loaded = await loadSession(db, fx.sessionId, {
     stats,
     signal,
@@ -58,6 +60,7 @@ async function open(signal?: AbortSignal, onOutline?: (o: OutlinedSession) => vo
     },
   });
   seen.unstored = stats.unstored;
+  seen.seeded = stats.seeded;
   return seen;
 }
 
@@ -105,6 +108,12 @@ describe("a reopen from stored outlines", () => {
     expect(seen.outline?.ids).toEqual(fx.entries.map((e) => e.id));
     expect(seen.outline!.trueCounts).toBe(true);
     expect(JSON.stringify(seen.loaded!.entries)).toBe(JSON.stringify(fx.entries));
+    // That chunk counts as not stored, took no stored counts, and is written again.
+    expect(seen.unstored).toBe(1);
+    expect(await storeEstimates(db, seen.loaded!)).toEqual({ ok: true, value: 1 });
+    const mended = await open();
+    expect(mended.unstored).toBe(0);
+    expect(mended.seeded - seen.seeded).toBe((await db.chunks.get([fx.sessionId, 1]))!.count);
   });
 
   it("whose entries are not the chunk's (stale) ends in a whole read: the session as stored", async () => {

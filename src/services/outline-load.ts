@@ -48,8 +48,11 @@ interface Outlined {
 }
 
 /**
- * The session from its outlines and then its bodies: undefined when aborted or replaced; "read
- * whole" when the outlines cannot be used (none for most chunks, or a body that does not match).
+ * The session from its outlines and then its bodies, with how many entries took stored counts:
+ * undefined when aborted or replaced; "read whole" when the outlines cannot be used (none for
+ * most chunks, or a body that does not match). A chunk whose outline does not line up with its
+ * counts is read whole and dropped from `derived`, so that it counts as not stored (the loader's
+ * `unstored`) and is written again.
  */
 export async function loadByOutline(
   db: CutpointDb,
@@ -57,7 +60,7 @@ export async function loadByOutline(
   preview: { entries: SessionEntry[]; fromSeq: number },
   derived: Map<number, ChunkDerived>,
   { onOutline, onProgress, signal }: LoadOptions,
-): Promise<LoadedSession | undefined | "read whole"> {
+): Promise<{ session: LoadedSession; seeded: number } | undefined | "read whole"> {
   const before = preview.fromSeq - 1;
   // Worth it when most chunks before the preview have an outline (the others are read whole now).
   let have = 0;
@@ -67,6 +70,7 @@ export async function loadByOutline(
   const entries: SessionEntry[] = [];
   const awaiting = new Set<SessionEntry>();
   const outlined = new Map<number, Outlined>();
+  let seeded = 0;
   let sliceStart = performance.now();
   for (let seq = 1; seq <= before; seq++) {
     const start = entries.length;
@@ -78,8 +82,10 @@ export async function loadByOutline(
       if (seedOutline(entries, start, d!.tokens, bodiless)) {
         for (const at of parsed.bodiless) awaiting.add(entries[start + at]!);
         outlined.set(seq, { start, tokens: d!.tokens, bodiless: parsed.bodiless });
+        seeded += d!.tokens.length;
       } else entries.length = start;
     }
+    if (d && !outlined.has(seq)) derived.delete(seq);
     if (!outlined.has(seq)) {
       // No outline that lines up: the chunk whole, now.
       const row = await readChunk(db, base.id, seq);
@@ -102,7 +108,7 @@ export async function loadByOutline(
   const t1 = performance.now();
   const filled = await fillBodies(db, base, before, outlined, entries, awaiting, { onProgress, signal });
   performance.measure("cutpoint:load bodies", { start: t1 });
-  return filled === true ? { ...base, entries } : filled;
+  return filled === true ? { session: { ...base, entries }, seeded } : filled;
 }
 
 /** Reads the outlined chunks' JSONL and gives each entry awaiting its body the parsed one. */

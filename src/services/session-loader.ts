@@ -148,12 +148,9 @@ export async function loadSession(
       options,
     );
     if (got !== "read whole") {
-      if (options.stats)
-        Object.assign(options.stats, {
-          seeded: got?.entries.length ?? 0,
-          unstored: unstoredOf(derived, 0, lastSeq),
-        });
-      return got;
+      const unstored = unstoredOf(derived, 0, lastSeq);
+      noteStored(base, got !== undefined, unstored, got?.seeded ?? 0, options);
+      return got?.session;
     }
   }
   const counts = derived && new Map([...derived].map(([seq, d]) => [seq, d.tokens]));
@@ -173,8 +170,7 @@ export async function loadSession(
   // as missing; a chunk whose stored counts did not match was dropped from `counts`.
   const storedThrough = inMemory ? countsStoredThrough(sessionId, generation) : 0;
   const unstored = unstoredOf(derived, storedThrough, lastSeq, counts);
-  if (done && unstored === 0) noteCountsStored(sessionId, generation, lastSeq);
-  if (options.stats) Object.assign(options.stats, { seeded: spent.seeded, unstored });
+  noteStored(base, done, unstored, spent.seeded, options);
   phase("read estimates", t1, spent.estimates, {
     seeded: spent.seeded,
     entries: entries.length,
@@ -183,6 +179,18 @@ export async function loadSession(
     fromMemory: handed?.length ?? 0,
   });
   return done && !signal?.aborted ? { ...base, entries } : undefined;
+}
+
+/** After a load: what it says of the stored counts (`stats`), and that they are all stored when they are. */
+function noteStored(
+  { id, generation, lastSeq }: Omit<LoadedSession, "entries">,
+  done: boolean,
+  unstored: number,
+  seeded: number,
+  { stats }: LoadOptions,
+): void {
+  if (done && unstored === 0) noteCountsStored(id, generation, lastSeq);
+  if (stats) Object.assign(stats, { seeded, unstored });
 }
 
 /** Chunks after `from` up to `to` without stored counts (used: in `counts`) or without an outline. */

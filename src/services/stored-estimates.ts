@@ -5,7 +5,7 @@
  * (the loader seeds them: core/compaction/stored-estimates.ts). The counts are already made by
  * then (pi's estimator caches them); this only copies them out, a few chunks per task, and
  * writes them in one transaction. Each chunk's outline (core/session/outline.ts) is written with
- * its counts, and a chunk whose counts are stored without an outline gets one.
+ * its counts, and a chunk stored without one, or with another, gets it.
  */
 import { chunkEstimates } from "../core/compaction/stored-estimates.ts";
 import { chunkOutline } from "../core/session/outline.ts";
@@ -32,7 +32,8 @@ function sameCounts(a: Uint32Array | undefined, b: Uint32Array): boolean {
 
 /**
  * Writes the counts and outline of `loaded`'s chunks (1..lastSeq) whose counts are missing or
- * differ from what was counted, or whose outline is missing (a stored row the loader did not use, see `seedEstimates`); returns how many chunks were
+ * differ from what was counted, or whose outline is missing or not the one made now (a stored
+ * row the loader did not use, see `seedEstimates` and services/outline-load.ts); returns how many chunks were
  * written. Writes nothing when the entries do not line up with the stored chunks, or when the
  * session was replaced or removed meanwhile.
  */
@@ -52,8 +53,9 @@ export async function storeEstimates(
     if (chunk.generation !== loaded.generation || at + chunk.count > loaded.entries.length) return ok(0);
     const tokens = chunkEstimates(loaded.entries, at, chunk.count);
     const stored = have.get(chunk.seq);
-    if (!sameCounts(stored?.tokens, tokens) || stored?.outline === undefined)
-      missing.push({ seq: chunk.seq, tokens, outline: chunkOutline(loaded.entries, at, chunk.count) });
+    const outline = chunkOutline(loaded.entries, at, chunk.count);
+    if (!sameCounts(stored?.tokens, tokens) || stored?.outline !== outline)
+      missing.push({ seq: chunk.seq, tokens, outline });
     at += chunk.count;
     if (performance.now() - sliceStart > SLICE_MS) {
       await yieldToEventLoop();
