@@ -126,7 +126,9 @@ export const TimelineRow = memo(function TimelineRow(props: TimelineRowProps) {
         <div id={detailId}>
           {edit && <EditNote edit={edit} />}
           {pending ? (
-            <p className="row-pending">This entry's text is still being read…</p>
+            <div className="row-detail">
+              <p className="row-pending">This entry's text is still being read…</p>
+            </div>
           ) : (
             <ErrorBoundary name="this entry's content" inline>
               <EntryContent entry={entry} />
