@@ -14,6 +14,8 @@ test.describe.configure({ timeout: 120_000 });
 
 const BIG = generateBigSession(6 * 1024 * 1024);
 const WHOLE = `${BIG.entryCount.toLocaleString("en-US")} entries on the path`;
+/** The thinking level the session's last thinking_level_change sets. */
+const LAST_LEVEL = [...BIG.text.matchAll(/"thinkingLevel":"(\w+)"/g)].at(-1)![1]!;
 
 declare global {
   interface Window {
@@ -111,6 +113,16 @@ test("a reopened session shows its whole path first, then each message's text", 
   const firstPending = app.timelineRows.filter({ has: page.locator(`button[data-entry-id="${id}"]`) });
   await firstPending.locator("button.row-head").click();
   await expect(firstPending.getByText("This entry's text is still being read…")).toBeVisible();
+  // The session's model and thinking level are not known until it is read: nothing is shown as
+  // its own, and they cannot be changed yet.
+  const thinking = page.getByLabel("Thinking level of this session");
+  await expect(thinking).toBeDisabled();
+  await expect(thinking).toHaveValue("");
+  await expect(page.getByLabel("Model of this session")).toBeDisabled();
+  await expect(page.getByLabel("Model of this session")).toHaveAttribute(
+    "placeholder",
+    "reading the session…",
+  );
   await page.screenshot({ path: "/tmp/shots-outline/outline-reading.png" });
 
   await page.evaluate(() => window.__releaseReads?.());
@@ -125,6 +137,9 @@ test("a reopened session shows its whole path first, then each message's text", 
   await expect(firstPending.getByText("This entry's text is still being read…")).toHaveCount(0);
   await expect(firstPending.locator(`#entry-detail-${id}`)).not.toBeEmpty();
   await expect(app.timelineRows.first().locator(".row-excerpt")).not.toHaveText("");
+  // Read: the session's own thinking level (its last thinking_level_change), which can be changed.
+  await expect(thinking).toBeEnabled();
+  await expect(thinking).toHaveValue(LAST_LEVEL);
   await page.screenshot({ path: "/tmp/shots-outline/outline-read.png" });
   // Reading wrote nothing.
   expect(await storedRows(page, ["sessions", "chunks", "chunkTokens"])).toBe(stored);

@@ -16,6 +16,14 @@
  * slowed each other: stored 1.37 s, whole 1.8 s). Making the token estimates while IndexedDB
  * stores the session (the page looked idle then) doubled the store's time (70 → 140 ms: its
  * requests are sent and its Blobs registered from the page) and the whole session came 1.08x later.
+ * Also measured and dropped (2026-12-03): the file's second half parsed in a worker while the page
+ * parsed the first, the worker sending its entries' outlines, token counts and newest entries, the
+ * page showing the whole session from them and parsing the second half's bodies after the store
+ * (as a reopen does, services/outline-load.ts). Its parse matched the page's on every fixture and
+ * 300 damaged files, but on this 2-core machine the page's half took as long as the whole file
+ * alone (1.5-1.9 s for 50 MB beside the worker, against 1.5-1.8 s for 100 MB): import -> whole
+ * 1.04x (paired 1.14x), context meter 1.37x, longest task 94 -> 189 ms (3 alternating rounds).
+ * Without the app's UI (the parser alone in a page) the split parse was 0.85x.
  *
  * Re-importing a session whose id exists: the person chooses "Replace" (the stored session is
  * overwritten as a whole; open views reload) or "Import as a copy" (the same entries under a

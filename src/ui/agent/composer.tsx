@@ -2,7 +2,10 @@
  * The composer of a session (the "composer" slot): the run above it, the session's model and
  * thinking level (a change appends model_change / thinking_level_change entries), the system
  * prompt and workspace buttons, and the prompt box: Enter sends, Shift+Enter is a newline, Esc
- * (or Stop) stops. Another tab running the session disables sending and says so.
+ * (or Stop) stops. Another tab running the session disables sending and says so. Until the
+ * whole session is read (a big one shows its newest rows, or its outline, first), the model and
+ * thinking level are not known: their fields are empty and disabled, never a default shown as
+ * the session's.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { THINKING_LEVELS } from "../../core/agent/settings.ts";
@@ -168,9 +171,9 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
           <input
             className="agent-model-input"
             aria-label="Model of this session"
-            value={modelDraft ?? effective?.modelId ?? ""}
-            placeholder="set in Settings"
-            disabled={running || blocked}
+            value={loaded ? (modelDraft ?? effective?.modelId ?? "") : ""}
+            placeholder={loaded ? "set in Settings" : "reading the session…"}
+            disabled={running || blocked || !loaded}
             onChange={(e) => setModelDraft(e.target.value)}
             onBlur={commitModel}
             onKeyDown={(e) => {
@@ -181,15 +184,17 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
             }}
           />
         </label>
-        <HiddenCharsNote value={modelDraft ?? effective?.modelId ?? ""} />
+        <HiddenCharsNote value={loaded ? (modelDraft ?? effective?.modelId ?? "") : ""} />
         <label className="agent-inline">
           <span>Thinking</span>
           <select
             aria-label="Thinking level of this session"
-            value={effective?.thinkingLevel ?? "off"}
-            disabled={running || blocked}
+            value={loaded ? (effective?.thinkingLevel ?? "off") : ""}
+            disabled={running || blocked || !loaded}
             onChange={(e) => void change({ thinkingLevel: e.target.value })}
           >
+            {/* Until the session is read, its level is not known: no level is shown as its own. */}
+            {!loaded && <option value="">…</option>}
             {THINKING_LEVELS.map((l) => (
               <option key={l} value={l}>
                 {l}
