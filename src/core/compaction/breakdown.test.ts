@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { buildSessionContext } from "../session/context.ts";
 import { assistant, msg, user } from "../session/test-builders.ts";
 import type { SessionEntry, SystemMessage } from "../session/types.ts";
-import { accountContext, breakdownOf, systemParts, tokensAfter } from "./breakdown.ts";
+import { accountContext, accountContextSteps, breakdownOf, systemParts, tokensAfter } from "./breakdown.ts";
 import { contextTokensOf, indexPath, planCompaction } from "./plan.ts";
 import { buildCompactionEntry, planFields } from "./summarize.ts";
 import { loadFixture, pathThroughLine } from "./test-fixture.ts";
@@ -95,6 +95,27 @@ describe("accountContext", () => {
     const est = estimateContextTokens(ctx.messages, { ignoreUsageBefore: ctx.messages.length });
     expect(a.estimate).toBe(est.tokens);
     expect(a.inContextIds).toEqual(new Set(ctx.entryIds));
+  });
+});
+
+describe("accountContextSteps", () => {
+  it("gives accountContext's account in steps, on the real fixture's paths and a long one", () => {
+    const fixture = loadFixture();
+    const long: SessionEntry[] = [msg("s", null, system)];
+    for (let i = 1; i < 9000; i++)
+      long.push(msg(`m${i}`, long[i - 1]!.id, i % 2 ? user(`q${i}`) : assistant(`a${i}`)));
+    for (const [path, steps] of [
+      [pathThroughLine(fixture, 1003), 0],
+      [pathThroughLine(fixture, 400), 0],
+      [long, 2],
+    ] as const) {
+      const run = accountContextSteps(path, PI_ESTIMATOR, buildSessionContext(path));
+      let count = 0;
+      let next = run.next();
+      for (; !next.done; next = run.next()) count++;
+      expect(count).toBe(steps);
+      expect(next.value).toEqual(accountContext(path));
+    }
   });
 });
 

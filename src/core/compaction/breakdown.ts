@@ -5,6 +5,7 @@
  */
 import { buildSessionContext, type SessionContext } from "../session/context.ts";
 import { keptStartIndex, latestCompactionIndex } from "../session/projection.ts";
+import { runSteps, type Steps } from "../session/steps.ts";
 import type {
   AgentMessage,
   CompactionSummaryMessage,
@@ -79,6 +80,18 @@ export function accountContext(
   /** `buildSessionContext(path)` when the caller has it already (the same result either way). */
   context: SessionContext = buildSessionContext(path),
 ): ContextAccount {
+  return runSteps(accountContextSteps(path, estimator, context));
+}
+
+/** Projected entries accounted per step of `accountContextSteps`. */
+const ACCOUNT_STEP = 4096;
+
+/** `accountContext` as steps (core/session/steps.ts), for a caller that gives the page turns between them. */
+export function* accountContextSteps(
+  path: readonly SessionEntry[],
+  estimator: Estimator,
+  context: SessionContext,
+): Steps<ContextAccount> {
   const n = path.length;
   const inContext = new Uint8Array(n);
   const perIndex = new Float64Array(n);
@@ -87,7 +100,9 @@ export function accountContext(
   const keptStart = keptStartIndex(path, lastCompaction);
   const windowStart = lastCompaction < 0 ? 0 : keptStart >= 0 ? keptStart : lastCompaction + 1;
   let summary = 0;
+  let done = 0;
   for (const p of context.projection) {
+    if (++done % ACCOUNT_STEP === 0) yield;
     if (p.messages.length === 0) continue;
     inContext[p.pathIndex] = 1;
     ids.add(p.entry.id);

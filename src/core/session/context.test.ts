@@ -8,6 +8,7 @@ import {
   bashExecutionText,
   branchSummaryText,
   buildSessionContext,
+  buildSessionContextSteps,
   COMPACTION_SUMMARY_PREFIX,
   compactionSummaryText,
   toLlmMessages,
@@ -177,6 +178,39 @@ describe("buildSessionContext", () => {
   it("passes stored summary-role messages through", () => {
     const stored: AgentMessage = { role: "compactionSummary", summary: "old", tokensBefore: 3, timestamp: 1 };
     expect(buildSessionContext([msg("x", null, stored)]).messages).toEqual([stored]);
+  });
+});
+
+describe("buildSessionContextSteps", () => {
+  it("gives buildSessionContext's context, in several steps on a long path, with a compaction too", () => {
+    const path: SessionEntry[] = [];
+    let parent: string | null = null;
+    for (let i = 0; i < 10_000; i++) {
+      const e = msg(`e${i}`, parent, i % 2 === 0 ? user(`question ${i}`) : assistant(`answer ${i}`));
+      path.push(e);
+      parent = e.id;
+    }
+    const compaction = entry("compaction", "c1", parent, {
+      summary: "S",
+      firstKeptEntryId: "e9000",
+      tokensBefore: 1,
+    });
+    path.push(compaction, msg("after", "c1", user("next")));
+    // 10,000 entries projected: several steps; with the compaction, ~1,000: one.
+    for (const [p, steps] of [
+      [path.slice(0, 10_000), 3],
+      [path, 1],
+    ] as const) {
+      const run = buildSessionContextSteps(p);
+      let count = 0;
+      let next = run.next();
+      for (; !next.done; next = run.next()) count++;
+      expect(count).toBe(steps);
+      expect(next.value).toEqual(buildSessionContext(p));
+    }
+    const whole = buildSessionContext(path);
+    expect(whole.entryIds[0]).toBe("c1");
+    expect(whole.entryIds).toHaveLength(1 + 1000 + 1);
   });
 });
 

@@ -2,7 +2,8 @@
  * Building the context (the messages a model sees) from a path, and converting it to the
  * model-facing roles. See docs/session-format.md §5 and §8. Linear in the path length.
  */
-import { type ProjectedEntry, projectPath } from "./projection.ts";
+import { type ProjectedEntry, projectPathSteps } from "./projection.ts";
+import { runSteps, type Steps } from "./steps.ts";
 import { currentSystemMessage } from "./system-prompt.ts";
 import type {
   AgentMessage,
@@ -73,7 +74,16 @@ function pathSettings(
  * the entries after it; context edits applied; older compactions contribute nothing.
  */
 export function buildSessionContext(path: readonly SessionEntry[]): SessionContext {
-  const projection = projectPath(path);
+  return runSteps(buildSessionContextSteps(path));
+}
+
+/**
+ * `buildSessionContext` as steps (core/session/steps.ts: the projection a few thousand entries
+ * per step, then the rest), for a caller that gives the page a turn between them (a 100k-entry
+ * path takes ~50 ms).
+ */
+export function* buildSessionContextSteps(path: readonly SessionEntry[]): Steps<SessionContext> {
+  const projection = yield* projectPathSteps(path);
   const messages: AgentMessage[] = [];
   const entryIds: string[] = [];
   for (const p of projection) {
@@ -82,6 +92,7 @@ export function buildSessionContext(path: readonly SessionEntry[]): SessionConte
       entryIds.push(p.entry.id);
     }
   }
+  yield;
   const context: SessionContext = { messages, entryIds, projection, ...pathSettings(path) };
   const system = currentSystemMessage(messages);
   if (system) context.systemMessage = system;

@@ -5,6 +5,7 @@
  * Synthesized and edited messages are cached per entry object, so that token estimates (cached
  * per message object) survive re-planning. Pure and linear in the path length.
  */
+import { runSteps, type Steps } from "./steps.ts";
 import type {
   AgentMessage,
   BranchSummaryMessage,
@@ -199,6 +200,14 @@ export function keptStartIndex(path: readonly SessionEntry[], compactionIndex: n
  * rules need them; an older compaction inside the kept range contributes nothing.
  */
 export function projectPath(path: readonly SessionEntry[]): ProjectedEntry[] {
+  return runSteps(projectPathSteps(path));
+}
+
+/** Entries projected per step of `projectPathSteps`. */
+const PROJECT_STEP = 4096;
+
+/** `projectPath` as steps of PROJECT_STEP entries (core/session/steps.ts), for a caller that slices it. */
+export function* projectPathSteps(path: readonly SessionEntry[]): Steps<ProjectedEntry[]> {
   const order: number[] = [];
   const lc = latestCompactionIndex(path);
   if (lc < 0) {
@@ -211,7 +220,9 @@ export function projectPath(path: readonly SessionEntry[]): ProjectedEntry[] {
   }
   // Edits apply from the projection only (pi reads them from the entries it selected).
   const edits = latestEdits(order.map((i) => path[i]!));
-  return order.map((i) => {
+  const out: ProjectedEntry[] = [];
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
     const entry = path[i]!;
     const edit = edits.get(entry.id);
     const messages =
@@ -222,8 +233,10 @@ export function projectPath(path: readonly SessionEntry[]): ProjectedEntry[] {
           : edit
             ? projectEntry(entry, edit)
             : uncachedMessages(entry);
-    return { entry, pathIndex: i, messages };
-  });
+    out.push({ entry, pathIndex: i, messages });
+    if ((k + 1) % PROJECT_STEP === 0) yield;
+  }
+  return out;
 }
 
 /**

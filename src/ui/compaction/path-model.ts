@@ -5,11 +5,12 @@
  * projection by category) from the path's shared context. `warmPathModel` builds it ahead, in
  * tasks of their own, while a big session opens (src/ui/hooks/warm-session.ts).
  */
-import { accountContext, type ContextAccount } from "../../core/compaction/breakdown.ts";
+import { accountContext, accountContextSteps, type ContextAccount } from "../../core/compaction/breakdown.ts";
 import { createPlanner, type Planner } from "../../core/compaction/planner.ts";
 import type { Estimator } from "../../core/compaction/tokens.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
-import { sharedSessionContext } from "../hooks/session-context.ts";
+import { runStepsInSlices } from "../../services/yield.ts";
+import { sharedSessionContext, warmSessionContext } from "../hooks/session-context.ts";
 
 export interface PathModel {
   planner: Planner;
@@ -39,19 +40,35 @@ function plannerFor(sessionId: string, estimator: Estimator) {
   return p;
 }
 
-/** The context account of a path (cached). */
-export function pathAccount(path: SessionEntry[], estimator: Estimator): ContextAccount {
+function accountsOf(path: SessionEntry[]): Map<Estimator, ContextAccount> {
   let byEstimator = accounts.get(path);
   if (!byEstimator) {
     byEstimator = new Map();
     accounts.set(path, byEstimator);
   }
+  return byEstimator;
+}
+
+/** The context account of a path (cached). */
+export function pathAccount(path: SessionEntry[], estimator: Estimator): ContextAccount {
+  const byEstimator = accountsOf(path);
   let account = byEstimator.get(estimator);
   if (!account) {
     account = accountContext(path, estimator, sharedSessionContext(path));
     byEstimator.set(estimator, account);
   }
   return account;
+}
+
+/** `pathAccount`, built ahead in slices of WARM_SLICE_MS (a 100k-entry path's took up to ~150 ms at once). */
+async function warmPathAccount(path: SessionEntry[], estimator: Estimator): Promise<void> {
+  if (accountsOf(path).has(estimator)) return;
+  const account = await runStepsInSlices(
+    accountContextSteps(path, estimator, sharedSessionContext(path)),
+    WARM_SLICE_MS,
+  );
+  const byEstimator = accountsOf(path);
+  if (!byEstimator.has(estimator)) byEstimator.set(estimator, account);
 }
 
 /** The planner of `sessionId` set to `path` (its index is extended, not rebuilt, when it can be). */
@@ -91,9 +108,9 @@ export async function warmPathModel(
   estimator: Estimator,
   step: (part: string) => Promise<void>,
 ): Promise<void> {
-  sharedSessionContext(path);
+  await warmSessionContext(path, WARM_SLICE_MS);
   await step("context");
-  pathAccount(path, estimator);
+  await warmPathAccount(path, estimator);
   await step("account");
   const { planner } = setPlannerPath(sessionId, path, estimator);
   await step("planner");

@@ -3,8 +3,13 @@
  * path array and shared: the pins (top bar, dialog, row actions), the context account of the meter
  * and the token timeline read the same one instead of each replaying a 100k-entry path again.
  */
-import { buildSessionContext, type SessionContext } from "../../core/session/context.ts";
+import {
+  buildSessionContext,
+  buildSessionContextSteps,
+  type SessionContext,
+} from "../../core/session/context.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
+import { runStepsInSlices } from "../../services/yield.ts";
 
 const contexts = new WeakMap<readonly SessionEntry[], SessionContext>();
 
@@ -16,4 +21,14 @@ export function sharedSessionContext(path: readonly SessionEntry[]): SessionCont
     contexts.set(path, context);
   }
   return context;
+}
+
+/**
+ * Builds the shared context of `path` ahead, in slices of `sliceMs` with turns of the event loop
+ * between them (a big session's, before the render that shows it: src/ui/hooks/warm-session.ts).
+ */
+export async function warmSessionContext(path: readonly SessionEntry[], sliceMs: number): Promise<void> {
+  if (contexts.has(path)) return;
+  const context = await runStepsInSlices(buildSessionContextSteps(path), sliceMs);
+  if (!contexts.has(path)) contexts.set(path, context);
 }
