@@ -3,6 +3,8 @@
  * context-size rule (provider usage + estimates of what followed), the auto-compaction
  * threshold and the stale-usage guard. Pure; estimates are cached per message object.
  */
+
+import { objectMemo } from "../session/object-memo.ts";
 import type { AgentMessage, AssistantMessage, Usage } from "../session/types.ts";
 import { jsonLength } from "./json-length.ts";
 
@@ -145,9 +147,12 @@ export interface SeedableEstimator extends Estimator {
   seed(message: AgentMessage, tokens: number): void;
 }
 
-/** Wraps a raw per-message counter with a WeakMap cache keyed by the message object. */
+/**
+ * Wraps a raw per-message counter with a cache kept on each message object (core/session/object-memo.ts;
+ * estimators of the same id share it: they count the same).
+ */
 export function cachedEstimator(id: string, count: (message: AgentMessage) => number): SeedableEstimator {
-  const cache = new WeakMap<object, number>();
+  const cache = objectMemo<number>(`tokens:${id}`);
   return {
     id,
     estimateMessage(message) {
@@ -158,7 +163,7 @@ export function cachedEstimator(id: string, count: (message: AgentMessage) => nu
       return n;
     },
     seed(message, tokens) {
-      if (!cache.has(message)) cache.set(message, tokens);
+      cache.set(message, tokens);
     },
   };
 }

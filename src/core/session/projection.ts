@@ -5,6 +5,7 @@
  * Synthesized and edited messages are cached per entry object, so that token estimates (cached
  * per message object) survive re-planning. Pure and linear in the path length.
  */
+import { objectMemo } from "./object-memo.ts";
 import { runSteps, type Steps } from "./steps.ts";
 import type {
   AgentMessage,
@@ -25,7 +26,8 @@ export function entryTimeMs(entry: SessionEntry): number {
 }
 
 const NO_MESSAGES: readonly AgentMessage[] = Object.freeze([]);
-const synthesized = new WeakMap<SessionEntry, readonly AgentMessage[]>();
+/** Each entry's messages (object-memo.ts: not a WeakMap, which made full GCs pause on 90k entries). */
+const synthesized = objectMemo<readonly AgentMessage[]>("entry-messages");
 
 function asContent(value: unknown): string | UserContentBlock[] {
   return typeof value === "string" || Array.isArray(value) ? (value as string | UserContentBlock[]) : [];
@@ -247,7 +249,6 @@ export function* projectPathSteps(path: readonly SessionEntry[]): Steps<Projecte
  */
 export function uncachedMessages(entry: SessionEntry): readonly AgentMessage[] {
   if (entry.type === "message") {
-    // A lookup is cheap when the entry was never cached (it has no identity hash yet).
     const hit = synthesized.get(entry);
     if (hit) return hit;
     const own = ownMessage(entry);
