@@ -5,8 +5,10 @@
  * (entries between branch points, tips, the current position, labels and summaries) of `minRun`
  * entries or more collapse into one row ("… 1,234 entries") unless expanded.
  */
+
 import { shownChildren, type TreeData } from "./session-tree.ts";
 import type { SessionEntry } from "./types.ts";
+import { weakCache } from "./weak-cache.ts";
 
 export type TreeRow =
   | {
@@ -132,7 +134,7 @@ interface Structure {
 }
 
 /** The rows of the last shape built (one per shape; a move reuses it). */
-const structures = new WeakMap<object, Structure>();
+const structures = weakCache<object, Structure>();
 
 /**
  * Rows of the tree. `expandedRuns` holds keys of runs shown entry by entry (a run's key is

@@ -6,9 +6,11 @@
  * (`buildTreeData`) or extended when entries are appended (`extendTreeData`): both give the same.
  * Rows of the tree view: session-tree-rows.ts.
  */
+
 import { displayPosition, displayPositionId, isPositionMarker } from "./moves.ts";
 import { buildTreeIndex, currentPath, resolveLabels, resolveLeafId, type TreeIndex } from "./tree.ts";
 import type { SessionEntry } from "./types.ts";
+import { weakCache } from "./weak-cache.ts";
 
 export interface TreeData {
   entries: readonly SessionEntry[];
@@ -93,7 +95,7 @@ function position(entries: readonly SessionEntry[], index: TreeIndex) {
   return { leafId, positionId: displayPositionId(leafId, index.byId), path };
 }
 
-const pathIdSets = new WeakMap<readonly SessionEntry[], Set<string>>();
+const pathIdSets = weakCache<readonly SessionEntry[], Set<string>>();
 
 /** The ids on a path, made when first asked for (only the tree's rows ask; a leaf move keeping the path keeps them). */
 function pathIdsOf(path: readonly SessionEntry[]): Set<string> {

@@ -5,10 +5,12 @@
  * projection by category) from the path's shared context. `warmPathModel` builds it ahead, in
  * tasks of their own, while a big session opens (src/ui/hooks/warm-session.ts).
  */
+
 import { accountContext, accountContextSteps, type ContextAccount } from "../../core/compaction/breakdown.ts";
 import { createPlanner, type Planner } from "../../core/compaction/planner.ts";
 import type { Estimator } from "../../core/compaction/tokens.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
+import { weakCache } from "../../core/session/weak-cache.ts";
 import { runStepsInSlices } from "../../services/yield.ts";
 import { sharedSessionContext, warmSessionContext } from "../hooks/session-context.ts";
 
@@ -25,8 +27,8 @@ const planners = new Map<
   string,
   { planner: Planner; estimator: Estimator; path?: SessionEntry[]; version: number }
 >();
-const models = new WeakMap<SessionEntry[], Map<Estimator, PathModel>>();
-const accounts = new WeakMap<SessionEntry[], Map<Estimator, ContextAccount>>();
+const models = weakCache<SessionEntry[], Map<Estimator, PathModel>>();
+const accounts = weakCache<SessionEntry[], Map<Estimator, ContextAccount>>();
 let version = 0;
 /** Work per task while warming (a frame's budget less what the page needs). */
 const WARM_SLICE_MS = 10;

@@ -3,15 +3,17 @@
  * path array and shared: the pins (top bar, dialog, row actions), the context account of the meter
  * and the token timeline read the same one instead of each replaying a 100k-entry path again.
  */
+
 import {
   buildSessionContext,
   buildSessionContextSteps,
   type SessionContext,
 } from "../../core/session/context.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
+import { weakCache } from "../../core/session/weak-cache.ts";
 import { runStepsInSlices } from "../../services/yield.ts";
 
-const contexts = new WeakMap<readonly SessionEntry[], SessionContext>();
+const contexts = weakCache<readonly SessionEntry[], SessionContext>();
 
 /** The context at the end of `path` (do not mutate the result). */
 export function sharedSessionContext(path: readonly SessionEntry[]): SessionContext {

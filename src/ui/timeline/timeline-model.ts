@@ -5,6 +5,7 @@
  * its kept range without system messages), its estimated tokens (pi's chars/4) and running
  * totals of what the model sees, the edits per target, labels. Pure; linear in the path length.
  */
+
 import { entryMessage, isContextEntry } from "../../core/compaction/entry-messages.ts";
 import { PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
 import {
@@ -18,6 +19,7 @@ import {
 } from "../../core/session/projection.ts";
 import { entriesWithSiblings } from "../../core/session/session-tree.ts";
 import type { AgentMessage, ContextEditEntry, SessionEntry } from "../../core/session/types.ts";
+import { weakCache } from "../../core/session/weak-cache.ts";
 import { shownPath, treeData } from "../tree/tree-model.ts";
 
 export interface TimelineModel {
@@ -59,8 +61,8 @@ const sum = (messages: readonly AgentMessage[]) => {
   return n;
 };
 
-const models = new WeakMap<readonly SessionEntry[], TimelineModel>();
-const builders = new WeakMap<readonly SessionEntry[], TimelineBuilder>();
+const models = weakCache<readonly SessionEntry[], TimelineModel>();
+const builders = weakCache<readonly SessionEntry[], TimelineBuilder>();
 
 /** The timeline model of an entries array, built once (the session view and its warm-up share it). */
 export function timelineModel(entries: readonly SessionEntry[]): TimelineModel {

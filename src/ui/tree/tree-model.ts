@@ -4,15 +4,17 @@
  * the composer and the compaction model share one index and path. The model itself is core's
  * (src/core/session/session-tree.ts, session-tree-rows.ts).
  */
+
 import { isPositionMarker } from "../../core/session/moves.ts";
 import { buildTreeData, extendTreeData, type TreeData } from "../../core/session/session-tree.ts";
 import { extendTreeIndex, type TreeIndex } from "../../core/session/tree.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
+import { weakCache } from "../../core/session/weak-cache.ts";
 
-const cache = new WeakMap<readonly SessionEntry[], TreeData>();
+const cache = weakCache<readonly SessionEntry[], TreeData>();
 let latest: TreeData | undefined;
 /** Indexes of arrays being filled (a session being read): `count` entries are in `index`. */
-const growing = new WeakMap<readonly SessionEntry[], { index: TreeIndex; count: number }>();
+const growing = weakCache<readonly SessionEntry[], { index: TreeIndex; count: number }>();
 
 /**
  * Indexes `entries[..to)` past what the last call indexed (a session just read, a part per task):
@@ -66,7 +68,7 @@ export function sessionPath(entries: readonly SessionEntry[]): SessionEntry[] {
  * The current path without position markers (moves, old `leaf` entries): what the timeline
  * lists. Derived once per tree data. Do not mutate the result.
  */
-const shownPaths = new WeakMap<SessionEntry[], SessionEntry[]>();
+const shownPaths = weakCache<SessionEntry[], SessionEntry[]>();
 export function shownPath(data: TreeData): SessionEntry[] {
   let path = shownPaths.get(data.path);
   if (!path) {
