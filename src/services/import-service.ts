@@ -111,6 +111,8 @@ export async function parseFile(
         file.slice(tailStart).arrayBuffer(),
       ]);
       const preview = tailPreview(new Uint8Array(head), new Uint8Array(tail), tailStart);
+      // Its render (a task of ~50-70 ms on a slow machine) in a task of its own, not after the parse.
+      await yieldToEventLoop();
       if (preview) onPreview(preview);
     }
     for (let at = 0; next !== undefined; at += READ_STEP) {

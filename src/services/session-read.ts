@@ -1,7 +1,7 @@
 /**
  * Reading a stored session's chunks as decoded JSONL text, in order, in parts of whole lines of
- * ~256 KB (the loader parses them in slices). The next span of chunks is requested from IndexedDB
- * before the current one is decoded. A chunk of another generation (the session was replaced by a
+ * ~16 KB (db/chunks.ts `decodedPieces`; the loader parses them in slices). The next span of
+ * chunks is requested from IndexedDB before the current one is decoded. A chunk of another generation (the session was replaced by a
  * re-import meanwhile) ends the read with "replaced".
  */
 import { type ChunkRow, type CutpointDb, chunkBytes, decodedPieces, readChunkSpan } from "../db/index.ts";

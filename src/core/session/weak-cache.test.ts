@@ -6,8 +6,8 @@ describe("weakCache", () => {
   it("gets what was set, for every key, after more sets than it holds strongly; set over and delete", () => {
     const cache = weakCache<object, { n: number }>(2);
     const keys = Array.from({ length: 5 }, () => ({}));
-    keys.forEach((k, n) => cache.set(k, { n }));
-    keys.forEach((k, n) => expect(cache.get(k)).toEqual({ n }));
+    for (const [n, k] of keys.entries()) cache.set(k, { n });
+    for (const [n, k] of keys.entries()) expect(cache.get(k)).toEqual({ n });
     cache.set(keys[4]!, { n: 40 });
     expect(cache.get(keys[4]!)).toEqual({ n: 40 });
     cache.delete(keys[3]!);
