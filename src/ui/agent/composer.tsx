@@ -21,7 +21,7 @@ import { useUiStore } from "../../store/ui-store.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
 import { HiddenCharsNote } from "../common/safe-text.tsx";
 import { useCurrentSession } from "../hooks/current-session.tsx";
-import { sharedSessionContext } from "../hooks/session-context.ts";
+import { useSessionContext } from "../hooks/session-context.ts";
 import { SummaryInstructionsButton } from "../pins/pins-controls.tsx";
 import { lazyComponent } from "../shell/lazy-component.ts";
 import { LoadBoundary } from "../shell/load-boundary.tsx";
@@ -71,14 +71,21 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
   }, [draft, sessionId]);
 
   const path = useMemo(() => (loaded ? sessionPath(loaded.entries) : []), [loaded]);
+  // A big session's context is built in slices once it is shown: until then its model and
+  // thinking level are not known (shown as being read).
+  const context = useSessionContext(loaded ? path : undefined);
+  const known = loaded !== undefined && context !== undefined;
   // Memoized: the composer re-renders on every streamed delta; this walks the whole path.
   const effective = useMemo(
-    () => (settings ? controller.effective(path, settings, sharedSessionContext(path)) : undefined),
-    [controller, path, settings],
+    () => (settings && context ? controller.effective(path, settings, context) : undefined),
+    [controller, path, settings, context],
   );
   const running = state.running;
   const blocked = state.elsewhere && !running;
-  const lostReply = useMemo(() => !running && awaitsReply(path, sharedSessionContext(path)), [running, path]);
+  const lostReply = useMemo(
+    () => !running && context !== undefined && awaitsReply(path, context),
+    [running, path, context],
+  );
 
   const send = useCallback(async () => {
     const prompt = text.trim();
@@ -171,9 +178,9 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
           <input
             className="agent-model-input"
             aria-label="Model of this session"
-            value={loaded ? (modelDraft ?? effective?.modelId ?? "") : ""}
-            placeholder={loaded ? "set in Settings" : "reading the session…"}
-            disabled={running || blocked || !loaded}
+            value={known ? (modelDraft ?? effective?.modelId ?? "") : ""}
+            placeholder={known ? "set in Settings" : "reading the session…"}
+            disabled={running || blocked || !known}
             onChange={(e) => setModelDraft(e.target.value)}
             onBlur={commitModel}
             onKeyDown={(e) => {
@@ -184,17 +191,17 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
             }}
           />
         </label>
-        <HiddenCharsNote value={loaded ? (modelDraft ?? effective?.modelId ?? "") : ""} />
+        <HiddenCharsNote value={known ? (modelDraft ?? effective?.modelId ?? "") : ""} />
         <label className="agent-inline">
           <span>Thinking</span>
           <select
             aria-label="Thinking level of this session"
-            value={loaded ? (effective?.thinkingLevel ?? "off") : ""}
-            disabled={running || blocked || !loaded}
+            value={known ? (effective?.thinkingLevel ?? "off") : ""}
+            disabled={running || blocked || !known}
             onChange={(e) => void change({ thinkingLevel: e.target.value })}
           >
             {/* Until the session is read, its level is not known: no level is shown as its own. */}
-            {!loaded && <option value="">…</option>}
+            {!known && <option value="">…</option>}
             {THINKING_LEVELS.map((l) => (
               <option key={l} value={l}>
                 {l}

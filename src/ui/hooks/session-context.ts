@@ -1,9 +1,11 @@
 /**
  * The context (pi 1.6's `buildSessionContext`) of the open session's current path, built once per
- * path array and shared: the pins (top bar, dialog, row actions), the context account of the meter
- * and the token timeline read the same one instead of each replaying a 100k-entry path again.
+ * path array and shared: the pins (top bar, dialog, row actions), the composer, the context
+ * account of the meter and the token timeline read the same one instead of each replaying a
+ * 100k-entry path again. A long path's is built in slices (`warmSessionContext`) after the whole
+ * session is on screen; the views that show something of it (`useSessionContext`) wait for it.
  */
-
+import { useEffect, useSyncExternalStore } from "react";
 import {
   buildSessionContext,
   buildSessionContextSteps,
@@ -14,6 +16,13 @@ import { weakCache } from "../../core/session/weak-cache.ts";
 import { runStepsInSlices } from "../../services/yield.ts";
 
 const contexts = weakCache<readonly SessionEntry[], SessionContext>();
+const building = weakCache<readonly SessionEntry[], Promise<void>>();
+const listeners = new Set<() => void>();
+
+/** Paths up to this long have their context built when first read (a few ms); longer ones in slices. */
+const AT_ONCE = 5000;
+/** Work per task while a long path's context is built. */
+const SLICE_MS = 10;
 
 /** The context at the end of `path` (do not mutate the result). */
 export function sharedSessionContext(path: readonly SessionEntry[]): SessionContext {
@@ -21,16 +30,42 @@ export function sharedSessionContext(path: readonly SessionEntry[]): SessionCont
   if (!context) {
     context = buildSessionContext(path);
     contexts.set(path, context);
+    for (const listener of listeners) listener();
   }
   return context;
 }
 
+/** Builds the shared context of `path` in slices of `sliceMs`, with turns of the event loop between them. */
+export function warmSessionContext(path: readonly SessionEntry[], sliceMs = SLICE_MS): Promise<void> {
+  if (contexts.has(path)) return Promise.resolve();
+  let pending = building.get(path);
+  if (!pending) {
+    pending = runStepsInSlices(buildSessionContextSteps(path), sliceMs).then((context) => {
+      building.delete(path);
+      if (contexts.has(path)) return;
+      contexts.set(path, context);
+      for (const listener of listeners) listener();
+    });
+    building.set(path, pending);
+  }
+  return pending;
+}
+
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
+
 /**
- * Builds the shared context of `path` ahead, in slices of `sliceMs` with turns of the event loop
- * between them (a big session's, before the render that shows it: src/ui/hooks/warm-session.ts).
+ * The shared context of `path`, as a hook: a short path's at once; a long one's once built in
+ * slices (undefined until then; this starts it), so that no render builds it in one long task.
  */
-export async function warmSessionContext(path: readonly SessionEntry[], sliceMs: number): Promise<void> {
-  if (contexts.has(path)) return;
-  const context = await runStepsInSlices(buildSessionContextSteps(path), sliceMs);
-  if (!contexts.has(path)) contexts.set(path, context);
+export function useSessionContext(path: readonly SessionEntry[] | undefined): SessionContext | undefined {
+  const context = useSyncExternalStore(subscribe, () =>
+    path === undefined ? undefined : path.length <= AT_ONCE ? sharedSessionContext(path) : contexts.get(path),
+  );
+  useEffect(() => {
+    if (path && !contexts.has(path)) void warmSessionContext(path);
+  }, [path]);
+  return context;
 }

@@ -21,7 +21,7 @@ import {
   onPendingEntries,
   shownEntries,
 } from "./pending-entries.ts";
-import { warmContext, warmPathModels, warmViews } from "./warm-session.ts";
+import { warmPathModels, warmViews } from "./warm-session.ts";
 
 export interface SessionData {
   /** undefined while the live query starts; null when the session does not exist. */
@@ -122,7 +122,6 @@ export function useSessionData(sessionId: string | undefined): SessionData {
         // Read whole: what is left is building the views' models (the status says so).
         setLoading(1);
         if (next) await warmViews(next.entries, controller.signal);
-        if (next) await warmContext(next.entries, controller.signal);
         if (controller.signal.aborted) return;
         renderStarted.set(next ?? {}, performance.now());
         // The models other views build from the path (the meter's) come next, in tasks of their

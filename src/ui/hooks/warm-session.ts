@@ -11,7 +11,6 @@ import type { SessionEntry } from "../../core/session/types.ts";
 import { yieldToEventLoop } from "../../services/yield.ts";
 import { warmTimelineModel } from "../timeline/timeline-model.ts";
 import { growTreeIndex, sessionPath, treeData } from "../tree/tree-model.ts";
-import { warmSessionContext } from "./session-context.ts";
 
 /** Entries indexed per task after the load (~10 ms). */
 const TREE_PART = 32_768;
@@ -58,22 +57,6 @@ export async function warmViews(entries: readonly SessionEntry[], signal?: Abort
     await step("path");
     await warmTimelineModel(entries, WARM_SLICE_MS, () => step("timeline"));
     await step("timeline");
-  } catch (error) {
-    if (!isAbort(error)) throw error;
-  }
-}
-
-/**
- * After `warmViews` on a session read whole: the shared context of its path (pi's
- * buildSessionContext, ~65 ms on 91k entries), in slices, so that the render showing
- * the whole session (the composer and the pins read it) does not build it. Never on an outline:
- * its messages have no bodies yet, and the context is kept per path.
- */
-export async function warmContext(entries: readonly SessionEntry[], signal?: AbortSignal): Promise<void> {
-  const step = measuredStep(signal);
-  try {
-    await warmSessionContext(sessionPath(entries), WARM_SLICE_MS);
-    await step("context");
   } catch (error) {
     if (!isAbort(error)) throw error;
   }

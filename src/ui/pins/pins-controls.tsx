@@ -12,7 +12,7 @@ import { useCurrentSession } from "../hooks/current-session.tsx";
 import { lazyComponent } from "../shell/lazy-component.ts";
 import type { SessionSlotProps } from "../shell/slots.ts";
 import { sessionPath } from "../tree/tree-model.ts";
-import { pathPins } from "./path-pins.ts";
+import { usePathPins } from "./path-pins.ts";
 
 const PinsDialog = lazyComponent(
   () => import("./pins-dialog.tsx"),
@@ -27,13 +27,14 @@ const SummaryInstructionsDialog = lazyComponent(
 export function PinsButton({ sessionId }: SessionSlotProps) {
   const { loaded } = useCurrentSession();
   const [open, setOpen] = useState(false);
-  const count = useMemo(() => (loaded ? pathPins(sessionPath(loaded.entries)).length : 0), [loaded]);
+  const pins = usePathPins(loaded ? sessionPath(loaded.entries) : undefined);
+  const count = pins?.length ?? 0;
   return (
     <>
       <button
         type="button"
         className="btn"
-        disabled={!loaded}
+        disabled={!pins}
         title="Pinned instructions: kept word for word through every compaction"
         data-testid="pins-button"
         onClick={() => setOpen(true)}

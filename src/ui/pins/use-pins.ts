@@ -7,7 +7,7 @@ import { changePin, type PinRequest } from "../../services/pins-service.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import { leafOf, sessionPath } from "../tree/tree-model.ts";
-import { pathPins } from "./path-pins.ts";
+import { usePathPins } from "./path-pins.ts";
 
 export interface PinsApi {
   ready: boolean;
@@ -34,8 +34,8 @@ export function usePinChange(sessionId: string): PinsApi["change"] {
 export function usePins(sessionId: string): PinsApi {
   const { loaded } = useCurrentSession();
   const change = usePinChange(sessionId);
-  const pins = useMemo(() => (loaded ? pathPins(sessionPath(loaded.entries)) : []), [loaded]);
-  return { ready: loaded !== undefined, pins, change };
+  const pins = usePathPins(loaded ? sessionPath(loaded.entries) : undefined);
+  return { ready: pins !== undefined, pins: pins ?? [], change };
 }
 
 /** Pins the text of an entry (the "Pin" action of a timeline row); tells the result in a toast. */
