@@ -74,7 +74,7 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
   // A big session's context is built in slices once it is shown: until then its model and
   // thinking level are not known (shown as being read).
   const context = useSessionContext(loaded ? path : undefined);
-  const known = loaded !== undefined && context !== undefined;
+  const known = context !== undefined;
   // Memoized: the composer re-renders on every streamed delta; this walks the whole path.
   const effective = useMemo(
     () => (settings && context ? controller.effective(path, settings, context) : undefined),

@@ -110,7 +110,7 @@ export async function warmPathModel(
   estimator: Estimator,
   step: (part: string) => Promise<void>,
 ): Promise<void> {
-  await warmSessionContext(path, WARM_SLICE_MS);
+  await warmSessionContext(path);
   await step("context");
   await warmPathAccount(path, estimator);
   await step("account");

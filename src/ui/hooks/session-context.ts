@@ -30,20 +30,22 @@ export function sharedSessionContext(path: readonly SessionEntry[]): SessionCont
   if (!context) {
     context = buildSessionContext(path);
     contexts.set(path, context);
-    for (const listener of listeners) listener();
   }
   return context;
 }
 
-/** Builds the shared context of `path` in slices of `sliceMs`, with turns of the event loop between them. */
-export function warmSessionContext(path: readonly SessionEntry[], sliceMs = SLICE_MS): Promise<void> {
+/**
+ * Builds the shared context of `path` in slices of SLICE_MS, with turns of the event loop between
+ * them; then tells `useSessionContext` (also when a caller built it at once meanwhile: never
+ * from inside a render).
+ */
+export function warmSessionContext(path: readonly SessionEntry[]): Promise<void> {
   if (contexts.has(path)) return Promise.resolve();
   let pending = building.get(path);
   if (!pending) {
-    pending = runStepsInSlices(buildSessionContextSteps(path), sliceMs).then((context) => {
+    pending = runStepsInSlices(buildSessionContextSteps(path), SLICE_MS).then((context) => {
       building.delete(path);
-      if (contexts.has(path)) return;
-      contexts.set(path, context);
+      if (!contexts.has(path)) contexts.set(path, context);
       for (const listener of listeners) listener();
     });
     building.set(path, pending);
