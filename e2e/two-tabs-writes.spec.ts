@@ -14,7 +14,7 @@ import {
   setUpProvider,
   waitIdle,
 } from "./agent-helpers.ts";
-import { scriptReplies, uniqueKey } from "./mock/client.ts";
+import { releaseReply, scriptReplies, uniqueKey } from "./mock/client.ts";
 import { AppPage } from "./pages/app-page.ts";
 
 const ROUNDS = 6;
@@ -92,19 +92,33 @@ test("two tabs sending, renaming and labelling at once never fork the session", 
   let notSentCount = 0;
   let expectedUsers = 1;
   for (let round = 1; round <= ROUNDS; round++) {
-    await scriptReplies(key, [{ text: words(`r${round}-`, 30), delayMs: 100 }]);
+    // The reply stops after a few words until the refused writes below are checked (released then).
+    await scriptReplies(key, [{ text: words(`r${round}-`, 30), delayMs: 20, holdAfterChunks: 4 }]);
     await composerInput(a).fill(`from A, round ${round}`);
     await composerInput(b).fill(`from B, round ${round}`);
     // Both tabs send at the same moment.
     await Promise.all([composerInput(a).press("Enter"), composerInput(b).press("Enter")]);
     const stop = (p: Page) => p.getByTestId("agent-composer").getByRole("button", { name: "Stop" });
-    await expect.poll(async () => (await stop(a).isVisible()) || (await stop(b).isVisible())).toBe(true);
-    const [winner, loser, loserName] = (await stop(a).isVisible()) ? [a, b, "B"] : [b, a, "A"];
+    const elsewhere = (p: Page) => p.getByTestId("running-elsewhere");
+    // Both tabs show Stop for a moment (a send runs from its first turn, before it tries the run
+    // lock): the winner is the tab still running once the other says it runs elsewhere.
+    let loserName = "";
+    await expect
+      .poll(
+        async () => {
+          if ((await stop(a).isVisible()) && (await elsewhere(b).isVisible())) loserName = "B";
+          else if ((await stop(b).isVisible()) && (await elsewhere(a).isVisible())) loserName = "A";
+          return loserName;
+        },
+        { timeout: 10_000 },
+      )
+      .not.toBe("");
+    const [winner, loser] = loserName === "B" ? [a, b] : [b, a];
     losers.push(loserName);
     expectedUsers++;
     // The losing tab wrote nothing and says so: "Not sent" when its send lost the lock race, or
     // only the "running in another tab" notice when it saw the run first (its box was disabled).
-    await expect(loser.getByTestId("running-elsewhere")).toBeVisible();
+    await expect(elsewhere(loser)).toBeVisible();
     const problem = loser.getByTestId("run-problem");
     if (await problem.isVisible()) {
       await expect(problem).toContainText("Not sent: this session is running in another tab");
@@ -132,7 +146,9 @@ test("two tabs sending, renaming and labelling at once never fork the session", 
     await expect(toast(winner, /A reply is being written/)).toBeVisible();
     await dismissToasts(winner);
     await expect(winner.getByRole("button", { name: "Stop" })).toBeVisible();
+    await releaseReply(key);
     await waitIdle(winner);
+    await expect(new AppPage(winner).timelineRow(`r${round}-29`).first()).toBeVisible();
     await expect(composerInput(loser)).toBeEnabled({ timeout: 10_000 });
 
     // Idle: both rename and label at the same moment; both land, one after the other.

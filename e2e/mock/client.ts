@@ -49,6 +49,11 @@ export async function getChatRequests(key: string, origin = MOCK_ORIGIN): Promis
   return (await getRequests(key, origin)).filter((r) => r.path.endsWith("/chat/completions"));
 }
 
+/** Lets this key's oldest held reply (`holdAfterChunks`) stream on; one that holds later goes on at once. */
+export async function releaseReply(key: string, origin = MOCK_ORIGIN): Promise<void> {
+  await post("/__mock/release", { key }, origin);
+}
+
 export async function resetKey(key: string, origin = MOCK_ORIGIN): Promise<void> {
   await post("/__mock/reset", { key }, origin);
 }

@@ -11,6 +11,7 @@
  *   POST /__mock/script   {key, replies: ReplySpec[]}  queue replies, one per chat request
  *   POST /__mock/models   {key, models?, error?}       model list of that key (or a failure)
  *   GET  /__mock/requests?key=K                         recorded requests of that key
+ *   POST /__mock/release  {key}                         let the oldest held reply of that key go on
  *   POST /__mock/reset    {key}                         forget the key's script, models and requests
  *   GET  /__mock/health                                 200
  * With an empty queue a chat request gets a short text reply echoing the last user message.
@@ -26,6 +27,9 @@ interface KeyState {
   replies: ReplySpec[];
   requests: RecordedRequest[];
   models?: ModelsSpec;
+  /** Replies held (`holdAfterChunks`), oldest first, and releases that came before their hold. */
+  held: (() => void)[];
+  released: number;
 }
 
 export interface MockServer {
@@ -86,11 +90,19 @@ export function startMockServer(options: { port?: number; host?: string } = {}):
   const stateOf = (key: string): KeyState => {
     let s = states.get(key);
     if (!s) {
-      s = { replies: [], requests: [] };
+      s = { replies: [], requests: [], held: [], released: 0 };
       states.set(key, s);
     }
     return s;
   };
+
+  function holdUntilReleased(state: KeyState): Promise<void> {
+    if (state.released > 0) {
+      state.released--;
+      return Promise.resolve();
+    }
+    return new Promise<void>((go) => state.held.push(go));
+  }
 
   async function handleChat(req: IncomingMessage, res: ServerResponse, body: unknown, state: KeyState) {
     const request = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
@@ -129,6 +141,7 @@ export function startMockServer(options: { port?: number; host?: string } = {}):
         res.socket?.destroy();
         return;
       }
+      if (spec.holdAfterChunks !== undefined && sent === spec.holdAfterChunks) await holdUntilReleased(state);
       if (spec.delayMs) await sleep(spec.delayMs);
       if (res.destroyed) return;
       // Wait for each chunk to be flushed, so a later cut never swallows chunks already "sent".
@@ -190,6 +203,13 @@ export function startMockServer(options: { port?: number; host?: string } = {}):
       if (path === "/__mock/models") {
         stateOf(key).models = { models: body?.models as string[] | undefined, error: body?.error as never };
         return send(req, res, 200, { ok: true });
+      }
+      if (path === "/__mock/release") {
+        const s = stateOf(key);
+        const go = s.held.shift();
+        if (go) go();
+        else s.released++;
+        return send(req, res, 200, { released: go !== undefined });
       }
       if (path === "/__mock/reset") {
         states.delete(key);

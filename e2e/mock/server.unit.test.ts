@@ -4,7 +4,7 @@
  */
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getRequests, scriptReplies, setModels } from "./client.ts";
+import { getRequests, releaseReply, scriptReplies, setModels } from "./client.ts";
 import { type MockServer, startMockServer } from "./server.ts";
 
 let server: MockServer;
@@ -183,6 +183,38 @@ describe("mock server", () => {
     await scriptReplies(key, [{ text: ["a", "b", "c", "d"], cutAfterChunks: 2 }], origin);
     const res = await chat(key, { model: "m", stream: true, messages: [] });
     await expect(res.text()).rejects.toThrow();
+  });
+
+  it("holds a stream after N chunks until the key's reply is released, and a release may come first", async () => {
+    const key = "k-hold";
+    await scriptReplies(key, [{ text: ["a", "b", "c"], holdAfterChunks: 2 }], origin);
+    const res = await chat(key, { model: "m", stream: true, messages: [] });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let raw = "";
+    while ((raw.match(/^data: /gm) ?? []).length < 2) raw += decoder.decode((await reader.read()).value);
+    // Held: nothing more arrives until the release.
+    const more = reader.read();
+    const early = await Promise.race([
+      more.then(() => "chunk"),
+      new Promise((r) => setTimeout(() => r("held"), 200)),
+    ]);
+    expect(early).toBe("held");
+    await releaseReply(key, origin);
+    raw += decoder.decode((await more).value);
+    for (let r = await reader.read(); !r.done; r = await reader.read()) raw += decoder.decode(r.value);
+    const texts = dataLines(raw)
+      .filter((d) => d !== "[DONE]")
+      .map((d) => JSON.parse(d).choices?.[0]?.delta?.content ?? "")
+      .join("");
+    expect(texts).toBe("abc");
+    expect(raw.trimEnd().endsWith("data: [DONE]")).toBe(true);
+
+    // Released before it holds: it streams straight through.
+    await releaseReply(key, origin);
+    await scriptReplies(key, [{ text: ["x", "y"], holdAfterChunks: 1 }], origin);
+    const through = await (await chat(key, { model: "m", stream: true, messages: [] })).text();
+    expect(through).toContain("data: [DONE]");
   });
 
   it("serves a per-key model list or failure", async () => {

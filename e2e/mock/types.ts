@@ -54,6 +54,11 @@ export interface ReplySpec {
   /** Delay before each streamed chunk (and before a non-streamed answer). */
   delayMs?: number;
   error?: ErrorSpec;
+  /**
+   * Stop streaming after this many SSE chunks until the test releases the key's reply
+   * (POST /__mock/release): a reply that is still being written whatever the machine's speed.
+   */
+  holdAfterChunks?: number;
   /** Destroy the socket after this many SSE chunks (a dropped stream). */
   cutAfterChunks?: number;
   /** Send `data: {"error": {...}}` after this many chunks and end the stream (OpenAI/OpenRouter style). */

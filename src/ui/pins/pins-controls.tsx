@@ -4,7 +4,7 @@
  * the composer shows beside "System prompt". The dialogs load on demand.
  */
 import { useLiveQuery } from "dexie-react-hooks";
-import { useMemo, useState } from "react";
+import { useState } from "react";
 import { readStoredInstructions } from "../../core/compaction/instructions.ts";
 import { db } from "../../db/instance.ts";
 import { SUMMARY_INSTRUCTIONS_KEY } from "../../services/summary-instructions.ts";

@@ -1,5 +1,4 @@
 /** The open session's pins (replayed from its path) and the writes on them, with errors as toasts. */
-import { useMemo } from "react";
 import { entryPinText, type Pin } from "../../core/agent/pins.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
