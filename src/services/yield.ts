@@ -2,6 +2,12 @@
 
 import type { Steps } from "../core/session/steps.ts";
 
+/**
+ * Work per task while an open session's models are built ahead of use (its context, context
+ * account, planner, timeline): a frame's budget less what the page needs to paint and answer.
+ */
+export const WARM_SLICE_MS = 10;
+
 type SchedulerLike = { postTask?: (run: () => void, options?: { priority?: string }) => Promise<void> };
 
 /**

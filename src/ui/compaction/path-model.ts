@@ -11,7 +11,7 @@ import { createPlanner, type Planner } from "../../core/compaction/planner.ts";
 import type { Estimator } from "../../core/compaction/tokens.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { weakCache } from "../../core/session/weak-cache.ts";
-import { runStepsInSlices } from "../../services/yield.ts";
+import { runStepsInSlices, WARM_SLICE_MS } from "../../services/yield.ts";
 import { sharedSessionContext, warmSessionContext } from "../hooks/session-context.ts";
 
 export interface PathModel {
@@ -30,8 +30,6 @@ const planners = new Map<
 const models = weakCache<SessionEntry[], Map<Estimator, PathModel>>();
 const accounts = weakCache<SessionEntry[], Map<Estimator, ContextAccount>>();
 let version = 0;
-/** Work per task while warming (a frame's budget less what the page needs). */
-const WARM_SLICE_MS = 10;
 
 function plannerFor(sessionId: string, estimator: Estimator) {
   let p = planners.get(sessionId);

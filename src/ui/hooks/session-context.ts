@@ -13,7 +13,7 @@ import {
 } from "../../core/session/context.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { weakCache } from "../../core/session/weak-cache.ts";
-import { runStepsInSlices } from "../../services/yield.ts";
+import { runStepsInSlices, WARM_SLICE_MS } from "../../services/yield.ts";
 
 const contexts = weakCache<readonly SessionEntry[], SessionContext>();
 const building = weakCache<readonly SessionEntry[], Promise<void>>();
@@ -21,8 +21,6 @@ const listeners = new Set<() => void>();
 
 /** Paths up to this long have their context built when first read (a few ms); longer ones in slices. */
 const AT_ONCE = 5000;
-/** Work per task while a long path's context is built. */
-const SLICE_MS = 10;
 
 /** The context at the end of `path` (do not mutate the result). */
 export function sharedSessionContext(path: readonly SessionEntry[]): SessionContext {
@@ -35,7 +33,7 @@ export function sharedSessionContext(path: readonly SessionEntry[]): SessionCont
 }
 
 /**
- * Builds the shared context of `path` in slices of SLICE_MS, with turns of the event loop between
+ * Builds the shared context of `path` in slices of WARM_SLICE_MS, with turns of the event loop between
  * them; then tells `useSessionContext` (also when a caller built it at once meanwhile: never
  * from inside a render).
  */
@@ -43,7 +41,7 @@ export function warmSessionContext(path: readonly SessionEntry[]): Promise<void>
   if (contexts.has(path)) return Promise.resolve();
   let pending = building.get(path);
   if (!pending) {
-    pending = runStepsInSlices(buildSessionContextSteps(path), SLICE_MS).then((context) => {
+    pending = runStepsInSlices(buildSessionContextSteps(path), WARM_SLICE_MS).then((context) => {
       building.delete(path);
       if (!contexts.has(path)) contexts.set(path, context);
       for (const listener of listeners) listener();

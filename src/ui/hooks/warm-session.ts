@@ -8,14 +8,12 @@
  */
 import { useCallback, useSyncExternalStore } from "react";
 import type { SessionEntry } from "../../core/session/types.ts";
-import { yieldToEventLoop } from "../../services/yield.ts";
+import { WARM_SLICE_MS, yieldToEventLoop } from "../../services/yield.ts";
 import { warmTimelineModel } from "../timeline/timeline-model.ts";
 import { growTreeIndex, sessionPath, treeData } from "../tree/tree-model.ts";
 
 /** Entries indexed per task after the load (~10 ms). */
 const TREE_PART = 32_768;
-/** Work per task while the timeline model is built ahead. */
-const WARM_SLICE_MS = 10;
 
 /**
  * A part of the session view that builds its own model from the whole path (the compaction
