@@ -58,6 +58,14 @@ for (const width of [1280, 800]) {
       await page.getByTestId("workspace-panel").getByRole("button", { name: "docs/README.md" }).click();
       await expect(page.getByTestId("file-content")).toContainText("# Project");
       await page.screenshot({ path: `${OUT}/files-${width}-${scheme}.png` });
+      // Long lines scroll sideways until "Wrap lines" is checked; then they wrap, text unchanged.
+      const content = page.getByTestId("file-content");
+      const sideways = () => content.evaluate((el) => el.scrollWidth - el.clientWidth);
+      if (width <= 800) expect(await sideways()).toBeGreaterThan(0);
+      await page.getByTestId("file-view").getByRole("checkbox", { name: "Wrap lines" }).check();
+      expect(await sideways()).toBeLessThanOrEqual(0);
+      await expect(content).toContainText("A long line of text to see wrapping. ".repeat(3).trim());
+      await page.screenshot({ path: `${OUT}/files-wrapped-${width}-${scheme}.png` });
       await page.getByRole("button", { name: "Close the workspace panel" }).click();
 
       // Mid-stream: thinking collapsed, text arriving.

@@ -32,6 +32,8 @@ export function WorkspacePanel() {
   const ws = useWorkspace();
   const [listing, setListing] = useState<Listing | null>(null);
   const [view, setView] = useState<FileView | null>(null);
+  // Long lines scroll sideways (as in an editor) unless the person asks for them to wrap.
+  const [wrap, setWrap] = useState(false);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `ws.version` signals file changes.
   useEffect(() => {
@@ -166,7 +168,13 @@ export function WorkspacePanel() {
                 <SafeText text={view.path} />
               </code>
               {"text" in view && (
-                <span className="agent-faint">{formatBytes(new Blob([view.text]).size)}</span>
+                <span className="agent-file-view-tools">
+                  <label className="agent-faint">
+                    <input type="checkbox" checked={wrap} onChange={(e) => setWrap(e.target.checked)} /> Wrap
+                    lines
+                  </label>
+                  <span className="agent-faint">{formatBytes(new Blob([view.text]).size)}</span>
+                </span>
               )}
             </div>
             {"error" in view ? (
@@ -174,7 +182,7 @@ export function WorkspacePanel() {
                 <SafeText text={view.error} />
               </p>
             ) : (
-              <pre data-testid="file-content">
+              <pre data-testid="file-content" className={wrap ? "wrap" : undefined}>
                 <SafeText
                   text={
                     view.text.length > MAX_VIEW_CHARS ? `${view.text.slice(0, MAX_VIEW_CHARS)}\n…` : view.text
