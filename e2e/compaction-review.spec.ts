@@ -159,6 +159,21 @@ test("after Confirm and in an imported file that ends with a compaction, the num
   await fresh.close();
 });
 
+test("a session with nothing to summarize says why, once, and nothing can be confirmed", async ({ page }) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await page.getByRole("button", { name: "Example session", exact: true }).click();
+  await expect(app.timeline).toBeVisible({ timeout: 30_000 });
+  await page
+    .getByRole("button", { name: /^Compact/ })
+    .first()
+    .click();
+  await expect(page.getByTestId("nothing-to-compact")).toHaveText(
+    "Nothing to summarize: everything in the context would be kept.",
+  );
+  await expect(page.getByRole("button", { name: "Confirm", exact: true })).toBeDisabled();
+});
+
 test("switching sessions carries nothing over; the draft is back after switching and after a reload", async ({
   page,
 }) => {

@@ -138,7 +138,8 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
           )}
           {!ok && (
             <p className="cp-note" data-testid="nothing-to-compact">
-              Nothing to compact: {model.plan.reason ?? "the session is empty."}
+              {/* Each reason is a whole sentence that says why ("Nothing to summarize: …"). */}
+              {model.plan.reason ?? "Nothing to compact: the session is empty."}
             </p>
           )}
           {ok && plan && after && <ReviewFigures model={model} plan={plan} after={after} byHand={byHand} />}
