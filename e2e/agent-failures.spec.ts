@@ -24,6 +24,14 @@ async function failThenRecover(page: Page, key: string, failure: ReplySpec[], ex
   await waitIdle(page);
   await expect(page.getByTestId("run-error")).toContainText(expected);
   await expect(page.getByTestId("reply-error")).toContainText(expected);
+  // Said once on screen: the alert points at the failed reply (its words are for screen readers).
+  await expect(page.getByTestId("run-error").locator("strong")).toHaveText(
+    "The run stopped with the error above.",
+  );
+  await expect(page.getByTestId("run-error").locator(".sr-only")).toContainText(expected);
+  expect(
+    (await page.getByTestId("run-error").innerText()).match(/send again/gi)?.length ?? 0,
+  ).toBeLessThanOrEqual(1);
   // model_change + system (prompt and tools) + user + failed assistant reply: nothing lost.
   await expect.poll(() => entryCount(page)).toBe(4 + hidden);
   await send(page, "second try");

@@ -174,6 +174,25 @@ test("a session with nothing to summarize says why, once, and nothing can be con
   await expect(page.getByRole("button", { name: "Confirm", exact: true })).toBeDisabled();
 });
 
+test("Regenerate with no summarizer set up keeps the draft edited by hand, and says why", async ({
+  page,
+}) => {
+  await importFile(page, FIXTURE, "1,002");
+  await page
+    .getByRole("button", { name: /^Compact/ })
+    .first()
+    .click();
+  await page.getByTestId("offline").click();
+  const editor = page.getByTestId("summary-editor");
+  await expect(editor).not.toHaveValue("");
+  await editor.fill("MY EDIT MARKER: keep the parser decisions");
+  await page.getByTestId("generate").click();
+  await expect(page.getByTestId("preview-error")).toContainText("the previous draft is back");
+  await expect(page.getByTestId("preview-error")).toContainText("provider");
+  await expect(editor).toHaveValue("MY EDIT MARKER: keep the parser decisions");
+  await expect(page.getByRole("button", { name: "Confirm", exact: true })).toBeEnabled();
+});
+
 test("switching sessions carries nothing over; the draft is back after switching and after a reload", async ({
   page,
 }) => {

@@ -2,6 +2,7 @@
  * Session metadata derived from the entries, so that the session list never loads entries.
  * Pure functions; the repositories store their results in the `sessions` table.
  */
+import { oneLine } from "../core/session/one-line.ts";
 import { getSessionName, resolveLeafId } from "../core/session/tree.ts";
 import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
 import { isMessageEntry, isSessionInfoEntry } from "../core/session/types.ts";
@@ -19,11 +20,6 @@ export interface EntriesMeta {
   leafId: string | null;
   /** ms since epoch of the last entry (or undefined when there are none or it has no valid time). */
   lastTimestamp: number | undefined;
-}
-
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 /** The text of a user message entry, or undefined when the entry is not one. */

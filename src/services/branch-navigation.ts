@@ -13,6 +13,7 @@ import { entryMessage, isContextEntry } from "../core/compaction/entry-messages.
 import { formatFileBlocks } from "../core/compaction/file-ops.ts";
 import { BRANCH_SUMMARY_PREAMBLE, EMPTY_BRANCH_SUMMARY } from "../core/compaction/prompts.ts";
 import { displayPosition, displayPositionId, isPositionMarker } from "../core/session/moves.ts";
+import { oneLine } from "../core/session/one-line.ts";
 import type { TreeIndex } from "../core/session/tree.ts";
 import type { AgentMessage, SessionEntry } from "../core/session/types.ts";
 
@@ -116,11 +117,6 @@ function text(content: unknown): string {
         : "",
     )
     .join("");
-}
-
-function oneLine(s: string, max: number): string {
-  const flat = s.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
 function messageLine(m: AgentMessage): string | undefined {

@@ -25,14 +25,22 @@ function Status({ state }: { state: SessionAgentState }) {
   const s = state.runner.status;
   const countdown = useCountdown(s.kind === "retrying" ? s.retryAt : null);
   if (!state.running) {
-    if (s.kind === "error")
-      return (
-        <div className="agent-status error" role="alert" data-testid="run-error">
-          <strong>The run stopped with an error.</strong> <SafeText text={s.message} />{" "}
+    if (s.kind !== "error") return null;
+    // The reply that failed shows the same words just above: said once on screen (and in full
+    // to a screen reader, which announces this alert and not the reply).
+    const last = state.log[state.log.length - 1] as { role?: string; errorMessage?: unknown } | undefined;
+    const above = last?.role === "assistant" && last.errorMessage === s.message;
+    return (
+      <div className="agent-status error" role="alert" data-testid="run-error">
+        <strong>{above ? "The run stopped with the error above." : "The run stopped with an error."}</strong>{" "}
+        <span className={above ? "sr-only" : undefined}>
+          <SafeText text={s.message} />
+        </span>{" "}
+        {!/send again/i.test(s.message) && (
           <span className="agent-faint">Everything before it is saved; send again to continue.</span>
-        </div>
-      );
-    return null;
+        )}
+      </div>
+    );
   }
   if (s.kind === "retrying")
     return (

@@ -5,6 +5,7 @@
  */
 import type { TokensAfter } from "../../core/compaction/breakdown.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
+import { oneLine } from "../../core/session/one-line.ts";
 import { markInvisible } from "../common/invisible.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { PinsCarriedNote } from "../pins/review-notes.tsx";
@@ -63,7 +64,7 @@ export function ReviewFigures({
           Keeps {fullTokens(plan.keptTokens)}
           {byHand ? " (moved by hand)" : ""} from{" "}
           <q title={markInvisible(firstKeptText?.excerpt ?? "")}>
-            <SafeText text={`${firstKeptText?.label}: ${firstKeptText?.excerpt.slice(0, 50)}`} />
+            <SafeText text={`${firstKeptText?.label}: ${oneLine(firstKeptText?.excerpt ?? "", 50)}`} />
           </q>
         </li>
         <li data-testid="split-turn">

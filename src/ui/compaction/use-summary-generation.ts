@@ -34,6 +34,12 @@ const targetOf = (
   return t;
 };
 
+/** The error of a failed draft; when the draft it was to replace comes back, it says so. */
+function keptNote(sessionId: string, error: string): string {
+  const previous = sessionState(useCompactionStore.getState(), sessionId).previous;
+  return previous ? `Regenerate failed (${error.replace(/\.$/, "")}); the previous draft is back.` : error;
+}
+
 export function useSummaryGeneration(
   sessionId: string,
   plan: CompactionPlan | undefined,
@@ -100,7 +106,7 @@ export function useSummaryGeneration(
       return;
     }
     if (!r.ok) {
-      useCompactionStore.getState().setStatus(sessionId, "failed", { error: r.error });
+      back("failed", keptNote(sessionId, r.error));
       return;
     }
     useCompactionStore.getState().setStatus(sessionId, "ready", {
@@ -121,7 +127,8 @@ export function useSummaryGeneration(
     const instructions = await loadSummaryInstructions(db, sessionId);
     if (ctrl.signal.aborted) return;
     if (!resolved.ok) {
-      useCompactionStore.getState().setStatus(sessionId, "failed", { error: resolved.reason });
+      // No summarizer (or no key): the draft being replaced, edited by hand maybe, stays.
+      back("failed", keptNote(sessionId, resolved.reason));
       return;
     }
     let history = "";
@@ -143,8 +150,7 @@ export function useSummaryGeneration(
     if (controller.current === ctrl) controller.current = null;
     if (!r.ok) {
       if (r.aborted || ctrl.signal.aborted) back("aborted", null);
-      else if (get().previous) back("failed", `Regenerate failed (${r.error}); the previous draft is back.`);
-      else useCompactionStore.getState().setStatus(sessionId, "failed", { error: r.error });
+      else back("failed", keptNote(sessionId, r.error));
       return;
     }
     useCompactionStore.getState().setStatus(sessionId, "ready", {

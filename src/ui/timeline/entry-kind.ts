@@ -1,6 +1,7 @@
 /** What a timeline row shows for an entry: its kind, an icon, and a one-line excerpt. */
 import { isPinSection, pinTextOf } from "../../core/agent/pins.ts";
 import { isMoveEntry } from "../../core/session/moves.ts";
+import { oneLine as toOneLine } from "../../core/session/one-line.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { boundedJson } from "../common/bounded-json.ts";
 
@@ -31,11 +32,7 @@ export interface EntryDescription {
 
 const EXCERPT_MAX = 240;
 
-export function oneLine(text: string, max = EXCERPT_MAX): string {
-  const cut = text.length > max * 4 ? text.slice(0, max * 4) : text;
-  const flat = cut.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-}
+const oneLine = (text: string, max = EXCERPT_MAX) => toOneLine(text, max);
 
 type Rec = Record<string, unknown>;
 

@@ -4,6 +4,7 @@
  */
 import type { VirtualItem } from "@tanstack/react-virtual";
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { oneLine } from "../../core/session/one-line.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
@@ -30,7 +31,7 @@ const OVERSCAN = 6;
 
 /** The first kept entry's excerpt, as a compaction row links to it ("…" while its text is being read). */
 function keptExcerpt(entry: SessionEntry, awaiting: ReadonlySet<SessionEntry> | undefined): string {
-  return awaiting?.has(entry) ? "…" : describeEntry(entry).excerpt.slice(0, 60);
+  return awaiting?.has(entry) ? "…" : oneLine(describeEntry(entry).excerpt, 60);
 }
 
 /**
