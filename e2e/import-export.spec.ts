@@ -93,7 +93,7 @@ test("a v3 file is stored as its own bytes: export equals the CLI's migrate, CRL
   const app = new AppPage(page);
   await app.goto();
   await app.importByPicker(edited);
-  await expect(app.importDialog.getByTestId("problem-summary")).toContainText("1 line could not be read", {
+  await expect(app.importDialog.getByTestId("problem-summary")).toContainText("1 line would be left out", {
     timeout: IMPORT_TIMEOUT,
   });
   await app.importDialog.getByRole("button", { name: "Import the 1,002 valid entries" }).click();
@@ -125,7 +125,7 @@ test("a damaged file: the report names the lines; cancel writes nothing, import-
   await app.importByPicker(damaged);
   await expect(app.importDialog).toBeVisible({ timeout: IMPORT_TIMEOUT });
   await expect(app.importDialog.getByTestId("problem-summary")).toContainText(
-    "3 lines could not be read (first: line 7, line 21, line 42)",
+    "3 lines would be left out: line 7, line 21, line 42.",
   );
   await expect(app.importDialog.getByRole("listitem")).toHaveCount(3);
   await app.importDialog.getByRole("button", { name: "Cancel import" }).click();
@@ -138,7 +138,7 @@ test("a damaged file: the report names the lines; cancel writes nothing, import-
   await app.importByPicker(damaged);
   await app.importDialog.getByRole("button", { name: "Import the 999 valid entries" }).click();
   await expect.poll(() => app.entryCountOf(FIRST_USER), { timeout: IMPORT_TIMEOUT }).toBe("999");
-  await expect(app.toast(/3 lines could not be read .* Those lines were left out\./)).toBeVisible({
+  await expect(app.toast(/3 lines were left out \(line 7: .*\)\./)).toBeVisible({
     timeout: IMPORT_TIMEOUT,
   });
 });

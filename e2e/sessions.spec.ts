@@ -133,8 +133,18 @@ test("rename appends a session_info entry; new empty session; delete asks, then 
   await page.getByRole("button", { name: "Open the example session" }).click();
   await expect.poll(() => app.entryCountOf("tally"), { timeout: IMPORT_TIMEOUT }).toBe("55");
 
-  await page.getByRole("button", { name: "Rename", exact: true }).click();
+  // Saving the name unchanged (or with spaces around it) appends nothing.
   const rename = page.locator('dialog[data-dialog="rename"]');
+  await page.getByRole("button", { name: "Rename", exact: true }).click();
+  const current = await rename.getByRole("textbox").inputValue();
+  expect(current).toMatch(/^tally/);
+  await rename.getByRole("textbox").fill(`  ${current} `);
+  await rename.getByRole("button", { name: "Save" }).click();
+  await expect(rename).toBeHidden();
+  await expect(app.title).toHaveText(current);
+  await expect.poll(() => app.entryCountOf("tally"), { timeout: IMPORT_TIMEOUT }).toBe("55");
+
+  await page.getByRole("button", { name: "Rename", exact: true }).click();
   await rename.getByRole("textbox").fill("Renamed example");
   await rename.getByRole("textbox").press("Enter");
   await expect(app.title).toHaveText("Renamed example");
@@ -144,6 +154,12 @@ test("rename appends a session_info entry; new empty session; delete asks, then 
   await page.getByRole("button", { name: "+ New" }).click();
   await expect(page.getByText("This session has no entries yet.")).toBeVisible();
   await expect(app.sessionItems).toHaveCount(2);
+  await expect(app.item("Untitled session")).toContainText("0 entries");
+  // A session with no name: Save with the field left empty appends nothing either.
+  await page.getByRole("button", { name: "Rename", exact: true }).click();
+  await expect(rename.getByRole("textbox")).toHaveValue("");
+  await rename.getByRole("button", { name: "Save" }).click();
+  await expect(rename).toBeHidden();
   await expect(app.item("Untitled session")).toContainText("0 entries");
 
   await page.getByRole("button", { name: "Delete Renamed example" }).click();

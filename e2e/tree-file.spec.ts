@@ -207,3 +207,25 @@ test("label and jump, skip the summary, offline draft, fork, export one branch; 
   await expect(page.getByTestId("path-count")).toHaveText("7 entries on the path");
   await expect(page.getByTestId("fork-parent")).toHaveCount(0);
 });
+
+test("a long label is cut with its whole text in a tooltip: the row's text stays readable, in the timeline and the tree", async ({
+  page,
+}) => {
+  const app = new AppPage(page);
+  const file = writeSession("long-label");
+  await app.goto();
+  await app.importByPicker(file.path);
+  await app.open("plan the parser");
+  const long = "my important label with a long name that keeps going and going and going to the end";
+  await app.labelRow("write tests", long);
+  const timelineRow = row(page, "write tests");
+  await expect(timelineRow.locator(".row-label")).toHaveAttribute("title", long);
+  const excerptWidth = (el: Element) => el.getBoundingClientRect().width;
+  expect(await timelineRow.locator(".row-excerpt").first().evaluate(excerptWidth)).toBeGreaterThan(60);
+
+  await page.getByRole("button", { name: "Tree", exact: true }).click();
+  const treeRow = page.getByTestId("tree-list").locator('[data-entry-id="u2"]');
+  await expect(treeRow.locator(".tree-label")).toHaveAttribute("title", long);
+  expect(await treeRow.locator(".tree-excerpt").evaluate(excerptWidth)).toBeGreaterThan(40);
+  expect(await treeRow.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
+});

@@ -73,6 +73,17 @@ describe("import preparation", () => {
     expect(binary.ok).toBe(false);
   });
 
+  it("names the line once, and none when no line is JSON", () => {
+    const noHeader = prepareImport("n.jsonl", '{"type":"message","id":"a"}\n');
+    expect(noHeader.ok ? "" : noHeader.error.message).toBe(
+      "Not a pi session: the first JSON object (line 1) is not a session header with a string id.",
+    );
+    const text = prepareImport("t.txt", "hello\nworld\n");
+    expect(text.ok ? "" : text.error.message).toBe("Not a pi session: no line of the file is valid JSON.");
+    const late = prepareImport("l.jsonl", 'junk\n{"type":"message","id":"a"}\n');
+    expect(late.ok ? "" : late.error.message).toMatch(/^Not a pi session: the first JSON object \(line 2\)/);
+  });
+
   it("reports bad lines (count, first line numbers, why) and keeps the valid entries", () => {
     const lines = readFileSync(FIXTURE, "utf8").split("\n");
     lines[4] = "{not json";
@@ -83,7 +94,7 @@ describe("import preparation", () => {
     expect(prepared.value.problems.map((p) => p.line)).toEqual([5, 10]);
     expect(prepared.value.prepared.meta.entryCount).toBe(1000);
     expect(describeProblems(prepared.value.problems)).toMatch(
-      /^2 lines could not be read \(line 5: .*; line 10: /,
+      /^2 lines were left out \(line 5: .*; line 10: /,
     );
   });
 });

@@ -74,7 +74,7 @@ describe("import report", () => {
     ]);
     const sentences = describeDamage(problems);
     expect(sentences).toHaveLength(5);
-    expect(sentences[0]).toBe("2 lines could not be read (first: line 20, line 25). They would be left out.");
+    expect(sentences[0]).toBe("2 lines would be left out: line 20, line 25.");
     expect(sentences[1]).toBe(
       "1 line is not valid UTF-8 (line 1003): the bad bytes are read as “\uFFFD” (U+FFFD), the entry is kept, " +
         "and the export writes it as valid UTF-8.",
@@ -94,7 +94,7 @@ describe("import report", () => {
       "1,001 entries will be imported; the current path will be empty.",
     );
     expect(describeProblems(problems)).toMatch(
-      /^2 lines could not be read \(line 20: not valid JSON; line 25: duplicate id/,
+      /^2 lines were left out \(line 20: not valid JSON; line 25: duplicate id/,
     );
   });
 });

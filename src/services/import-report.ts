@@ -18,8 +18,8 @@ export function describeProblems(problems: readonly LineProblem[], shown = 5): s
   if (leftOut.length === 0) return "";
   const first = leftOut.slice(0, shown).map((p) => `line ${p.line}: ${p.reason}`);
   const more = leftOut.length > shown ? `; and ${leftOut.length - shown} more` : "";
-  const noun = leftOut.length === 1 ? "line" : "lines";
-  return `${leftOut.length} ${noun} could not be read (${first.join("; ")}${more}).`;
+  const lines = leftOut.length === 1 ? "line was" : "lines were";
+  return `${count(leftOut.length)} ${lines} left out (${first.join("; ")}${more}).`;
 }
 
 /** How many entries will be stored and how many of them on the current path (and why fewer). */
@@ -47,11 +47,7 @@ export function describeDamage(problems: readonly LineProblem[]): string[] {
   const of = (...kinds: LineProblem["kind"][]) => problems.filter((p) => kinds.includes(p.kind));
   const leftOut = problems.filter((p) => problemEffect(p.kind) === "left-out");
   if (leftOut.length > 0) {
-    const noun = leftOut.length === 1 ? "line" : "lines";
-    sentences.push(
-      `${count(leftOut.length)} ${noun} could not be read (first: ${firstLines(leftOut)}). ` +
-        `${leftOut.length === 1 ? "It" : "They"} would be left out.`,
-    );
+    sentences.push(`${plural(leftOut.length, "line")} would be left out: ${firstLines(leftOut)}.`);
   }
   const utf8 = of("invalid-utf8");
   if (utf8.length > 0) {
@@ -100,5 +96,5 @@ export function describeImported(problems: readonly LineProblem[], path: PathSum
   if (problems.length === 0) return "";
   const left = describeProblems(problems, 3);
   const onPath = ` ${count(path.length)} on the current path${path.cutBy === null ? "" : ` (cut short by the damage on line ${path.cutBy})`}.`;
-  return `${onPath}${left === "" ? "" : ` ${left} Those lines were left out.`}`;
+  return `${onPath}${left === "" ? "" : ` ${left}`}`;
 }

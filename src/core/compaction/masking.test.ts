@@ -87,6 +87,19 @@ describe("planMasking", () => {
     expect(planMasking([...big, ...first.edits], ids).edits).toEqual([]);
   });
 
+  it("never masks an output its placeholder would not shrink (minimum lowered to 0)", () => {
+    const small = session(3, 40);
+    const plan = planMasking(small, { ...ids, minTokens: 0 });
+    for (const t of plan.targets) expect(t.placeholderTokens).toBeLessThan(t.tokens);
+    expect(plan.savedTokens).toBeGreaterThanOrEqual(0);
+    expect(plan.tokensAfter).toBeLessThanOrEqual(plan.tokensBefore);
+    // Mixed sizes: only the big ones are masked.
+    const mixed = [...session(2, 40), ...session(2).slice(1)];
+    const some = planMasking(mixed, { ...ids, minTokens: 0 });
+    expect(some.targets.length).toBeGreaterThan(0);
+    for (const t of some.targets) expect(t.placeholderTokens).toBeLessThan(t.tokens);
+  });
+
   it("undoes by appending edits with the original content", () => {
     const path = session(2);
     const masked = [...path, ...planMasking(path, ids).edits];

@@ -13,7 +13,7 @@ import { isMasked, MASK_PREFIX } from "./mask-marker.ts";
 import { ABSENT } from "./path-index.ts";
 import { contextTokensOf, indexPath, type PlanResult, type PlanSettings, planCompaction } from "./plan.ts";
 import { formatToolCall } from "./serialize.ts";
-import { type Estimator, shouldCompact } from "./tokens.ts";
+import { type Estimator, PI_ESTIMATOR, shouldCompact } from "./tokens.ts";
 
 export { isMasked, MASK_PREFIX };
 
@@ -118,6 +118,10 @@ export function planMasking(path: readonly SessionEntry[], options: MaskingOptio
         text,
         images,
       );
+      // A placeholder no smaller than the output (a short one, with min lowered) would grow the context.
+      const estimator = options.estimator ?? PI_ESTIMATOR;
+      const masked: ToolResultMessage = { ...r, content: [{ type: "text", text: placeholder }] };
+      if (estimator.estimateMessage(masked) >= estimator.estimateMessage(r)) continue;
       const entry = path[i]!;
       const edit = editEntry(options, edits.length, parentId, entry.id, placeholder);
       parentId = edit.id;

@@ -123,7 +123,7 @@ export function createTreeScanner() {
         return {
           line,
           kind: "duplicate-id",
-          reason: `duplicate id ${quote(entry.id)} (first on line ${firstLine}); left out`,
+          reason: `duplicate id ${quote(entry.id)} (first on line ${firstLine})`,
           excerpt: "",
           lines: [firstLine],
         };

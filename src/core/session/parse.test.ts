@@ -116,7 +116,7 @@ describe("bad lines become problems with line numbers", () => {
       [9, "invalid parentId (must be a string or null)"],
       [10, "missing parentId"],
       [11, "message without a role"],
-      [12, 'duplicate id "a" (first on line 2); left out'],
+      [12, 'duplicate id "a" (first on line 2)'],
       [13, "binary data, not JSON"],
       [15, "truncated last line (incomplete JSON)"],
     ]);

@@ -5,13 +5,17 @@ import { Dialog } from "./dialog.tsx";
 import { HiddenCharsNote, SafeText } from "./safe-text.tsx";
 
 export function RenameDialog(props: {
+  /** The session's name (a session_info entry), "" when it has none. */
   initial: string;
+  /** What the list shows for it meanwhile (its first message): the field's placeholder. */
+  shownAs?: string;
   onSave: (name: string) => void;
   onClose: () => void;
 }) {
   const [name, setName] = useState(props.initial);
   const save = () => {
-    props.onSave(name);
+    // The same name (spaces aside) is no rename: nothing is appended to the session.
+    if (name.trim() !== props.initial.trim()) props.onSave(name);
     props.onClose();
   };
   return (
@@ -40,7 +44,13 @@ export function RenameDialog(props: {
       >
         <label className="field">
           <span>Name (saved as a session_info entry; empty clears it)</span>
-          <input autoFocus value={name} onChange={(e) => setName(e.target.value)} maxLength={300} />
+          <input
+            autoFocus
+            value={name}
+            placeholder={props.initial === "" ? props.shownAs : undefined}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={300}
+          />
           <HiddenCharsNote value={name} />
         </label>
       </form>

@@ -14,7 +14,8 @@ export function ImportProgress() {
       {jobs.map((j) => (
         <div key={j.id} className="import-job" data-testid="import-progress">
           <div>
-            {IMPORT_PHASES[j.phase]} <SafeText text={j.fileName} />
+            {IMPORT_PHASES[j.phase]}
+            {j.phase === "waiting" ? " about" : ""} <SafeText text={j.fileName} />
             {importPercent(j)}
           </div>
           <progress max={1} value={j.phase === "save" || j.phase === "prepare" ? undefined : j.fraction} />

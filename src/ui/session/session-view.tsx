@@ -72,6 +72,7 @@ function TopBar({ sessionId }: { sessionId: string }) {
       {renaming && row && (
         <RenameDialog
           initial={row.name ?? ""}
+          shownAs={title}
           onSave={(name) => void actions.rename(sessionId, name)}
           onClose={() => setRenaming(false)}
         />

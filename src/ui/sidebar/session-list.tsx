@@ -87,6 +87,7 @@ export function SessionList() {
       {pending?.kind === "rename" && (
         <RenameDialog
           initial={pending.row.name ?? ""}
+          shownAs={sessionTitle(pending.row)}
           onSave={(name) => void actions.rename(pending.row.id, name)}
           onClose={() => setPending(undefined)}
         />

@@ -4,6 +4,7 @@ import type { CompactionSummaryFacts } from "../../core/compaction/compaction-re
 import { isMasked } from "../../core/compaction/mask-marker.ts";
 import type { ContextEditEntry, SessionEntry } from "../../core/session/types.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
+import { markInvisible } from "../common/invisible.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { formatCount, formatEntryTime, formatTokens } from "../format.ts";
 import { TreeRowActions } from "../tree/row-actions.tsx";
@@ -74,7 +75,7 @@ export const TimelineRow = memo(function TimelineRow(props: TimelineRowProps) {
             <SafeText text={d.label} />
           </span>
           {label && (
-            <span className="row-label">
+            <span className="row-label" title={markInvisible(label)}>
               ⚑ <SafeText text={label} />
             </span>
           )}

@@ -289,7 +289,7 @@ function NavigateBody({
         <dt>Branch left</dt>
         <dd data-testid="nav-left">
           {leaving
-            ? `${formatCount(plan.left.length)} entries; the summary covers ${formatCount(prep.messages.length)} messages ≈ ${formatTokens(prep.totalTokens)} tokens (budget ${formatTokens(prep.budget)})`
+            ? `${formatCount(plan.left.length)} entries; the summary covers ${formatCount(prep.messages.length)} ${prep.messages.length === 1 ? "message" : "messages"} ≈ ${formatTokens(prep.totalTokens)} tokens (budget ${formatTokens(prep.budget)})`
             : plan.left.length > 0
               ? `${formatCount(plan.left.length)} entries without messages (labels, settings): nothing to summarize`
               : "nothing: this move leaves no branch behind"}

@@ -9,6 +9,7 @@ import type { TreeData } from "../../core/session/session-tree.ts";
 import { buildTreeRows, rowIsLeaf, rowOnPath, type TreeRow } from "../../core/session/session-tree-rows.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { useTreeStore } from "../../store/tree-store.ts";
+import { markInvisible } from "../common/invisible.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { useListVirtualizer } from "../common/use-list-virtualizer.ts";
 import { formatCount } from "../format.ts";
@@ -32,7 +33,7 @@ function EntryRowContent({ row, isLeaf }: { row: Extract<TreeRow, { kind: "entry
       </span>
       <SafeText className="tree-kind" text={d.label} />
       {row.label && (
-        <span className="tree-label">
+        <span className="tree-label" title={markInvisible(row.label)}>
           ⚑ <SafeText text={row.label} />
         </span>
       )}
