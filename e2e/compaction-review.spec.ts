@@ -159,11 +159,11 @@ test("after Confirm and in an imported file that ends with a compaction, the num
   await fresh.close();
 });
 
-test("a session with nothing to summarize says why, once, and nothing can be confirmed", async ({ page }) => {
-  const app = new AppPage(page);
-  await app.goto();
-  await page.getByRole("button", { name: "Example session", exact: true }).click();
-  await expect(app.timeline).toBeVisible({ timeout: 30_000 });
+test("a session with nothing to summarize says why, once; no row is marked summarized; nothing to confirm", async ({
+  page,
+}) => {
+  // pi 1.6's session with a system prompt first: the cut is after it, and nothing is summarized.
+  await importFile(page, SMALL, "9", SMALL_USER);
   await page
     .getByRole("button", { name: /^Compact/ })
     .first()
@@ -172,6 +172,10 @@ test("a session with nothing to summarize says why, once, and nothing can be con
     "Nothing to summarize: everything in the context would be kept.",
   );
   await expect(page.getByRole("button", { name: "Confirm", exact: true })).toBeDisabled();
+  const timeline = page.getByTestId("token-timeline");
+  await expect(timeline.locator(".cp-row").first()).toBeVisible();
+  await expect(timeline.locator('[data-band="summarized"]')).toHaveCount(0);
+  await expect(timeline.locator('[data-band="context"]').first()).toBeVisible();
 });
 
 test("Regenerate with no summarizer set up keeps the draft edited by hand, and says why", async ({

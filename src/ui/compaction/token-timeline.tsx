@@ -396,7 +396,8 @@ function TimelineRows({ model }: { model: CompactionModel }) {
                     entry={entry}
                     tokens={tokens}
                     top={item.start + (cutIndex >= 0 && i >= cutIndex ? CUT_GAP : 0)}
-                    band={bandOf(i, entry, p, ws)}
+                    // With nothing to summarize, no row is marked "summarized" (the handle stays, to move by hand).
+                    band={bandOf(i, entry, plan.ok ? p : undefined, ws)}
                     inContext={account.inContext[i] === 1}
                     notch={pointSet.has(i)}
                     flash={flashId === entry.id}
@@ -442,7 +443,7 @@ function TimelineRows({ model }: { model: CompactionModel }) {
         </div>
         <Minimap model={model} onJump={(i) => virtualizer.scrollToIndex(i, { align: "center" })} />
       </div>
-      {!p && <p className="cp-note">{plan.reason ?? "Nothing to compact."}</p>}
+      {!plan.ok && <p className="cp-note">{plan.reason ?? "Nothing to compact."}</p>}
       <span className="sr-only" id={`${sessionId}-cut-help`}>
         Arrow keys move the cut between valid cut points, Page Up and Page Down by about 5,000 tokens, Enter
         opens the review.

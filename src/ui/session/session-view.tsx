@@ -6,6 +6,7 @@
 import { useMemo, useRef, useState } from "react";
 import { useUiStore } from "../../store/ui-store.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
+import { markInvisible } from "../common/invisible.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { RenameDialog } from "../common/session-dialogs.tsx";
 import { useBottomVar } from "../common/use-bottom-var.ts";
@@ -33,7 +34,12 @@ function TopBar({ sessionId }: { sessionId: string }) {
   return (
     <header className="topbar" ref={barRef}>
       <MenuToggle />
-      <h1 className="topbar-title" style={{ fontSize: "1rem", margin: 0 }} data-testid="session-title">
+      <h1
+        className="topbar-title"
+        style={{ fontSize: "1rem", margin: 0 }}
+        data-testid="session-title"
+        title={markInvisible(title)}
+      >
         <SafeText text={title} />
       </h1>
       {row && (
