@@ -73,6 +73,8 @@ test("mask old tool outputs: tokens saved beside the summary's, context_edit ent
   await preview.getByTestId("mask-apply").click();
   const maskToast = app.toast(/Masked [\d,]+ tool outputs/);
   await expect(maskToast).toBeVisible();
+  // Its button is disabled now: the focus is on the masking panel's heading, not lost.
+  await expect(preview.getByTestId("masking").locator("summary")).toBeFocused();
 
   // The file: one context_edit per output, each replacing its target with the placeholder.
   const masked = await exported(app);

@@ -197,6 +197,24 @@ test("Regenerate with no summarizer set up keeps the draft edited by hand, and s
   await expect(page.getByRole("button", { name: "Confirm", exact: true })).toBeEnabled();
 });
 
+test("after Confirm and after Undo the focus is on the compaction controls, not lost", async ({ page }) => {
+  await importFile(page, FIXTURE, "1,002");
+  await page.getByTestId("compact-open-top").click();
+  await page.getByTestId("offline").click();
+  await expect(page.getByTestId("summary-editor")).not.toHaveValue("");
+  await page.getByRole("button", { name: "Confirm", exact: true }).click();
+  await expect(page.getByTestId("compaction-preview")).toBeHidden();
+  const focused = () => page.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? "");
+  await expect.poll(focused).toMatch(/^(context-meter|compact-open|compact-open-top)$/);
+  const app = new AppPage(page);
+  await app
+    .toast(/Compacted/)
+    .getByRole("button", { name: "Undo" })
+    .click();
+  await expect(app.toast(/Compaction undone/)).toBeVisible();
+  await expect.poll(focused).toMatch(/^(context-meter|compact-open|compact-open-top)$/);
+});
+
 test("switching sessions carries nothing over; the draft is back after switching and after a reload", async ({
   page,
 }) => {

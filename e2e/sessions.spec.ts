@@ -170,6 +170,8 @@ test("rename appends a session_info entry; new empty session; delete asks, then 
   await page.getByRole("button", { name: "Delete Renamed example" }).click();
   await confirm.getByRole("button", { name: "Delete" }).click();
   await expect(app.sessionItems).toHaveCount(1);
+  // The focus goes to the session now in its place, not lost.
+  await expect(app.sessionItems.first().locator("button.session-open")).toBeFocused();
   await app
     .toast(/Deleted “Renamed example”/)
     .getByRole("button", { name: "Undo" })

@@ -228,4 +228,8 @@ test("a long label is cut with its whole text in a tooltip: the row's text stays
   await expect(treeRow.locator(".tree-label")).toHaveAttribute("title", long);
   expect(await treeRow.locator(".tree-excerpt").evaluate(excerptWidth)).toBeGreaterThan(40);
   expect(await treeRow.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
+  // Escape closes the tree and gives the focus back to its button.
+  await page.getByTestId("tree-list").press("Escape");
+  await expect(page.getByTestId("tree-panel")).toBeHidden();
+  await expect(page.getByRole("button", { name: "Tree", exact: true })).toBeFocused();
 });

@@ -11,6 +11,7 @@ import type { CoverageReport } from "../../core/compaction/coverage.ts";
 import { useCompactionStore, useSessionCompaction } from "../../store/compaction-store.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { confirmReview } from "./confirm-review.ts";
+import { focusFirstOf } from "./focus-return.ts";
 import { MaskingPanel } from "./masking-panel.tsx";
 import { skipReview } from "./review-actions.ts";
 import { ReviewControls } from "./review-controls.tsx";
@@ -45,16 +46,8 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
     // automatic opening (ask mode, with a reason) leaves the focus where it is.
     if (s.reason === null) focusRef.current?.focus();
   }, []);
-  const giveFocusBack = () => {
-    const el = returnTo.current as HTMLElement | null;
-    requestAnimationFrame(() => {
-      if (el?.isConnected && el !== document.body) el.focus();
-      else
-        document
-          .querySelector<HTMLElement>('[data-testid="compact-open"], [data-testid="context-meter"]')
-          ?.focus();
-    });
-  };
+  // To where it was (a Compact… button disabled by the compaction made: the next that can take it).
+  const giveFocusBack = () => requestAnimationFrame(() => focusFirstOf([returnTo.current]));
 
   // Auto-open in ask mode: start generating once per request, as soon as the plan is ready.
   const request = s.generateRequest;

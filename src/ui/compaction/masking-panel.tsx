@@ -4,13 +4,14 @@
  * `context_edit` entries (the originals stay in the file), and offers Undo. Planned only when
  * opened: it indexes the whole path.
  */
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { DEFAULT_MASK_MIN_TOKENS, planMasking } from "../../core/compaction/masking.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
 import { db } from "../../db/instance.ts";
 import { maskToolOutputs, unmaskToolOutputs } from "../../services/masking-service.ts";
 import { sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { focusFirstOf } from "./focus-return.ts";
 import { fullTokens, plural } from "./format-tokens.ts";
 import type { CompactionModel } from "./use-compaction-model.ts";
 
@@ -44,6 +45,7 @@ function MaskingBody({
   const n = preview.targets.length;
   const stillOver = preview.tokensAfter > model.threshold;
 
+  const bodyRef = useRef<HTMLDivElement>(null);
   const mask = async () => {
     setBusy(true);
     setError(null);
@@ -82,10 +84,16 @@ function MaskingBody({
       },
       timeout: 10000,
     });
+    // The button is disabled now (nothing left to mask): the focus goes to the panel's heading.
+    const heading = bodyRef.current?.closest("details")?.querySelector("summary");
+    requestAnimationFrame(() => {
+      const active = document.activeElement;
+      if (active === null || active === document.body) focusFirstOf([heading]);
+    });
   };
 
   return (
-    <div className="cp-masking-body">
+    <div className="cp-masking-body" ref={bodyRef}>
       <div className="cp-masking-controls">
         <label>
           <input

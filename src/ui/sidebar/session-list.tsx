@@ -1,6 +1,6 @@
 /** The stored sessions (metadata only, live): open, rename, export, delete. */
 import { useLiveQuery } from "dexie-react-hooks";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { db } from "../../db/instance.ts";
 import type { SessionRow } from "../../db/schema.ts";
 import { listSessions } from "../../db/sessions-repo.ts";
@@ -23,12 +23,22 @@ export function SessionList() {
   const select = useUiStore((s) => s.selectSession);
   const actions = useSessionActions();
   const [pending, setPending] = useState<Pending>(undefined);
+  // After a delete, the focus goes to the session now at the deleted one's place (its button is gone).
+  const listRef = useRef<HTMLUListElement>(null);
+  const focusAfter = useRef<{ id: string; at: number } | null>(null);
+  useEffect(() => {
+    const after = focusAfter.current;
+    if (!after || !sessions || sessions.some((s) => s.id === after.id)) return;
+    focusAfter.current = null;
+    const items = listRef.current?.querySelectorAll<HTMLButtonElement>("button.session-open");
+    if (items && items.length > 0) items[Math.min(after.at, items.length - 1)]!.focus();
+  }, [sessions]);
 
   if (sessions === undefined) return <p className="center-note">Loading…</p>;
   if (sessions.length === 0) return <p className="center-note">No sessions yet.</p>;
   return (
     <>
-      <ul className="session-list" aria-label="Sessions">
+      <ul className="session-list" aria-label="Sessions" ref={listRef}>
         {sessions.map((row) => {
           const title = sessionTitle(row);
           return (
@@ -95,7 +105,13 @@ export function SessionList() {
       {pending?.kind === "delete" && (
         <ConfirmDeleteDialog
           label={sessionTitle(pending.row)}
-          onConfirm={() => void actions.remove(pending.row.id, sessionTitle(pending.row))}
+          onConfirm={() => {
+            focusAfter.current = {
+              id: pending.row.id,
+              at: sessions.findIndex((s) => s.id === pending.row.id),
+            };
+            void actions.remove(pending.row.id, sessionTitle(pending.row));
+          }}
           onClose={() => setPending(undefined)}
         />
       )}

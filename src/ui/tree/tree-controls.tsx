@@ -3,7 +3,7 @@
  * the open session, the tree panel, the navigation (branch summary) dialog and the label dialog.
  * The panel and the dialogs load on demand: their code is fetched when first opened.
  */
-import { type ReactNode, useEffect } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { createPortal } from "react-dom";
 import { useTreeStore } from "../../store/tree-store.ts";
 import { Dialog } from "../common/dialog.tsx";
@@ -71,6 +71,14 @@ export function TreeControls({ sessionId }: SessionSlotProps) {
   const navigating = useTreeStore((s) => s.navigation?.sessionId === sessionId);
   const labelling = useTreeStore((s) => s.labelling?.sessionId === sessionId);
   const data = loaded ? treeData(loaded.entries) : undefined;
+  // Closed with the focus inside it (Escape, its ✕), the tree gives the focus back to its button.
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const wasOpen = useRef(open);
+  useEffect(() => {
+    const active = document.activeElement;
+    if (wasOpen.current && !open && (active === null || active === document.body)) buttonRef.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
 
   // Keyboard: Alt+T toggles the tree.
   useEffect(() => {
@@ -87,6 +95,7 @@ export function TreeControls({ sessionId }: SessionSlotProps) {
   return (
     <>
       <button
+        ref={buttonRef}
         type="button"
         className="btn"
         aria-pressed={open}
