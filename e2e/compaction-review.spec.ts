@@ -202,6 +202,11 @@ test("after Confirm and after Undo the focus is on the compaction controls, not 
   await page.getByTestId("compact-open-top").click();
   await page.getByTestId("offline").click();
   await expect(page.getByTestId("summary-editor")).not.toHaveValue("");
+  // "Before" is the provider's count, "after" an estimate: the difference is said, and adds up.
+  const num = async (id: string) => Number((await page.getByTestId(id).textContent())?.replace(/\D/g, ""));
+  await expect(page.getByTestId("after-usage-note")).toBeVisible();
+  expect(await num("after-reported")).toBe((await num("tokens-after")) + (await num("usage-difference")));
+  expect(await num("usage-difference")).toBeGreaterThan(1000);
   await page.getByRole("button", { name: "Confirm", exact: true }).click();
   await expect(page.getByTestId("compaction-preview")).toBeHidden();
   const focused = () => page.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? "");

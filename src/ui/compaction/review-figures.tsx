@@ -3,7 +3,7 @@
  * "after" is made of (system prompt and tools, the summary's budget or real size, the kept part),
  * the pins carried verbatim, what is summarized and kept, the split turn, and the file lists.
  */
-import type { TokensAfter } from "../../core/compaction/breakdown.ts";
+import { breakdownOf, type TokensAfter } from "../../core/compaction/breakdown.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
 import { oneLine } from "../../core/session/one-line.ts";
 import { markInvisible } from "../common/invisible.ts";
@@ -12,6 +12,23 @@ import { PinsCarriedNote } from "../pins/review-notes.tsx";
 import { describeEntry } from "../timeline/entry-kind.ts";
 import { fullTokens, kTokens, middleEllipsis, percent, plural } from "./format-tokens.ts";
 import type { CompactionModel } from "./use-compaction-model.ts";
+
+/**
+ * "Before" is the provider's count when it reported one; "after" can only be estimated. What the
+ * provider counted beyond the estimate of the same context (a system prompt and tools that the
+ * session does not record, the estimate's own error) is said, with what the next reply may report.
+ */
+function UsageNote({ model, after }: { model: CompactionModel; after: number }) {
+  const { usageDifference } = breakdownOf(model.account, model.context);
+  if (usageDifference <= 0) return null;
+  return (
+    <p className="cp-note" data-testid="after-usage-note">
+      The provider counted <b data-testid="usage-difference">{fullTokens(usageDifference)}</b> more than this
+      estimate (a system prompt and tools the session does not hold, the estimate's error): the next reply may
+      report about <b data-testid="after-reported">{fullTokens(after + usageDifference)}</b>.
+    </p>
+  );
+}
 
 export function ReviewFigures({
   model,
@@ -54,6 +71,7 @@ export function ReviewFigures({
         + kept {fullTokens(after.kept)}
         {byHand ? " (moved by hand)" : ""}
       </p>
+      <UsageNote model={model} after={after.total} />
       <PinsCarriedNote system={plan.systemMessage} className="cp-note" />
       <ul className="cp-facts">
         <li>
