@@ -5,8 +5,10 @@
  */
 import { resolve } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
+import { msg, user } from "../src/core/session/test-builders.ts";
 import { UNDO_WINDOW_MS } from "../src/services/sessions-service.ts";
 import { generateBigSession } from "./bench/lib/big-session.ts";
+import { writeSessionFile } from "./lib/session-file.ts";
 import { storedRows } from "./lib/stored-rows.ts";
 import { AppPage, IMPORT_TIMEOUT } from "./pages/app-page.ts";
 
@@ -317,4 +319,34 @@ test("the timeline keeps a constant number of DOM rows on a 9k-entry session", a
     counts.push(await app.timelineRows.count());
   }
   for (const n of counts) expect(n).toBeLessThan(60);
+});
+
+test("at most three notifications show; the older ones wait behind 'N more', and all can be dismissed", async ({
+  page,
+}) => {
+  const app = new AppPage(page);
+  await app.goto();
+  const files = (n: number) =>
+    Array.from(
+      { length: n },
+      (_, i) => writeSessionFile(`toast-${i}`, [msg("u1", null, user(`hello ${i}`))]).path,
+    );
+  const visible = page.locator('[data-testid="toast"]:visible');
+  const more = page.getByTestId("toast-more");
+  await app.importByPicker(...files(5));
+  await expect(app.sessionItems).toHaveCount(5, { timeout: IMPORT_TIMEOUT });
+  await expect(visible).toHaveCount(3);
+  await expect(page.getByTestId("toast")).toHaveCount(5);
+  await more.getByRole("button", { name: "2 more notifications" }).click();
+  await expect(visible).toHaveCount(5);
+  await expect(more).toBeHidden();
+  // Dismissed down to a few, "N more" is collapsed again for the next ones; "Dismiss all" clears them.
+  for (let k = 0; k < 3; k++) await visible.first().getByRole("button", { name: "Dismiss" }).click();
+  await expect(visible).toHaveCount(2);
+  await app.importByPicker(...files(2));
+  await expect(app.sessionItems).toHaveCount(7, { timeout: IMPORT_TIMEOUT });
+  await expect(visible).toHaveCount(3);
+  await expect(more.getByRole("button", { name: "1 more notification" })).toBeVisible();
+  await more.getByRole("button", { name: "Dismiss all" }).click();
+  await expect(page.getByTestId("toast")).toHaveCount(0);
 });

@@ -12,7 +12,10 @@ import { useUndoAfterReload } from "./undo-delete.ts";
 import { useBottomVar } from "./use-bottom-var.ts";
 import "./toasts.css";
 
-function ToastItem({ toast }: { toast: Toast }) {
+/** Toasts shown at once; older ones wait behind "N more" (their timers run meanwhile). */
+const SHOWN = 3;
+
+function ToastItem({ toast, hidden }: { toast: Toast; hidden: boolean }) {
   const dismiss = useUiStore((s) => s.dismissToast);
   const [paused, setPaused] = useState(false);
   const left = useRef(toast.timeout);
@@ -35,6 +38,7 @@ function ToastItem({ toast }: { toast: Toast }) {
       role={toast.kind === "error" ? "alert" : "status"}
       data-testid="toast"
       data-kind={toast.kind}
+      hidden={hidden}
       onMouseEnter={() => setPaused(true)}
       onMouseLeave={() => setPaused(false)}
       onFocus={() => setPaused(true)}
@@ -68,14 +72,35 @@ export function Toasts() {
   useBottomVar(ref, "toasts-h", "height");
   const toasts = useUiStore((s) => s.toasts);
   const selected = useUiStore((s) => s.selectedSessionId);
+  const [all, setAll] = useState(false);
   useUndoAfterReload();
+  const shown = toasts.filter((t) => t.sessionId === undefined || t.sessionId === selected);
+  const more = all ? 0 : Math.max(0, shown.length - SHOWN);
+  useEffect(() => {
+    if (shown.length <= SHOWN) setAll(false);
+  }, [shown.length]);
   return (
     <div ref={ref} className="toasts toasts-top" data-testid="toasts">
-      {toasts
-        .filter((t) => t.sessionId === undefined || t.sessionId === selected)
-        .map((t) => (
-          <ToastItem key={t.id} toast={t} />
-        ))}
+      {more > 0 && (
+        <div className="toast-more" data-testid="toast-more">
+          <button type="button" className="btn small" onClick={() => setAll(true)}>
+            {more} more {more === 1 ? "notification" : "notifications"}
+          </button>
+          <button
+            type="button"
+            className="btn ghost small"
+            onClick={() => {
+              for (const t of shown) useUiStore.getState().dismissToast(t.id);
+            }}
+          >
+            Dismiss all
+          </button>
+        </div>
+      )}
+      {shown.map((t, i) => (
+        // The newest are last: the oldest beyond SHOWN wait (hidden) until "N more" or their time.
+        <ToastItem key={t.id} toast={t} hidden={i < more} />
+      ))}
     </div>
   );
 }
