@@ -67,10 +67,8 @@ export function createImportBuilder(fileName: string, { keepEntries = false } = 
     const parsed = parser.finish();
     if (!parsed.ok) {
       if (parsed.error.message === EMPTY_FILE_MESSAGE) return emptyFile(fileName);
-      const why = parsed.error.message.replace(/^Not a pi session: /, "");
-      // The line, unless the reason names it already (or says that no line is any good).
-      const where = parsed.error.line && !/\bline\b/.test(why) ? ` (line ${parsed.error.line})` : "";
-      return { ok: false, error: { fileName, message: `Not a pi session${where}: ${why}` } };
+      // The parser's message names the line where one is to blame (parse.ts).
+      return { ok: false, error: { fileName, message: parsed.error.message } };
     }
     yield;
     const { header, entryCount, problems, path, originalVersion, verbatimSpans } = parsed.value;

@@ -36,9 +36,7 @@ function Status({ state }: { state: SessionAgentState }) {
         <span className={above ? "sr-only" : undefined}>
           <SafeText text={s.message} />
         </span>{" "}
-        {!/send again/i.test(s.message) && (
-          <span className="agent-faint">Everything before it is saved; send again to continue.</span>
-        )}
+        <span className="agent-faint">Everything before it is saved.</span>
       </div>
     );
   }

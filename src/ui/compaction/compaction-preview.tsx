@@ -9,9 +9,10 @@ import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { tokensAfter } from "../../core/compaction/breakdown.ts";
 import type { CoverageReport } from "../../core/compaction/coverage.ts";
 import { useCompactionStore, useSessionCompaction } from "../../store/compaction-store.ts";
+import { focusFirstOf } from "../common/focus-return.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { confirmReview } from "./confirm-review.ts";
-import { focusFirstOf } from "./focus-return.ts";
+import { compactionControls } from "./focus-return.ts";
 import { MaskingPanel } from "./masking-panel.tsx";
 import { skipReview } from "./review-actions.ts";
 import { ReviewControls } from "./review-controls.tsx";
@@ -47,7 +48,8 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
     if (s.reason === null) focusRef.current?.focus();
   }, []);
   // To where it was (a Compact… button disabled by the compaction made: the next that can take it).
-  const giveFocusBack = () => requestAnimationFrame(() => focusFirstOf([returnTo.current]));
+  const giveFocusBack = () =>
+    requestAnimationFrame(() => focusFirstOf([returnTo.current, ...compactionControls()]));
 
   // Auto-open in ask mode: start generating once per request, as soon as the plan is ready.
   const request = s.generateRequest;

@@ -11,7 +11,8 @@ import { db } from "../../db/instance.ts";
 import { maskToolOutputs, unmaskToolOutputs } from "../../services/masking-service.ts";
 import { sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
-import { focusFirstOf } from "./focus-return.ts";
+import { refocusIfLost } from "../common/focus-return.ts";
+import { compactionControls } from "./focus-return.ts";
 import { fullTokens, plural } from "./format-tokens.ts";
 import type { CompactionModel } from "./use-compaction-model.ts";
 
@@ -86,10 +87,7 @@ function MaskingBody({
     });
     // The button is disabled now (nothing left to mask): the focus goes to the panel's heading.
     const heading = bodyRef.current?.closest("details")?.querySelector("summary");
-    requestAnimationFrame(() => {
-      const active = document.activeElement;
-      if (active === null || active === document.body) focusFirstOf([heading]);
-    });
+    refocusIfLost(() => [heading, ...compactionControls()]);
   };
 
   return (

@@ -4,7 +4,8 @@ import { db } from "../../db/instance.ts";
 import { redoCompaction, undoCompaction } from "../../services/compaction-runner.ts";
 import { useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
-import { refocusIfLost } from "./focus-return.ts";
+import { refocusIfLost } from "../common/focus-return.ts";
+import { compactionControls } from "./focus-return.ts";
 
 /** The session's compaction notice (it replaces the one before it). */
 function say(sessionId: string, message: string, action?: { label: string; run: () => void }): void {
@@ -27,7 +28,7 @@ export async function runUndo(
   const r = await undoCompaction(db, { sessionId, compaction, ...(path ? { path } : {}) });
   if (!r.ok) return say(sessionId, `Undo failed: ${r.error.message}`);
   useCompactionStore.getState().setStatus(sessionId, "undone", { undone: { entryId: compaction.id } });
-  refocusIfLost();
+  refocusIfLost(compactionControls);
   say(sessionId, "Compaction undone: the leaf is back before it (history kept).", {
     label: "Redo",
     run: () => void runRedo(sessionId, compaction),
@@ -39,7 +40,7 @@ export async function runRedo(sessionId: string, compaction: CompactionEntry): P
   const r = await redoCompaction(db, { sessionId, compaction });
   if (!r.ok) return say(sessionId, `Redo failed: ${r.error.message}`);
   useCompactionStore.getState().setStatus(sessionId, "confirmed", { undone: null });
-  refocusIfLost();
+  refocusIfLost(compactionControls);
   say(sessionId, "Compaction redone: the session continues from the summary again.", {
     label: "Undo",
     run: () => void runUndo(sessionId, compaction),

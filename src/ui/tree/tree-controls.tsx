@@ -8,6 +8,7 @@ import { createPortal } from "react-dom";
 import { useTreeStore } from "../../store/tree-store.ts";
 import { Dialog } from "../common/dialog.tsx";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
+import { refocusIfLost } from "../common/focus-return.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import { lazyComponent } from "../shell/lazy-component.ts";
 import { LoadBoundary } from "../shell/load-boundary.tsx";
@@ -75,8 +76,7 @@ export function TreeControls({ sessionId }: SessionSlotProps) {
   const buttonRef = useRef<HTMLButtonElement>(null);
   const wasOpen = useRef(open);
   useEffect(() => {
-    const active = document.activeElement;
-    if (wasOpen.current && !open && (active === null || active === document.body)) buttonRef.current?.focus();
+    if (wasOpen.current && !open) refocusIfLost(() => [buttonRef.current]);
     wasOpen.current = open;
   }, [open]);
 
