@@ -337,6 +337,10 @@ test("at most three notifications show; the older ones wait behind 'N more', and
   await expect(app.sessionItems).toHaveCount(5, { timeout: IMPORT_TIMEOUT });
   await expect(visible).toHaveCount(3);
   await expect(page.getByTestId("toast")).toHaveCount(5);
+  // One entry is "1 entry", in the toast, the list, the top bar and the timeline.
+  await expect(visible.last()).toContainText(": 1 entry.");
+  await expect(page.getByTestId("path-count")).toHaveText("1 entry on the path");
+  await expect(app.sessionItems.first()).toContainText("1 entry ·");
   await more.getByRole("button", { name: "2 more notifications" }).click();
   await expect(visible).toHaveCount(5);
   await expect(more).toBeHidden();

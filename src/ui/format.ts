@@ -27,6 +27,11 @@ export function formatCount(n: number): string {
   return countFmt.format(n);
 }
 
+/** A count with its noun: "1 entry", "2 entries". */
+export function formatCountOf(n: number, one: string, many = `${one}s`): string {
+  return `${countFmt.format(n)} ${n === 1 ? one : many}`;
+}
+
 const dateFmt = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 const timeFmt = new Intl.DateTimeFormat(undefined, {
   hour: "2-digit",

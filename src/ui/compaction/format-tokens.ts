@@ -1,4 +1,5 @@
 /** Formatting for the compaction UI: "142k", "19,842", percentages, plurals, paths shortened in the middle. */
+import { formatCountOf } from "../format.ts";
 
 export function kTokens(n: number): string {
   if (!Number.isFinite(n)) return "?";
@@ -35,7 +36,7 @@ export function usd(n: number): string {
 
 /** "1 message", "1,204 messages" (thousands separators; the plural given or word + "s"). */
 export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${fullTokens(n)} ${n === 1 ? word : many}`;
+  return formatCountOf(Math.round(n), word, many);
 }
 
 /** A path shortened in the middle ("src/…/deep/file.ts") to about `max` characters. */

@@ -10,6 +10,7 @@ import { describeImported } from "../../services/import-report.ts";
 import type { ImportChoice } from "../../services/import-service.ts";
 import { useImportQuestion } from "../../store/import-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { formatCountOf } from "../format.ts";
 
 let jobSeq = 0;
 
@@ -76,7 +77,7 @@ async function importOne(file: File): Promise<SessionRow | undefined> {
     }
     ui.pushToast({
       kind: "success",
-      message: `Imported ${file.name}: ${saved.value.entryCount.toLocaleString("en-US")} entries.${describeImported(candidate.problems, candidate.path)}`,
+      message: `Imported ${file.name}: ${formatCountOf(saved.value.entryCount, "entry", "entries")}.${describeImported(candidate.problems, candidate.path)}`,
     });
     // Opened in the same render that removes its preview (no "Loading" in between).
     ui.selectSession(saved.value.id);

@@ -10,7 +10,7 @@ import { markInvisible } from "../common/invisible.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { RenameDialog } from "../common/session-dialogs.tsx";
 import { useBottomVar } from "../common/use-bottom-var.ts";
-import { formatBytes, formatCount } from "../format.ts";
+import { formatBytes, formatCountOf } from "../format.ts";
 import { CurrentSessionProvider, useCurrentSession, useLoadProgress } from "../hooks/current-session.tsx";
 import { useSessionActions } from "../hooks/use-session-actions.ts";
 import { MenuToggle } from "../shell/menu-toggle.tsx";
@@ -44,7 +44,7 @@ function TopBar({ sessionId }: { sessionId: string }) {
       </h1>
       {row && (
         <span className="topbar-sub">
-          {formatCount(row.entryCount)} entries · {formatBytes(row.byteSize)}
+          {formatCountOf(row.entryCount, "entry", "entries")} · {formatBytes(row.byteSize)}
         </span>
       )}
       <div className="topbar-slot">

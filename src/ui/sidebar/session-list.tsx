@@ -57,8 +57,8 @@ export function SessionList() {
                 <SafeText className="session-name" text={title} />
                 <span className="session-meta">
                   {formatDate(row.updatedAt)} ·{" "}
-                  <span data-testid="entry-count">{formatCount(row.entryCount)}</span> entries ·{" "}
-                  {formatBytes(row.byteSize)}
+                  <span data-testid="entry-count">{formatCount(row.entryCount)}</span>{" "}
+                  {row.entryCount === 1 ? "entry" : "entries"} · {formatBytes(row.byteSize)}
                 </span>
               </button>
               <span className="session-tools">

@@ -10,7 +10,7 @@ import { useUiStore } from "../../store/ui-store.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
 import { inputStamp } from "../common/input-stamp.ts";
 import { type ListVirtualizer, useListVirtualizer } from "../common/use-list-virtualizer.ts";
-import { formatCount, formatTokens } from "../format.ts";
+import { formatCount, formatCountOf, formatTokens } from "../format.ts";
 import { useLoadProgress } from "../hooks/current-session.tsx";
 import { ForkParent } from "../tree/fork-parent.tsx";
 import { factsAt } from "./compaction-facts.tsx";
@@ -241,7 +241,7 @@ export function Timeline({
         {partial ? (
           (status ?? <LoadProgressLabel />)
         ) : (
-          <span data-testid="path-count">{formatCount(count)} entries on the path</span>
+          <span data-testid="path-count">{formatCountOf(count, "entry", "entries")} on the path</span>
         )}
         {!partial && <span>≈ {formatTokens(total)} tokens (estimate, chars/4)</span>}
         {awaiting && <BodiesProgressLabel />}

@@ -12,7 +12,7 @@ import { useTreeStore } from "../../store/tree-store.ts";
 import { markInvisible } from "../common/invisible.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { useListVirtualizer } from "../common/use-list-virtualizer.ts";
-import { formatCount } from "../format.ts";
+import { formatCount, formatCountOf } from "../format.ts";
 import { describeEntry } from "../timeline/entry-kind.ts";
 import { useTreeActions } from "./use-tree-actions.ts";
 
@@ -184,7 +184,7 @@ export function TreePanel({ sessionId, data }: { sessionId: string; data: TreeDa
       <div className="tree-head">
         <h2>Session tree</h2>
         <span className="tree-stats" data-testid="tree-stats">
-          {formatCount(data.entries.length)} entries · {formatCount(branchCount)}{" "}
+          {formatCountOf(data.entries.length, "entry", "entries")} · {formatCount(branchCount)}{" "}
           {branchCount === 1 ? "branch" : "branches"}
         </span>
         <button
