@@ -56,3 +56,22 @@ describe("delete with undo: a mark, not a removal", () => {
     expect((await undoDelete(db, id)).ok).toBe(false);
   });
 });
+
+describe("rename: the same name is no rename", () => {
+  it("appends nothing when the name equals the stored one (spaces aside), and nothing to clear no name", async () => {
+    const r = await createEmptySession(db);
+    if (!r.ok) throw new Error(r.error.message);
+    const id = r.value.id;
+    const cleared = await renameSession(db, id, "   ");
+    expect(cleared.ok && cleared.value.entryCount).toBe(0);
+    const named = await renameSession(db, id, " plan ");
+    expect(named.ok && [named.value.entryCount, named.value.name]).toEqual([1, "plan"]);
+    const same = await renameSession(db, id, "plan  ");
+    expect(same.ok && same.value.entryCount).toBe(1);
+    expect((await readEntries(db, id)).map((e) => e.type)).toEqual(["session_info"]);
+    const other = await renameSession(db, id, "plan B");
+    expect(other.ok && [other.value.entryCount, other.value.name]).toEqual([2, "plan B"]);
+    const clear = await renameSession(db, id, "");
+    expect(clear.ok && [clear.value.entryCount, clear.value.name]).toEqual([3, undefined]);
+  });
+});

@@ -2,6 +2,7 @@
  * Session actions of the session list: new, example, rename, delete (with undo), export.
  * Appends go through src/db's appendAtLeaf like every other writer's.
  */
+import { isRename } from "../core/session/session-name.ts";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "../core/session/types.ts";
 import {
   appendAtLeaf,
@@ -68,8 +69,9 @@ export async function loadExampleSession(
 
 /**
  * Renames by appending a `session_info` entry as a child of the stored leaf (it becomes the leaf),
- * in one transaction with reading that leaf; refused while the session runs (here or in another
- * tab), so a rename never lands between a run's entries.
+ * in one transaction with reading that leaf and the stored name: the same name (spaces aside) is
+ * no rename and appends nothing. Refused while the session runs (here or in another tab), so a
+ * rename never lands between a run's entries.
  */
 export function renameSession(
   db: CutpointDb,
@@ -77,17 +79,16 @@ export function renameSession(
   name: string,
   now = new Date(),
 ): Promise<Result<SessionRow>> {
-  return appendAtLeaf(
-    db,
-    sessionId,
-    { now },
-    (row, at): SessionEntry => ({
-      type: "session_info",
-      id: newEntryId(),
-      parentId: row.leafId,
-      timestamp: at.toISOString(),
-      name: name.trim(),
-    }),
+  return appendAtLeaf(db, sessionId, { now }, (row, at): SessionEntry | undefined =>
+    !isRename(row.name, name)
+      ? undefined
+      : {
+          type: "session_info",
+          id: newEntryId(),
+          parentId: row.leafId,
+          timestamp: at.toISOString(),
+          name: name.trim(),
+        },
   );
 }
 

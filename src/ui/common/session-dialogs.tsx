@@ -14,8 +14,8 @@ export function RenameDialog(props: {
 }) {
   const [name, setName] = useState(props.initial);
   const save = () => {
-    // The same name (spaces aside) is no rename: nothing is appended to the session.
-    if (name.trim() !== props.initial.trim()) props.onSave(name);
+    // The same name (spaces aside) is no rename: renameSession appends nothing then.
+    props.onSave(name);
     props.onClose();
   };
   return (

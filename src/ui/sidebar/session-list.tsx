@@ -1,6 +1,7 @@
 /** The stored sessions (metadata only, live): open, rename, export, delete. */
 import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useRef, useState } from "react";
+import { sessionTitle } from "../../core/session/session-name.ts";
 import { db } from "../../db/instance.ts";
 import type { SessionRow } from "../../db/schema.ts";
 import { listSessions } from "../../db/sessions-repo.ts";
@@ -11,9 +12,7 @@ import { ConfirmDeleteDialog, RenameDialog } from "../common/session-dialogs.tsx
 import { formatBytes, formatCount, formatDate } from "../format.ts";
 import { useSessionActions } from "../hooks/use-session-actions.ts";
 
-export function sessionTitle(row: Pick<SessionRow, "name" | "firstUserMessage">): string {
-  return row.name || row.firstUserMessage || "Untitled session";
-}
+export { sessionTitle };
 
 type Pending = { kind: "rename" | "delete"; row: SessionRow } | undefined;
 
