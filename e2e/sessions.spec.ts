@@ -3,6 +3,7 @@
  * in view when the view's height changes, rename, a new session, delete with Undo across a reload
  * and the purge after it, keyboard only, and a 9k-entry timeline with few DOM rows.
  */
+import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { msg, user } from "../src/core/session/test-builders.ts";
@@ -152,6 +153,25 @@ test("rename appends a session_info entry; new empty session; delete asks, then 
   await expect(app.title).toHaveText("Renamed example");
   await expect.poll(() => app.entryCountOf("Renamed example"), { timeout: IMPORT_TIMEOUT }).toBe("56");
   await expect(app.timelineRows.last()).toContainText("Renamed example");
+
+  // The example again, twice (the first was renamed): the second copy is named apart from the
+  // first ("… (2)"), a session_info entry after the example's last, so its export says so too.
+  const sidebar = page.locator("#sidebar");
+  await sidebar.getByRole("button", { name: "Example session" }).click();
+  await expect(app.title).toHaveText(current);
+  await sidebar.getByRole("button", { name: "Example session" }).click();
+  await expect(app.title).toHaveText(`${current} (2)`);
+  const names = await app.sessionItems.locator(".session-name").allTextContents();
+  expect(names.sort()).toEqual(["Renamed example", current, `${current} (2)`]);
+  const copy = (await readFile(await (await app.exportOpen()).path(), "utf8")).trim().split("\n");
+  expect(copy).toHaveLength(57); // the header, the example's 55 entries and the name
+  expect(JSON.parse(copy.at(-1)!)).toMatchObject({ type: "session_info", name: `${current} (2)` });
+  for (const name of [`${current} (2)`, current]) {
+    await page.getByRole("button", { name: `Delete ${name}` }).click();
+    await page.locator('dialog[data-dialog="delete"]').getByRole("button", { name: "Delete" }).click();
+    await expect(app.item(name)).toHaveCount(0);
+  }
+  await app.open("Renamed example");
 
   await page.getByRole("button", { name: "+ New" }).click();
   await expect(page.getByText("This session has no entries yet.")).toBeVisible();

@@ -174,28 +174,36 @@ test("label and jump, skip the summary, offline draft, fork, export one branch; 
   expect(bs.details).toEqual({ readFiles: [], modifiedFiles: [] });
   expect(whole.filter((e) => e.type === "leaf").map((e) => e.targetId)).toEqual(["a3"]);
 
-  // Fork from the labelled entry into a new session and open it.
+  // Fork from the labelled user message: the fork ends before it (pi's rule), with its text in
+  // the composer ready to send, no "lost reply" notice, and a name of its own in the list.
   await page.locator(".tree-labels").getByRole("button", { name: "⚑ tests-start" }).click();
   await page.getByRole("button", { name: "Fork from here" }).click();
-  await expect(app.toast("Forked into a new session")).toBeVisible();
-  await expect(page.getByTestId("path-count")).toHaveText("3 entries on the path");
+  await expect(app.toast("Forked into a new session, “Fork of plan the parser”")).toBeVisible();
+  await expect(app.title).toHaveText("Fork of plan the parser");
+  await expect(app.item("Fork of plan the parser")).toHaveCount(1);
+  await expect(app.item("plan the parser")).toHaveCount(2);
+  await expect(composerInput(page)).toHaveValue("write tests");
+  await expect(composerInput(page)).toBeFocused();
+  await expect(page.getByTestId("reply-missing")).toHaveCount(0);
+  await expect(row(page, "Sure, a plan.")).toBeVisible();
+  await expect(row(page, "write tests")).toHaveCount(0);
+  await page.screenshot({ path: `${SHOTS}/fork-user-message-1280.png` });
   const fork = parseJsonl(
     await downloadText(page, () => page.getByRole("button", { name: "Export", exact: true }).click()),
   );
   expect(String(fork[0]!.parentSession)).toMatch(new RegExp(`Z_${file.id}\\.jsonl$`));
   expect(fork[0]!.id).not.toBe(file.id);
-  expect(fork.slice(1, 4).map((e) => e.id)).toEqual(["u1", "a1", "u2"]);
-  // The labels re-created after the path, then a move back to u2: pi opens the fork there too.
-  expect(fork.at(-1)).toMatchObject({
-    customType: "cutpoint.move",
-    parentId: "u2",
-    data: { targetId: "u2" },
-  });
+  expect(fork.slice(1, 3).map((e) => e.id)).toEqual(["u1", "a1"]);
+  // The name is pi's session_info entry after a1; the labels re-created after it, then a move back
+  // to it: pi opens the fork there too, under that name.
+  const info = fork[3]!;
+  expect(info).toMatchObject({ type: "session_info", parentId: "a1", name: "Fork of plan the parser" });
+  expect(fork.at(-1)).toMatchObject({ customType: "cutpoint.move", data: { targetId: info.id } });
   await page.getByRole("button", { name: "Tree", exact: true }).click();
-  await expect(treeRow(page, "plan the parser")).toContainText("⚑ origin");
-  await expect(treeRow(page, "write tests")).toContainText("⚑ tests-start");
-  await expect(page.getByTestId("tree-list").locator('[aria-current="location"]')).toContainText(
-    "write tests",
+  await expect(page.getByTestId("tree-list").locator('[data-entry-id="u1"]')).toContainText("⚑ origin");
+  await expect(treeRow(page, "write tests")).toHaveCount(0);
+  await expect(page.getByTestId("tree-list").locator('[aria-current="location"]')).toHaveText(
+    /Fork of plan the parser/,
   );
   await page.getByRole("button", { name: "Close the tree" }).click();
 
@@ -206,6 +214,18 @@ test("label and jump, skip the summary, offline draft, fork, export one branch; 
   await parent.getByRole("button").click();
   await expect(page.getByTestId("path-count")).toHaveText("7 entries on the path");
   await expect(page.getByTestId("fork-parent")).toHaveCount(0);
+
+  // F in the tree on a reply forks there (the reply included); a second fork of the same session
+  // is numbered, and nothing goes into its composer.
+  await page.getByRole("button", { name: "Tree", exact: true }).click();
+  await treeRow(page, "tests written").click();
+  await nav.getByRole("button", { name: "Cancel" }).click();
+  await page.getByTestId("tree-list").press("f");
+  await expect(app.title).toHaveText("Fork of plan the parser (2)");
+  await expect(app.item(/^Fork of plan the parser/)).toHaveCount(2);
+  await expect(row(page, "tests written")).toBeVisible();
+  await expect(composerInput(page)).toHaveValue("");
+  await expect(page.getByTestId("reply-missing")).toHaveCount(0);
 });
 
 test("a long label is cut with its whole text in a tooltip: the row's text stays readable, in the timeline and the tree", async ({

@@ -23,6 +23,7 @@ import {
 } from "./branch-service.ts";
 import { linear } from "./branch-test-support.ts";
 import { exportBranchFile, forkToNewSession } from "./fork-service.ts";
+import { awaitsReply } from "./interrupted-reply.ts";
 
 let db: CutpointDb;
 beforeEach(() => {
@@ -210,17 +211,40 @@ describe("branch service", () => {
     expect(resolveLabels(entries).has("u2")).toBe(false);
   });
 
+  it("a fork at a user message ends at its parent, the message's text handed back for the composer", async () => {
+    await store(linear);
+    const r = await forkToNewSession(db, { header: header(), entries: linear }, "u2");
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.value.editorText).toBe("now add tests");
+    const forked = await readEntries(db, r.value.row.id);
+    expect(forked.map((e) => e.id).slice(0, 2)).toEqual(["u1", "a1"]);
+    expect(forked.slice(2).map((e) => e.type)).toEqual(["session_info"]);
+    // Nothing of the person's waits for a reply: the path ends with the model's answer.
+    expect(awaitsReply(getPath(buildTreeIndex(forked).byId, r.value.row.leafId))).toBe(false);
+  });
+
   it("forks into a new session with parentSession, and exports a single branch", async () => {
     const branching = [...linear, msg("b1", "a1", user("other idea")), msg("b2", "b1", assistant("ok"))];
     await store(branching);
     const r = await forkToNewSession(db, { header: header(), entries: branching }, "a2");
-    expect(r.ok).toBe(true);
-    if (!r.ok) return;
+    if (!r.ok) throw new Error(r.error.message);
+    const { row } = r.value;
     // The file name the parent's export gets, from which its id reads back.
-    expect(r.value.header.parentSession).toBe("2026-01-01T00-00-00-000Z_sess-1.jsonl");
-    expect(parentSessionId(r.value.header.parentSession)).toBe("sess-1");
-    expect(r.value.leafId).toBe("a2");
-    expect((await readEntries(db, r.value.id)).map((e) => e.id)).toEqual(["u1", "a1", "u2", "a2"]);
+    expect(row.header.parentSession).toBe("2026-01-01T00-00-00-000Z_sess-1.jsonl");
+    expect(parentSessionId(row.header.parentSession)).toBe("sess-1");
+    expect(r.value.editorText).toBeUndefined();
+    const forked = await readEntries(db, row.id);
+    expect(forked.map((e) => e.id).slice(0, 4)).toEqual(["u1", "a1", "u2", "a2"]);
+    // Named apart from its parent (a session_info entry after a2, the fork's position).
+    expect(forked[4]).toMatchObject({
+      type: "session_info",
+      parentId: "a2",
+      name: "Fork of build the parser",
+    });
+    expect([row.leafId, row.name]).toEqual([forked[4]!.id, "Fork of build the parser"]);
+    // A second fork of the same parent is numbered.
+    const again = await forkToNewSession(db, { header: header(), entries: branching }, "a2");
+    expect(again.ok && again.value.row.name).toBe("Fork of build the parser (2)");
     const file = exportBranchFile({ header: header(), entries: branching }, "b2");
     expect(file.ok).toBe(true);
     if (!file.ok) return;

@@ -1,10 +1,13 @@
 /** Deleting a session with undo: a mark that hides it, undo within the window, the purge after it. */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type CutpointDb, createDb, getSession, listSessions, readEntries } from "../db/index.ts";
 import {
   createEmptySession,
   deleteSession,
+  loadExampleSession,
   pendingDeletes,
   purgeExpired,
   renameSession,
@@ -73,5 +76,24 @@ describe("rename: the same name is no rename", () => {
     expect(other.ok && [other.value.entryCount, other.value.name]).toEqual([2, "plan B"]);
     const clear = await renameSession(db, id, "");
     expect(clear.ok && [clear.value.entryCount, clear.value.name]).toEqual([3, undefined]);
+  });
+});
+
+describe("the example, opened again while a copy is listed", () => {
+  it("gets a name of its own ('… (2)'), written as a session_info entry after the example's last", async () => {
+    const text = readFileSync(
+      resolve(import.meta.dirname, "../../public/examples/example-session.jsonl"),
+      "utf8",
+    );
+    const first = await loadExampleSession(db, async () => text);
+    const second = await loadExampleSession(db, async () => text);
+    if (!first.ok || !second.ok) throw new Error("example not loaded");
+    expect(first.value.name).toBe("tally: --json flag and exact cents");
+    expect(second.value.name).toBe("tally: --json flag and exact cents (2)");
+    const [a, b] = [await readEntries(db, first.value.id), await readEntries(db, second.value.id)];
+    expect(b.slice(0, -1)).toEqual(a);
+    expect(b.at(-1)).toMatchObject({ type: "session_info", parentId: a.at(-1)!.id });
+    const third = await loadExampleSession(db, async () => text);
+    expect(third.ok && third.value.name).toBe("tally: --json flag and exact cents (3)");
   });
 });

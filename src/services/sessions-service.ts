@@ -2,13 +2,14 @@
  * Session actions of the session list: new, example, rename, delete (with undo), export.
  * Appends go through src/db's appendAtLeaf like every other writer's.
  */
-import { isRename } from "../core/session/session-name.ts";
+import { distinctName, isRename, sessionTitle } from "../core/session/session-name.ts";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "../core/session/types.ts";
 import {
   appendAtLeaf,
   type CutpointDb,
   exportSessionBlob,
   listDeletedSessions,
+  listSessions,
   prepareSession,
   purgeDeleted,
   type Result,
@@ -40,9 +41,15 @@ export async function createEmptySession(db: CutpointDb, now = new Date()): Prom
   return saveSession(db, prepareSession(emptyHeader(now), []), "new", now.getTime());
 }
 
+/** What the session list shows for each stored session (new sessions are named apart from these). */
+export async function sessionTitles(db: CutpointDb): Promise<string[]> {
+  return (await listSessions(db)).map(sessionTitle);
+}
+
 /**
  * Loads the bundled example session. Each click makes a fresh copy (new session id), so the
- * example can be explored and changed freely.
+ * example can be explored and changed freely; a copy while another is listed gets a name of its
+ * own ("… (2)": a session_info entry after the example's last, as a rename writes).
  */
 export async function loadExampleSession(
   db: CutpointDb,
@@ -60,11 +67,22 @@ export async function loadExampleSession(
   }
   // The parser is the import's (a chunk of its own, not in the initial JS).
   const { prepareImport } = await import("./import-prepare.ts");
-  const parsed = prepareImport("example-session.jsonl", text);
+  const parsed = prepareImport("example-session.jsonl", text, { keepEntries: true });
   if (!parsed.ok) return { ok: false, error: { message: parsed.error.message } };
   const prepared = parsed.value.prepared;
-  const copy = { ...prepared, header: { ...prepared.header, id: newSessionId() } };
-  return saveSession(db, copy, "new");
+  const header = { ...prepared.header, id: newSessionId() };
+  const title = sessionTitle(prepared.meta);
+  const name = distinctName(title, await sessionTitles(db));
+  if (name === title) return saveSession(db, { ...prepared, header }, "new");
+  const entries = parsed.value.entries ?? [];
+  const info: SessionEntry = {
+    type: "session_info",
+    id: newEntryId(new Set(entries.map((e) => e.id))),
+    parentId: prepared.meta.leafId,
+    timestamp: new Date().toISOString(),
+    name,
+  };
+  return saveSession(db, prepareSession(header, [...entries, info]), "new");
 }
 
 /**

@@ -72,6 +72,28 @@ describe("forkSessionContents", () => {
     });
   });
 
+  it("a named fork: a session_info entry after the forked entry is its position, the labels follow it", () => {
+    const r = forkSessionContents({
+      ...base,
+      source: { header: header(), entries: tree },
+      entryId: "d",
+      name: "Fork of first",
+    });
+    if (!r.ok) throw new Error(r.error.message);
+    const { entries, leafId } = r.value;
+    const info = entries[4]!;
+    expect(info).toMatchObject({ type: "session_info", parentId: "d", name: "Fork of first" });
+    expect(leafId).toBe(info.id);
+    expect(entries.slice(5).map((e) => e.type)).toEqual(["label", "custom"]);
+    expect(entries[5]).toMatchObject({ parentId: info.id, targetId: "c" });
+    const index = buildTreeIndex(entries);
+    expect(displayPositionId(resolveLeafId(entries), index.byId)).toBe(info.id);
+    // The context the fork sends is the path's: the name is not a message.
+    expect(buildSessionContext(getPath(index.byId, info.id)).messages).toEqual(
+      buildSessionContext(tree.slice(0, 4)).messages,
+    );
+  });
+
   it("forks a branch tip without labels to add: nothing but the path", () => {
     const r = forkSessionContents({
       ...base,

@@ -9,6 +9,8 @@
  *   the path, so the fork shows the same labels on the copied entries. They are chained after the
  *   forked entry, and a final move entry (moves.ts) puts the position back on it, for pi too.
  * - Moves and old `leaf` entries on the path are kept (they are part of the chain).
+ * - With a `name`, a `session_info` entry (how pi names a session) follows the forked entry and is
+ *   the fork's position, so the list can tell the fork from its parent; the labels follow it.
  *
  * `parentSession`: pi writes the parent's file path; a browser has no path, so Cutpoint writes
  * the file name its export gives the parent (`<timestamp>_<session id>.jsonl`, as pi names its
@@ -33,6 +35,8 @@ export interface ForkInput {
   newId: (taken: ReadonlySet<string>) => string;
   /** Reuse an index of the source entries (optional). */
   index?: TreeIndex;
+  /** The fork's own name (a session_info entry after the forked entry); none = the parent's names as they are. */
+  name?: string;
 }
 
 export type ForkResult =
@@ -62,10 +66,22 @@ export function forkSessionContents(input: ForkInput): ForkResult {
     return id;
   };
 
+  let at = entryId;
+  if (input.name !== undefined) {
+    const id = fresh();
+    entries.push({
+      type: "session_info",
+      id,
+      parentId: entryId,
+      timestamp: input.timestamp,
+      name: input.name,
+    });
+    at = id;
+  }
   // Labels the source shows on path entries but the copied path alone would not.
   const wanted = resolveLabels(source.entries);
   const have = resolveLabels(path);
-  let parent = entryId;
+  let parent = at;
   let added = false;
   for (const e of path) {
     const want = wanted.get(e.id) ?? "";
@@ -85,10 +101,8 @@ export function forkSessionContents(input: ForkInput): ForkResult {
     added = true;
   }
   if (added)
-    entries.push(
-      buildMoveEntry({ id: fresh(), timestamp: input.timestamp, targetId: entryId, fromId: parent }),
-    );
-  return { ok: true, value: { header, entries, leafId: entryId } };
+    entries.push(buildMoveEntry({ id: fresh(), timestamp: input.timestamp, targetId: at, fromId: parent }));
+  return { ok: true, value: { header, entries, leafId: at } };
 }
 
 /**

@@ -11,6 +11,7 @@ import { exportBranchFile, forkToNewSession } from "../../services/fork-service.
 import { type LeafMoveRequest, useTreeStore } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { download } from "../common/download.ts";
+import { formatCountOf } from "../format.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import { registerPrefetch } from "../shell/lazy-component.ts";
 import { treeData } from "./tree-model.ts";
@@ -72,11 +73,14 @@ export function useTreeActions(sessionId: string) {
           toastError(r.error.message);
           return;
         }
+        const { row, editorText } = r.value;
         useTreeStore.getState().setTreeOpen(false);
-        useUiStore.getState().selectSession(r.value.id);
+        useUiStore.getState().selectSession(row.id);
+        // Forked at a user message: the fork ends before it, its text is in the composer, ready to send.
+        if (editorText !== undefined) useTreeStore.getState().putInComposer(row.id, editorText);
         useUiStore.getState().pushToast({
           kind: "success",
-          message: `Forked into a new session (${r.value.entryCount} entries).`,
+          message: `Forked into a new session, “${row.name}” (${formatCountOf(row.entryCount, "entry", "entries")}).`,
         });
       },
       exportBranch() {
