@@ -7,6 +7,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { expect, test } from "@playwright/test";
+import { msg, user } from "../src/core/session/test-builders.ts";
+import { writeSessionFile } from "./lib/session-file.ts";
 import { storedRows } from "./lib/stored-rows.ts";
 import { AppPage, IMPORT_TIMEOUT } from "./pages/app-page.ts";
 
@@ -78,6 +80,46 @@ test("import by drag and drop; the same session again asks, and imports as a cop
   await app.importDialog.getByRole("button", { name: "Cancel import" }).click();
   await expect(app.toast(/import cancelled, nothing was written/)).toBeVisible({ timeout: IMPORT_TIMEOUT });
   await expect(app.sessionItems).toHaveCount(2);
+});
+
+test("several files already here: the answer to the first can be kept for the rest of the import", async ({
+  page,
+}) => {
+  const files = ["alpha", "beta", "gamma"].map((word) =>
+    writeSessionFile(`again-${word}`, [msg("u1", null, user(`${word} question`))]),
+  );
+  const paths = files.map((f) => f.path);
+  const app = new AppPage(page);
+  await app.goto();
+  await app.importByPicker(...paths);
+  await expect(app.sessionItems).toHaveCount(3, { timeout: IMPORT_TIMEOUT });
+
+  // Again: asked once, "Import as a copy" with the box ticked copies the other two without asking.
+  await app.importByPicker(...paths);
+  await expect(app.importDialog).toContainText("alpha question", { timeout: IMPORT_TIMEOUT });
+  const forAll = app.importDialog.getByRole("checkbox", {
+    name: /Do the same for the other files of this import/,
+  });
+  await expect(forAll).toBeVisible();
+  await expect(app.importDialog).toContainText("2 files still to come");
+  await page.screenshot({ path: "/tmp/import-shots/for-all-1280.png" });
+  await forAll.check();
+  await app.importDialog.getByRole("button", { name: "Import as a copy" }).click();
+  await expect(app.sessionItems).toHaveCount(6, { timeout: IMPORT_TIMEOUT });
+  await expect(app.importDialog).toBeHidden();
+  for (const word of ["alpha", "beta", "gamma"]) await expect(app.item(`${word} question`)).toHaveCount(2);
+
+  // Unticked, each file is asked about; the last file of an import offers no box.
+  await app.importByPicker(paths[0]!, paths[1]!);
+  await expect(app.importDialog).toContainText("alpha question", { timeout: IMPORT_TIMEOUT });
+  await app.importDialog.getByRole("button", { name: "Cancel import" }).click();
+  await expect(app.importDialog).toContainText("beta question", { timeout: IMPORT_TIMEOUT });
+  await expect(forAll).toHaveCount(0);
+  await app.importDialog.getByRole("button", { name: "Cancel import" }).click();
+  await expect(app.toast(/beta.*import cancelled, nothing was written/)).toBeVisible({
+    timeout: IMPORT_TIMEOUT,
+  });
+  await expect(app.sessionItems).toHaveCount(6);
 });
 
 test("a v3 file is stored as its own bytes: export equals the CLI's migrate, CRLF and a bad line included", async ({

@@ -1,19 +1,30 @@
 /**
  * Asks what to do with a file that has problems (bad lines, invalid UTF-8, a broken tree) or
  * whose session id already exists: what would be stored, how many entries on the current path,
- * what the damage means, then import the valid entries, or cancel (nothing is written).
+ * what the damage means, then import the valid entries, or cancel (nothing is written). With more
+ * files to come in the same import, the answer to an existing id can be kept for all of them.
  */
+import { useState } from "react";
 import { describeDamage, describePath } from "../../services/import-report.ts";
-import { useImportQuestion } from "../../store/import-store.ts";
+import { type ImportAnswer, type ImportQuestion, useImportQuestion } from "../../store/import-store.ts";
 import { Dialog } from "../common/dialog.tsx";
 import { SafeText } from "../common/safe-text.tsx";
+import { formatCountOf } from "../format.ts";
 
 const SHOWN = 50;
 
 export function ImportDialog() {
   const question = useImportQuestion((s) => s.question);
-  const answer = useImportQuestion((s) => s.answer);
-  if (!question) return null;
+  // A new question (the next file) starts with the box unticked.
+  return question ? (
+    <Question key={`${question.fileName}:${question.remaining}`} question={question} />
+  ) : null;
+}
+
+function Question({ question }: { question: ImportQuestion }) {
+  const reply = useImportQuestion((s) => s.answer);
+  const [forAll, setForAll] = useState(false);
+  const answer = (a: ImportAnswer) => reply(a, forAll);
   const { problems, existingName } = question;
   const hasProblems = problems.length > 0;
   const title = hasProblems ? "This file has problems" : "This session is already here";
@@ -22,7 +33,7 @@ export function ImportDialog() {
       open
       name="import"
       title={title}
-      onClose={() => answer("cancel")}
+      onClose={() => reply("cancel")}
       actions={
         <>
           <button type="button" className="btn" onClick={() => answer("cancel")}>
@@ -97,6 +108,14 @@ export function ImportDialog() {
           ”). Replace it with this file
           {hasProblems ? " (its valid entries)" : ""}, or import this file as a copy with a new id?
         </p>
+      )}
+      {existingName !== undefined && question.remaining > 0 && (
+        <label className="import-for-all">
+          <input type="checkbox" checked={forAll} onChange={(e) => setForAll(e.target.checked)} /> Do the same
+          for the other files of this import whose session is already here (
+          {formatCountOf(question.remaining, "file")} still to come; a file with problems is still asked
+          about)
+        </label>
       )}
     </Dialog>
   );

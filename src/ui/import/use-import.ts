@@ -14,7 +14,13 @@ import { formatCountOf } from "../format.ts";
 
 let jobSeq = 0;
 
-async function importOne(file: File): Promise<SessionRow | undefined> {
+/** One import of several files: how many are left, and the answer to an existing id chosen for all. */
+interface Batch {
+  remaining: number;
+  existing?: "replace" | "copy" | "cancel";
+}
+
+async function importOne(file: File, batch: Batch): Promise<SessionRow | undefined> {
   const ui = useUiStore.getState();
   const id = ++jobSeq;
   ui.upsertImport({ id, fileName: file.name, phase: "read", fraction: 0 });
@@ -47,18 +53,24 @@ async function importOne(file: File): Promise<SessionRow | undefined> {
     const candidate = parsedImport.summary;
     const q = await questionsFor(db, candidate);
     let choice: ImportChoice = "new";
+    // An id already here, nothing else to ask: the answer chosen for the whole import, if any.
+    const chosen = q.existing && !q.problems ? batch.existing : undefined;
     if (q.problems || q.existing) {
       useUiStore.getState().upsertImport({ id, fileName: file.name, phase: "waiting", fraction: 1 });
-      const answer = await useImportQuestion.getState().ask({
-        fileName: file.name,
-        sessionName: candidate.meta.name ?? candidate.meta.firstUserMessage,
-        entryCount: candidate.meta.entryCount,
-        problems: candidate.problems,
-        path: candidate.path,
-        existingName: q.existing
-          ? (q.existing.name ?? q.existing.firstUserMessage) || q.existing.id
-          : undefined,
-      });
+      const { answer, forAll } = chosen
+        ? { answer: chosen, forAll: false }
+        : await useImportQuestion.getState().ask({
+            fileName: file.name,
+            sessionName: candidate.meta.name ?? candidate.meta.firstUserMessage,
+            entryCount: candidate.meta.entryCount,
+            problems: candidate.problems,
+            path: candidate.path,
+            existingName: q.existing
+              ? (q.existing.name ?? q.existing.firstUserMessage) || q.existing.id
+              : undefined,
+            remaining: batch.remaining,
+          });
+      if (forAll && q.existing && answer !== "valid") batch.existing = answer;
       if (answer === "cancel") {
         parsedImport.discard();
         ui.pushToast({ kind: "info", message: `${file.name}: import cancelled, nothing was written.` });
@@ -94,6 +106,10 @@ async function importOne(file: File): Promise<SessionRow | undefined> {
 /** Imports files one after the other; each one stored is opened (the last one stays open). */
 export function useImportFiles(): (files: readonly File[]) => Promise<void> {
   return useCallback(async (files) => {
-    for (const file of files) await importOne(file);
+    const batch: Batch = { remaining: files.length };
+    for (const file of files) {
+      batch.remaining--;
+      await importOne(file, batch);
+    }
   }, []);
 }
