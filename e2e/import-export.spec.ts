@@ -122,6 +122,33 @@ test("several files already here: the answer to the first can be kept for the re
   await expect(app.sessionItems).toHaveCount(6);
 });
 
+test("a file with a BOM, CRLF line ends and blank lines imports, and the toast says the export writes LF, no BOM, no blank lines", async ({
+  page,
+}) => {
+  const file = writeSessionFile("crlf", [
+    msg("u1", null, user("windows question")),
+    msg("u2", "u1", user("second question")),
+  ]);
+  const lines = file.text.trimEnd().split("\n");
+  const edited = tempFile("crlf.jsonl", `\uFEFF${lines.join("\r\n\r\n")}\r\n`);
+  const app = new AppPage(page);
+  await app.goto();
+  await app.importByPicker(edited);
+  // No question: nothing of the session is lost.
+  const toast = app.toast("Imported crlf.jsonl: 2 entries.");
+  await expect(toast).toBeVisible({ timeout: IMPORT_TIMEOUT });
+  await expect(toast).toContainText(
+    "The file has a byte order mark (BOM) at its start, 3 lines ending in CRLF and 2 blank lines: the session " +
+      "is the same, but its export writes no BOM, LF line ends and no blank lines, so the exported file differs " +
+      "from this one.",
+  );
+  await expect(app.importDialog).toBeHidden();
+  await page.screenshot({ path: "/tmp/import-shots/normalized-toast-1280.png" });
+  // What the toast says is what the export does.
+  const exported = readFileSync(await (await app.exportOpen()).path(), "utf8");
+  expect(exported).toBe(file.text);
+});
+
 test("a v3 file is stored as its own bytes: export equals the CLI's migrate, CRLF and a bad line included", async ({
   page,
 }) => {

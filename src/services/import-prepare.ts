@@ -4,7 +4,7 @@
  * directly.
  */
 import type { LineProblem, PathSummary } from "../core/session/damage.ts";
-import { createSessionByteParser, EMPTY_FILE_MESSAGE } from "../core/session/parse.ts";
+import { createSessionByteParser, EMPTY_FILE_MESSAGE, type Normalized } from "../core/session/parse.ts";
 import { runSteps, type Steps } from "../core/session/steps.ts";
 import type { SessionEntry } from "../core/session/types.ts";
 import { serializeEntryLine, sourceChunkSteps } from "../db/chunks.ts";
@@ -18,6 +18,8 @@ export interface ImportCandidate {
   problems: LineProblem[];
   /** The current path of what would be stored. */
   path: PathSummary;
+  /** What the export will write differently from the file (BOM, CRLF, blank lines: parse.ts). */
+  normalized: Normalized;
   /**
    * With `keepEntries`: every stored entry, in file order, as parsed (the session's loader takes
    * them after the store instead of reading the chunks back, see services/session-handover.ts).
@@ -71,10 +73,10 @@ export function createImportBuilder(fileName: string, { keepEntries = false } = 
       return { ok: false, error: { fileName, message: parsed.error.message } };
     }
     yield;
-    const { header, entryCount, problems, path, originalVersion, verbatimSpans } = parsed.value;
+    const { header, entryCount, problems, path, originalVersion, verbatimSpans, normalized } = parsed.value;
     const chunks = yield* sourceChunkSteps(entryCount, verbatimSpans, source, (i) => rewritten.get(i) ?? "");
     const prepared: PreparedSession = { header, chunks, meta: meta.result(), originalVersion };
-    const value: ImportCandidate = { fileName, prepared, problems, path };
+    const value: ImportCandidate = { fileName, prepared, problems, path, normalized };
     if (kept) value.entries = kept;
     return { ok: true, value };
   }

@@ -5,7 +5,13 @@ import { serializeSession } from "../core/session/export.ts";
 import { PI_FIXTURE } from "../core/session/fixture-path.ts";
 import { parseSessionJsonl } from "../core/session/parse.ts";
 import { prepareImport } from "./import-prepare.ts";
-import { describeDamage, describeImported, describePath, describeProblems } from "./import-report.ts";
+import {
+  describeDamage,
+  describeImported,
+  describeNormalized,
+  describePath,
+  describeProblems,
+} from "./import-report.ts";
 
 const V3 = (() => {
   const parsed = parseSessionJsonl(readFileSync(PI_FIXTURE, "utf8"));
@@ -95,6 +101,26 @@ describe("import report", () => {
     );
     expect(describeProblems(problems)).toMatch(
       /^2 lines were left out \(line 20: not valid JSON; line 25: duplicate id/,
+    );
+  });
+});
+
+describe("what an import normalized", () => {
+  it("says nothing for a file as pi writes it", () => {
+    expect(describeNormalized(prepare(V3.slice(0, 5)).normalized)).toBe("");
+  });
+
+  it("names the BOM, the CRLF line ends, the blank lines and the missing last line end, and what the export writes", () => {
+    const text = `\uFEFF${V3.slice(0, 3).join("\r\n")}\r\n\n${V3[3]}`;
+    const candidate = prepareImport("f.jsonl", text);
+    if (!candidate.ok) throw new Error(candidate.error.message);
+    expect(describeNormalized(candidate.value.normalized)).toBe(
+      "The file has a byte order mark (BOM) at its start, 3 lines ending in CRLF, 1 blank line and no line " +
+        "end after its last line: the session is the same, but its export writes no BOM, LF line ends, no " +
+        "blank lines and a line end after every line, so the exported file differs from this one.",
+    );
+    expect(describeNormalized({ bom: false, crlfLines: 1, blankLines: 0, noFinalNewline: false })).toBe(
+      "The file has 1 line ending in CRLF: the session is the same, but its export writes LF line ends, so the exported file differs from this one.",
     );
   });
 });

@@ -3,6 +3,7 @@
  * means for what gets stored and for the current path. The dialog and the toast both say this.
  */
 import { type LineProblem, type PathSummary, problemEffect } from "../core/session/damage.ts";
+import type { Normalized } from "../core/session/parse.ts";
 
 const count = (n: number) => n.toLocaleString("en-US");
 const plural = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`;
@@ -97,4 +98,39 @@ export function describeImported(problems: readonly LineProblem[], path: PathSum
   const left = describeProblems(problems, 3);
   const onPath = ` ${count(path.length)} on the current path${path.cutBy === null ? "" : ` (cut short by the damage on line ${path.cutBy})`}.`;
   return `${onPath}${left === "" ? "" : ` ${left}`}`;
+}
+
+/**
+ * What an import normalized (a BOM, CRLF line ends, blank lines, no final newline) and what the
+ * export writes instead, so a person knows why the export is not byte for byte the file; "" when
+ * nothing was. The session itself is the same either way.
+ */
+export function describeNormalized(n: Normalized): string {
+  const found: string[] = [];
+  const writes: string[] = [];
+  if (n.bom) {
+    found.push("a byte order mark (BOM) at its start");
+    writes.push("no BOM");
+  }
+  if (n.crlfLines > 0) {
+    found.push(`${plural(n.crlfLines, "line")} ending in CRLF`);
+    writes.push("LF line ends");
+  }
+  if (n.blankLines > 0) {
+    found.push(plural(n.blankLines, "blank line"));
+    writes.push("no blank lines");
+  }
+  if (n.noFinalNewline) {
+    found.push("no line end after its last line");
+    writes.push("a line end after every line");
+  }
+  if (found.length === 0) return "";
+  return (
+    `The file has ${list(found)}: the session is the same, but its export writes ${list(writes)}, ` +
+    "so the exported file differs from this one."
+  );
+}
+
+function list(items: readonly string[]): string {
+  return items.length < 2 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 }

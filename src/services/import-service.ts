@@ -30,6 +30,7 @@
  * fresh session id, side by side), or cancels. Nothing is ever merged.
  */
 import type { LineProblem, PathSummary } from "../core/session/damage.ts";
+import type { Normalized } from "../core/session/parse.ts";
 import { type TailPreview, tailPreview } from "../core/session/tail-preview.ts";
 import type { SessionHeader } from "../core/session/types.ts";
 import {
@@ -57,6 +58,8 @@ export interface ParsedSummary {
   problems: LineProblem[];
   /** The current path of what would be stored (how many entries, where it starts). */
   path: PathSummary;
+  /** What the export will write differently from the file (BOM, CRLF, blank lines). */
+  normalized: Normalized;
   originalVersion: number;
   /**
    * Timings (ms): read = waiting for the file's bytes, parse = decoding and parsing (overlapping
@@ -138,13 +141,14 @@ export async function parseFile(
     const result = await runStepsInSlices(builder.finishSteps(file), SLICE_MS);
     const t3 = performance.now();
     if (!result.ok) return { ok: false, error: result.error };
-    const { prepared, problems, path } = result.value;
+    const { prepared, problems, path, normalized } = result.value;
     const summary: ParsedSummary = {
       fileName,
       header: prepared.header,
       meta: prepared.meta,
       problems,
       path,
+      normalized,
       originalVersion: prepared.originalVersion,
       timings: { read: waitMs, parse: t1 - t0 - waitMs, prepare: t3 - t2 },
     };

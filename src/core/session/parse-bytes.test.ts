@@ -174,6 +174,17 @@ describe("the byte parser", () => {
     expect(ok(parseInPieces(bytes, [1, 2]))).toEqual(whole);
   });
 
+  it("says what the export writes differently: the file's BOM, CRLF line ends, blank lines, no final newline", () => {
+    const plain = ok(parseSessionBytes(enc.encode(`${HEADER}\n${entryLine(0, "a")}\n`)));
+    expect(plain.normalized).toEqual({ bom: false, crlfLines: 0, blankLines: 0, noFinalNewline: false });
+    const text = `\uFEFF${HEADER}\r\n\r\n${entryLine(0, "a")}\r\n  \n\n\uFEFF${entryLine(1, "b")}`;
+    const bytes = enc.encode(text);
+    const whole = ok(parseSessionBytes(bytes));
+    expect(whole.normalized).toEqual({ bom: true, crlfLines: 2, blankLines: 3, noFinalNewline: true });
+    // However the bytes come in.
+    expect(ok(parseInPieces(bytes, [1, 2, 5, HEADER.length + 4])).normalized).toEqual(whole.normalized);
+  });
+
   it("the verbatim export of a v3 file is the file without its bad and blank lines, LF endings", () => {
     fc.assert(
       fc.property(fc.array(lineArb, { maxLength: 25 }), fc.boolean(), (items, finalNewline) => {

@@ -3,9 +3,18 @@
 /**
  * Receives each physical line, in order: its text (without "\n"; a "\r" before it stays), whether
  * its bytes were not valid UTF-8 (bad sequences read as U+FFFD), whether it is the file's last
- * line with no "\n" after it, and its byte span [start, end) in the input.
+ * line with no "\n" after it, its byte span [start, end) in the input, and whether the file's BOM
+ * was dropped before it.
  */
-export type LineSink = (text: string, invalid: boolean, isLast: boolean, start: number, end: number) => void;
+export type LineSink = (
+  text: string,
+  invalid: boolean,
+  isLast: boolean,
+  start: number,
+  end: number,
+  /** The file's byte order mark (U+FEFF at its start) was dropped before this line (the first). */
+  bom: boolean,
+) => void;
 
 export interface LineSplitter {
   push(bytes: Uint8Array): void;
@@ -48,14 +57,15 @@ export function createLineSplitter(sink: LineSink): LineSplitter {
   const emit = (text: string, invalid: boolean, isLast: boolean, start: number, end: number): void => {
     let line = text;
     let from = start;
+    const bom = from === 0 && line.charCodeAt(0) === 0xfeff;
     // The file's BOM is no part of its first line's span (whatever the size of the first piece).
-    if (from === 0 && line.charCodeAt(0) === 0xfeff) {
+    if (bom) {
       line = line.slice(1);
       from = 3;
     }
     // Then one U+FEFF at the start of any line, as a decoder drops it at the start of its input.
     if (line.charCodeAt(0) === 0xfeff) line = line.slice(1);
-    sink(line, invalid, isLast, from, end);
+    sink(line, invalid, isLast, from, end, bom);
   };
 
   /** One line without its "\n" (a line carried over pieces, or the last line). */

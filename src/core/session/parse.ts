@@ -3,7 +3,8 @@
  *
  * - One pass over the bytes: they are cut into lines and decoded in runs of whole lines
  *   (parse-split.ts), each non-blank line goes through JSON.parse once. A UTF-8 BOM is dropped;
- *   CRLF endings are accepted.
+ *   CRLF endings and blank lines are accepted; the result counts them (`normalized`), since the
+ *   export writes neither.
  * - Not a session at all -> `{ok:false}`: empty text, NUL bytes before the header (binary), or
  *   a first parsed JSON value that is not `{type:"session", id:<string>}`. As in pi, lines that
  *   are not JSON before the header are skipped (and reported).
@@ -45,6 +46,8 @@ export interface ParsedSession {
   path: PathSummary;
   /** The header's version before migration (a missing version means 1). */
   originalVersion: number;
+  /** What the export writes differently from the file's bytes (see `Normalized`). */
+  normalized: Normalized;
   /**
    * Parsed from bytes (`parseSessionBytes`) and no migration was needed: for entry i, the byte
    * span [verbatimSpans[2i], verbatimSpans[2i+1]) of its line in the input, without the "\n";
@@ -52,6 +55,21 @@ export interface ParsedSession {
    * unchanged, so a v3 file is stored and exported byte for byte (see export.ts).
    */
   verbatimSpans?: Float64Array;
+}
+
+/**
+ * What the parser read past that the file has and a v3 export does not write: a BOM, CRLF line
+ * ends, blank lines, a last line without "\n" (the export writes UTF-8 without BOM, "\n" after
+ * every line, no blank line). Nothing of the session changes; only its bytes differ.
+ */
+export interface Normalized {
+  bom: boolean;
+  /** Non-blank lines that ended in "\r\n". */
+  crlfLines: number;
+  /** Lines with nothing but spaces (or a lone "\r"). */
+  blankLines: number;
+  /** The last line had no "\n" after it. */
+  noFinalNewline: boolean;
 }
 
 export interface ParseError {
@@ -112,6 +130,7 @@ function createAssembler(options: StreamOptions) {
   let streaming = false;
   let lineNo = 0;
   let sawNul = false;
+  const normalized: Normalized = { bom: false, crlfLines: 0, blankLines: 0, noFinalNewline: false };
 
   /** Lines whose bytes were not valid UTF-8 (kept when they are valid entries). */
   const invalidUtf8 = new Set<number>();
@@ -167,11 +186,17 @@ function createAssembler(options: StreamOptions) {
      * One physical line (without its "\n") and its byte span [start, end) in the input, so that
      * export can write the line's bytes as they are.
      */
-    handle(raw: string, invalid: boolean, isLast: boolean, start: number, end: number): void {
+    handle(raw: string, invalid: boolean, isLast: boolean, start: number, end: number, bom: boolean): void {
       lineNo++;
+      if (bom) normalized.bom = true;
       const hasCr = raw.charCodeAt(raw.length - 1) === 13;
       const line = hasCr ? raw.slice(0, -1) : raw;
-      if (isBlank(line)) return;
+      if (isBlank(line)) {
+        normalized.blankLines++;
+        return;
+      }
+      if (hasCr) normalized.crlfLines++;
+      if (isLast) normalized.noFinalNewline = true;
       if (pending.length === 0 && line.includes("\u0000")) sawNul = true;
       if (nestedTooDeep(line)) {
         bad(lineNo, DEPTH_REASON, line);
@@ -245,6 +270,7 @@ function createAssembler(options: StreamOptions) {
           problems,
           path: report.path,
           originalVersion: migration.fromVersion,
+          normalized,
           // Entries that need no migration are exactly the objects on their lines.
           ...(streaming ? { verbatimSpans: Float64Array.from(spans) } : {}),
         },

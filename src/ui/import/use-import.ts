@@ -6,10 +6,10 @@
 import { useCallback } from "react";
 import { db } from "../../db/instance.ts";
 import type { SessionRow } from "../../db/schema.ts";
-import { describeImported } from "../../services/import-report.ts";
+import { describeImported, describeNormalized } from "../../services/import-report.ts";
 import type { ImportChoice } from "../../services/import-service.ts";
 import { useImportQuestion } from "../../store/import-store.ts";
-import { useUiStore } from "../../store/ui-store.ts";
+import { TOAST_TIMEOUTS, useUiStore } from "../../store/ui-store.ts";
 import { formatCountOf } from "../format.ts";
 
 let jobSeq = 0;
@@ -87,9 +87,13 @@ async function importOne(file: File, batch: Batch): Promise<SessionRow | undefin
       ui.pushToast({ kind: "error", message: `${file.name}: ${saved.error.message}` });
       return undefined;
     }
+    // What was normalized (BOM, CRLF, blank lines) is said, never asked: nothing of the session changes.
+    const normalized = describeNormalized(candidate.normalized);
     ui.pushToast({
       kind: "success",
-      message: `Imported ${file.name}: ${formatCountOf(saved.value.entryCount, "entry", "entries")}.${describeImported(candidate.problems, candidate.path)}`,
+      message: `Imported ${file.name}: ${formatCountOf(saved.value.entryCount, "entry", "entries")}.${describeImported(candidate.problems, candidate.path)}${normalized === "" ? "" : ` ${normalized}`}`,
+      // A longer report stays long enough to be read.
+      ...(normalized === "" ? {} : { timeout: 2 * TOAST_TIMEOUTS.success }),
     });
     // Opened in the same render that removes its preview (no "Loading" in between).
     ui.selectSession(saved.value.id);
