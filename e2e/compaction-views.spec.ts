@@ -56,3 +56,52 @@ test("what the model sees, minimap jump, and the diff of successive summaries", 
   expect(Number(added)).toBeGreaterThan(0);
   await expect(diff.locator(".d-add").first()).toBeVisible();
 });
+
+test("the meter's breakdown: hover and keyboard focus show it; leaving, a click and Escape hide it", async ({
+  page,
+}) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.openExample();
+  const meter = page.getByTestId("context-meter");
+  const tip = page.getByTestId("meter-breakdown");
+  await expect(meter).toBeVisible();
+  await expect(tip).toBeHidden();
+  // The pointer on it shows it, Escape hides it, leaving and coming back shows it again.
+  await meter.hover();
+  await expect(tip).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(tip).toBeHidden();
+  await page.mouse.move(640, 500);
+  await meter.hover();
+  await expect(tip).toBeVisible();
+  // A click opens the token timeline and closes the tip; keys pressed then leave it closed.
+  await meter.click();
+  await expect(page.getByTestId("token-timeline-panel")).toBeVisible();
+  await expect(tip).toBeHidden();
+  await page.mouse.move(640, 500);
+  await page.keyboard.press("Shift");
+  await expect(tip).toBeHidden();
+  await page.keyboard.press("Escape");
+  await expect(tip).toBeHidden();
+  await meter.click();
+  await page.mouse.move(640, 500);
+  await expect(tip).toBeHidden();
+  // By keyboard: Tab onto the meter shows it, Escape hides it and the focus stays; Tab away and back shows it.
+  await page.getByTestId("session-title").click();
+  await expect(page.locator(":focus")).toHaveCount(0);
+  await page.keyboard.press("Tab");
+  for (let i = 0; i < 10 && !(await meter.evaluate((el) => el === document.activeElement)); i++) {
+    await page.keyboard.press("Tab");
+  }
+  await expect(meter).toBeFocused();
+  await expect(tip).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(tip).toBeHidden();
+  await expect(meter).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(tip).toBeHidden();
+  await page.keyboard.press("Shift+Tab");
+  await expect(meter).toBeFocused();
+  await expect(tip).toBeVisible();
+});

@@ -1,11 +1,12 @@
 /**
  * The session tree on an imported branching pi session (no API key needed): the leaf restored
  * from a `leaf` entry, byte-equal export and re-import, labels and jumping to them, navigation
- * with Skip and with an offline draft, fork into a new session, export of one branch, and
- * screenshots at 1280 / 800 px in light and dark.
+ * with Skip and with an offline draft, fork into a new session, export of one branch, the open
+ * tree beside a composer that stays usable (a sheet when narrow), and screenshots at 1280 / 800 px
+ * in light and dark.
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import { assistant, entry, msg, toolResult, user } from "../src/core/session/test-builders.ts";
 import type { AssistantMessage } from "../src/core/session/types.ts";
 import { composerInput, parseJsonl } from "./agent-helpers.ts";
@@ -252,4 +253,70 @@ test("a long label is cut with its whole text in a tooltip: the row's text stays
   await page.getByTestId("tree-list").press("Escape");
   await expect(page.getByTestId("tree-panel")).toBeHidden();
   await expect(page.getByRole("button", { name: "Tree", exact: true })).toBeFocused();
+});
+
+/** Whether the centre and both ends of `el` are what a click there reaches (nothing lies over it). */
+async function reachable(el: Locator): Promise<boolean> {
+  return el.evaluate((node) => {
+    const r = node.getBoundingClientRect();
+    const y = r.top + r.height / 2;
+    return [r.left + 4, r.left + r.width / 2, r.right - 4].every((x) => {
+      const hit = document.elementFromPoint(x, y);
+      return hit !== null && (node === hit || node.contains(hit));
+    });
+  });
+}
+
+test("the open tree sits above the composer, which stays usable at 1280 and 1600 px; narrow, it is a sheet that closes", async ({
+  page,
+}) => {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.openExample();
+  const tree = page.getByTestId("tree-panel");
+  const treeButton = page.getByRole("button", { name: "Tree", exact: true });
+  const input = composerInput(page);
+  const sendButton = page.getByRole("button", { name: "Send", exact: true });
+  for (const width of [1600, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.keyboard.press("Alt+t");
+    await expect(tree).toBeVisible();
+    await expect(input).toBeVisible();
+    const treeBottom = await tree.evaluate((el) => el.getBoundingClientRect().bottom);
+    const composerTop = await page.locator(".composer-area").evaluate((el) => el.getBoundingClientRect().top);
+    expect(treeBottom).toBeLessThanOrEqual(composerTop + 0.5);
+    expect(await reachable(input)).toBe(true);
+    expect(await reachable(sendButton)).toBe(true);
+    await input.click();
+    await input.fill("");
+    await page.keyboard.type(`typed with the tree open at ${width}`);
+    await expect(input).toHaveValue(`typed with the tree open at ${width}`);
+    await expect(tree).toBeVisible();
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: `${SHOTS}/tree-over-composer-${width}-${scheme}.png` });
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+    await treeButton.click();
+    await expect(tree).toBeHidden();
+  }
+  // Narrow: the tree is a sheet over the view; its ✕ and Escape close it, the focus goes back to
+  // the Tree button and the composer still holds what was typed.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await treeButton.click();
+  await expect(tree).toBeVisible();
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: `${SHOTS}/tree-sheet-390-${scheme}.png` });
+  }
+  await tree.getByRole("button", { name: "Close the tree" }).click();
+  await expect(tree).toBeHidden();
+  await expect(treeButton).toBeFocused();
+  await expect(input).toHaveValue("typed with the tree open at 1280");
+  await treeButton.press("Alt+t");
+  await expect(tree).toBeVisible();
+  await page.getByTestId("tree-list").press("Escape");
+  await expect(tree).toBeHidden();
+  await expect(treeButton).toBeFocused();
+  expect(await reachable(input)).toBe(true);
 });

@@ -3,14 +3,15 @@
  * window as a bar with segments by category (system prompt and tools, summary, kept by the last
  * compaction, since it; provider usage beyond the estimate as its own part), the reserve zone
  * hatched, a tick at the trigger, the numbers in words, the source and the estimator; "remind
- * only" past the trigger when that mode is chosen. Hover or focus shows the breakdown; the button
- * opens the token timeline.
+ * only" past the trigger when that mode is chosen. Hover or keyboard focus shows the breakdown
+ * (a click or Escape hides it); the button opens the token timeline.
  */
 import { useEffect, useId } from "react";
 import { breakdownOf, type ContextBreakdown } from "../../core/compaction/breakdown.ts";
 import { openCompactionPreview } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { SafeText } from "../common/safe-text.tsx";
+import { useTooltip } from "../common/use-tooltip.ts";
 import type { SessionSlotProps } from "../shell/slots.ts";
 import { CompactButton, REVIEW_SHORTCUT } from "./compact-button.tsx";
 import { estimatorLabel, fullTokens, kTokens, percent } from "./format-tokens.ts";
@@ -81,6 +82,7 @@ export function ContextMeter({ sessionId }: SessionSlotProps) {
   const model = useCompactionModel(sessionId);
   const setRightOpen = useUiStore((s) => s.setRightPanelOpen);
   const tipId = useId();
+  const tip = useTooltip();
   useReviewPersistence(sessionId);
   useReviewShortcut(sessionId);
   if (!model) return <span className="cp-meter-loading">Context…</span>;
@@ -117,7 +119,13 @@ export function ContextMeter({ sessionId }: SessionSlotProps) {
       >
         {valueText}
       </meter>
-      <span className="cp-meter-bar" aria-hidden="true" data-testid="context-meter-bar">
+      <span
+        className="cp-meter-bar"
+        aria-hidden="true"
+        data-testid="context-meter-bar"
+        onPointerEnter={tip.handlers.onPointerEnter}
+        onPointerLeave={tip.handlers.onPointerLeave}
+      >
         {SEGMENTS.map(([key]) =>
           values[key] > 0 ? (
             <span key={key} className={`seg ${key}`} data-seg={key} style={{ width: pct(values[key]) }} />
@@ -133,6 +141,7 @@ export function ContextMeter({ sessionId }: SessionSlotProps) {
         aria-describedby={tipId}
         title="Open the token timeline"
         onClick={() => setRightOpen(true)}
+        {...tip.handlers}
       >
         <span className="cp-meter-text" data-testid="context-meter-text">
           {kTokens(n.total)} / {kTokens(n.window)} · {percent(n.total, n.window)} % · threshold{" "}
@@ -148,7 +157,13 @@ export function ContextMeter({ sessionId }: SessionSlotProps) {
           </span>
         )}
       </button>
-      <span className="cp-meter-tip" id={tipId} role="tooltip" data-testid="meter-breakdown">
+      <span
+        className="cp-meter-tip"
+        id={tipId}
+        role="tooltip"
+        data-testid="meter-breakdown"
+        hidden={!tip.open}
+      >
         <span>
           In context: <b data-testid="meter-total">{fullTokens(n.total)}</b> tokens ({model.context.source})
         </span>

@@ -114,6 +114,9 @@ function Conversation() {
 export function SessionView({ sessionId }: { sessionId: string }) {
   const rightOpen = useUiStore((s) => s.rightPanelOpen);
   const hasRight = useHasSlot("rightPanel");
+  // Overlays on the right (the tree) end above the composer: it stays in view and usable.
+  const composerRef = useRef<HTMLElement>(null);
+  useBottomVar(composerRef, "composer-h", "height");
   return (
     <CurrentSessionProvider sessionId={sessionId}>
       <TopBar sessionId={sessionId} />
@@ -129,7 +132,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           </aside>
         )}
       </div>
-      <footer className="composer-area">
+      <footer className="composer-area" ref={composerRef}>
         <SlotOutlet slot="composer" sessionId={sessionId} />
       </footer>
     </CurrentSessionProvider>
