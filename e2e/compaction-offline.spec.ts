@@ -152,6 +152,35 @@ test("cancel and discard write nothing; nothing is written before confirm", asyn
   expect(await app.entryCountOf(FIRST_USER)).toBe("1,002");
 });
 
+test("each thing is said once: why nothing can be compacted, and each history item's number", async ({
+  page,
+}) => {
+  // On screen (a screen reader's copy of the button's reason, 1 px, is not shown).
+  const shown = (text: RegExp) =>
+    page.getByText(text).filter({ visible: true }).and(page.locator(":not(.sr-only)"));
+  const app = new AppPage(page);
+  await app.goto();
+  await app.openExample();
+  await page.getByTestId("compact-open-top").click();
+  // The review open with nothing to summarize: the reason once on screen (not also under the timeline).
+  await expect(page.getByTestId("nothing-to-compact")).toBeVisible();
+  await expect(shown(/^Nothing to summarize/)).toHaveCount(1);
+  await page.getByTestId("keep-recent").fill("500");
+  await page.getByTestId("offline").click();
+  await page.getByTestId("confirm").click();
+  await expect(app.toast(/Compacted .* → .* tokens/)).toBeVisible();
+  // After Confirm: "Already compacted" once.
+  await expect(page.getByTestId("compact-disabled-reason")).toContainText("Already compacted");
+  await expect(shown(/Already compacted/)).toHaveCount(1);
+  // History numbers its items once ("#1", not also a list's "1.").
+  await page.getByRole("button", { name: /History \(2\)/ }).click();
+  const items = page.getByTestId("compaction-history").locator(":scope > ol > li");
+  await expect(items).toHaveCount(2);
+  await expect(items.first()).toContainText("#1");
+  expect(await items.first().evaluate((li) => getComputedStyle(li).listStyleType)).toBe("none");
+  await page.screenshot({ path: `${SHOTS}/history-once.png` });
+});
+
 for (const scheme of ["light", "dark"] as const) {
   for (const width of [1280, 800]) {
     test(`screenshot: timeline with a plan on the real fixture, ${width} px ${scheme}`, async ({ page }) => {

@@ -12,7 +12,7 @@ import { resolve } from "node:path";
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { settingsDialog, setUpProvider } from "./agent-helpers.ts";
 import { getChatRequests, scriptReplies, uniqueKey } from "./mock/client.ts";
-import { AppPage } from "./pages/app-page.ts";
+import { AppPage, EXAMPLE_TITLE } from "./pages/app-page.ts";
 
 test.setTimeout(240_000);
 
@@ -464,6 +464,152 @@ test("the summarizer shown is the one used, with a warning when its input does n
   await page.getByTestId("stop").click();
   await expect(editor).toHaveValue(first);
   await expect(page.getByTestId("preview-status")).toContainText("Draft ready");
+});
+
+/** The example session (no key needed) with its review open and a cut that summarizes something. */
+async function exampleReview(page: Page): Promise<AppPage> {
+  const app = new AppPage(page);
+  await app.goto();
+  await app.openExample();
+  await page.getByTestId("compact-open-top").click();
+  await expect(page.getByTestId("compaction-preview")).toBeVisible();
+  await page.getByTestId("keep-recent").fill("500");
+  await expect(page.getByTestId("preview-numbers")).toBeVisible();
+  return app;
+}
+
+const compactionsIn = (text: string) =>
+  text
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { type: string; summary?: string; firstKeptEntryId?: string })
+    .filter((l) => l.type === "compaction");
+
+test("after Confirm then Undo, the review offers the undone summary back; nothing is written before Confirm; a reload keeps it", async ({
+  page,
+}) => {
+  const app = await exampleReview(page);
+  await page.getByTestId("offline").click();
+  const editor = page.getByTestId("summary-editor");
+  await expect(editor).toHaveValue(/generated offline/);
+  await editor.fill(`${await editor.inputValue()}\n\nUNDONE-MARKER`);
+  await page.getByTestId("confirm").click();
+  await expect(page.getByTestId("compaction-preview")).toHaveCount(0);
+  const first = compactionsIn(await exportTo(app, test.info().outputPath("1.jsonl"))).at(-1)!;
+  expect(first.summary).toContain("UNDONE-MARKER");
+  await app
+    .toast(/Compacted/)
+    .getByRole("button", { name: "Undo" })
+    .click();
+  await expect(app.toast(/Compaction undone/)).toBeVisible();
+  const count = await app.entryCountOf(EXAMPLE_TITLE);
+  // Opened again: the undone summary is the draft, said to be that, editable, ready to confirm.
+  await page.getByTestId("compact-open-top").click();
+  await expect(editor).toHaveValue(/UNDONE-MARKER/);
+  await expect(editor).toBeEditable();
+  await expect(page.getByTestId("undone-draft")).toContainText("undone");
+  await expect(page.getByTestId("preview-status")).toContainText("Undone summary");
+  await expect(page.getByTestId("confirm")).toBeEnabled();
+  // Nothing was written for it: the session holds what it held after the Undo.
+  expect(await app.entryCountOf(EXAMPLE_TITLE)).toBe(count);
+  // A reload keeps the offer (saved with the review, not in the session file).
+  await editor.fill(`${await editor.inputValue()} AND-EDITED`);
+  await page.waitForTimeout(400);
+  await page.reload();
+  await app.open(EXAMPLE_TITLE);
+  await page.getByTestId("compact-open-top").click();
+  await expect(page.getByTestId("compaction-preview")).toBeVisible();
+  await expect(editor).toHaveValue(/UNDONE-MARKER AND-EDITED/);
+  await expect(page.getByTestId("undone-draft")).toBeVisible();
+  expect(await app.entryCountOf(EXAMPLE_TITLE)).toBe(count);
+  // Confirm again without regenerating: the same cut, the edited summary.
+  await page.getByTestId("confirm").click();
+  await expect(page.getByTestId("compaction-preview")).toHaveCount(0);
+  const again = compactionsIn(await exportTo(app, test.info().outputPath("2.jsonl"))).at(-1)!;
+  expect(again.summary).toContain("UNDONE-MARKER AND-EDITED");
+  expect(again.firstKeptEntryId).toBe(first.firstKeptEntryId);
+  // Redo of a compaction takes its offer away (it is in the session again).
+  await app
+    .toast(/Compacted/)
+    .getByRole("button", { name: "Undo" })
+    .click();
+  await expect(app.toast(/Compaction undone/)).toBeVisible();
+  await app
+    .toast(/Compaction undone/)
+    .getByRole("button", { name: "Redo" })
+    .click();
+  await expect(app.toast(/Compaction redone/)).toBeVisible();
+  await page.getByTestId("compact-open-top").click();
+  await expect(page.getByTestId("undone-draft")).toHaveCount(0);
+  await expect(editor).toHaveCount(0);
+});
+
+for (const scheme of ["light", "dark"] as const) {
+  for (const width of [1280, 1600]) {
+    test(`the review before a draft uses its width: fields' hints fit, the right column explains, ${width}x800 ${scheme}`, async ({
+      page,
+    }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width, height: 800 });
+      await exampleReview(page);
+      await page.mouse.move(5, 795);
+      await page.screenshot({ path: `${SHOTS}/review-empty-${width}-${scheme}.png` });
+      // Each field's placeholder fits in the field (none cut off).
+      for (const id of ["focus", "summarizer-model"]) {
+        const fits = await page.getByTestId(id).evaluate((el) => {
+          const f = el as HTMLInputElement;
+          const cs = getComputedStyle(f);
+          const ctx = document.createElement("canvas").getContext("2d")!;
+          ctx.font = `${cs.fontSize} ${cs.fontFamily}`;
+          const room = f.clientWidth - Number.parseFloat(cs.paddingLeft) - Number.parseFloat(cs.paddingRight);
+          return ctx.measureText(f.placeholder).width <= room;
+        });
+        expect(fits, `${id}'s placeholder fits`).toBe(true);
+      }
+      // The right column says what Generate and Offline summary do, next to them.
+      const empty = page.getByTestId("draft-empty");
+      await expect(empty).toBeVisible();
+      await expect(empty).toContainText("Generate summary");
+      await expect(empty).toContainText("Offline summary");
+      await expect(empty).toContainText("Nothing is written");
+      const col = (await page.locator(".cp-review-main").boundingBox())!;
+      const box = (await empty.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(col.x - 1);
+      await page.getByTestId("offline").click();
+      await expect(empty).toHaveCount(0);
+      await page.screenshot({ path: `${SHOTS}/review-draft-${width}-${scheme}.png` });
+    });
+  }
+}
+
+test("phone, 390x844: the cut handle is in reach of the review, and why Confirm is off is said next to it", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await exampleReview(page);
+  await page.getByTestId("offline").click();
+  await expect(page.getByTestId("summary-editor")).toHaveValue(/generated offline/);
+  const handle = page.getByTestId("cut-handle");
+  const confirm = page.getByTestId("confirm");
+  // Handle and Confirm are both on screen, with no scrolling of the page.
+  await expect(handle).toBeInViewport();
+  await expect(confirm).toBeInViewport();
+  await expect(confirm).toBeEnabled();
+  await page.screenshot({ path: `${SHOTS}/review-phone-1.png` });
+  await handle.focus();
+  await page.keyboard.press("ArrowUp");
+  await expect(confirm).toBeDisabled();
+  const why = page.getByTestId("confirm-why");
+  await expect(why).toContainText("The cut moved since this summary was made");
+  await expect(why).toBeInViewport();
+  await expect(confirm).toHaveAttribute("aria-describedby", (await why.getAttribute("id"))!);
+  await page.screenshot({ path: `${SHOTS}/review-phone-2.png` });
+  // Said once: not also above the summary.
+  await expect(page.getByText("The cut moved since this summary was made")).toHaveCount(1);
+  // Putting the cut back where the summary was made turns Confirm on again.
+  await why.getByRole("button", { name: /cut back/ }).click();
+  await expect(confirm).toBeEnabled();
+  await expect(why).toHaveCount(0);
 });
 
 for (const scheme of ["light", "dark"] as const) {

@@ -1,10 +1,11 @@
 /**
  * The review of a session saved across reloads (a settings row per session, never the session
  * file): the draft summary and what it was made for, focus, keep-recent, the cut and the
- * summarizer chosen. Read loose: a bad row reads as none.
+ * summarizer chosen; and the draft an undone compaction gives back. Read loose: a bad row reads
+ * as none.
  */
 import { type CompactionRecord, readCompactionRecord } from "../core/compaction/compaction-record.ts";
-import type { Usage } from "../core/session/types.ts";
+import type { CompactionEntry, Usage } from "../core/session/types.ts";
 import type { CutpointDb } from "../db/schema.ts";
 import { deleteSetting, getSetting, setSetting } from "../db/settings-repo.ts";
 
@@ -26,6 +27,8 @@ export interface SavedReview {
   draft: string;
   draftSource: "model" | "offline" | null;
   draftTarget: DraftTarget | null;
+  /** The compaction entry the draft is the summary of (offered back after its Undo). */
+  undoneFrom: string | null;
   focus: string;
   keepRecentOverride: number | null;
   cutEntryId: string | null;
@@ -62,6 +65,45 @@ function readTarget(v: unknown): SavedReview["draftTarget"] {
   return out;
 }
 
+/** A draft offered back: the summary of an undone compaction and what it was made for. */
+export interface UndoneDraft {
+  draft: string;
+  draftSource: "model" | "offline";
+  draftTarget: DraftTarget;
+  undoneFrom: string;
+}
+
+/**
+ * The draft a compaction gives back once undone: its summary, cut, numbers, file lists,
+ * checkpoint and record, so that Confirm writes it again as it was (undefined when it has no
+ * summary or no kept range to cut at).
+ */
+export function undoneDraftOf(entry: CompactionEntry): UndoneDraft | undefined {
+  if (typeof entry.summary !== "string" || entry.summary.trim() === "") return undefined;
+  const details = (entry.details && typeof entry.details === "object" ? entry.details : {}) as Record<
+    string,
+    unknown
+  >;
+  const record = readCompactionRecord(details);
+  const target = readTarget({
+    firstKeptEntryId: entry.firstKeptEntryId,
+    tokensBefore: entry.tokensBefore,
+    readFiles: details.readFiles,
+    modifiedFiles: details.modifiedFiles,
+    systemMessage: entry.systemMessage,
+    // What masking this review does is counted again on Confirm, not carried over.
+    record: record ? { ...record, maskedOutputs: undefined } : undefined,
+    usage: entry.usage,
+  });
+  if (!target) return undefined;
+  return {
+    draft: entry.summary,
+    draftSource: record?.model === "" ? "offline" : "model",
+    draftTarget: target,
+    undoneFrom: entry.id,
+  };
+}
+
 /** Normalizes a stored review; undefined when there is none. */
 export function readSavedReview(raw: unknown): SavedReview | undefined {
   if (!raw || typeof raw !== "object") return undefined;
@@ -71,6 +113,7 @@ export function readSavedReview(raw: unknown): SavedReview | undefined {
     draft: str(r.draft),
     draftSource: r.draftSource === "model" || r.draftSource === "offline" ? r.draftSource : null,
     draftTarget: readTarget(r.draftTarget),
+    undoneFrom: strOrNull(r.undoneFrom),
     focus: str(r.focus),
     keepRecentOverride: typeof keep === "number" && Number.isFinite(keep) && keep >= 0 ? keep : null,
     cutEntryId: strOrNull(r.cutEntryId),

@@ -10,7 +10,7 @@ import { currentPath } from "../core/session/tree.ts";
 import type { SessionEntry } from "../core/session/types.ts";
 import type { CutpointDb } from "../db/schema.ts";
 import { readEntries } from "../db/sessions-repo.ts";
-import { loadSavedReview, readSavedReview, saveReview } from "./compaction-drafts.ts";
+import { loadSavedReview, readSavedReview, saveReview, undoneDraftOf } from "./compaction-drafts.ts";
 import { confirmCompaction, redoCompaction, undoCompaction } from "./compaction-runner.ts";
 import {
   loadCompactionSettings,
@@ -67,6 +67,7 @@ describe("saved reviews", () => {
         modifiedFiles: [],
         record: { model: "m1", durationMs: 1200, costUsd: 0.002 },
       },
+      undoneFrom: "c1",
       focus: "parser",
       keepRecentOverride: 5000,
       cutEntryId: null,
@@ -94,6 +95,52 @@ describe("saved reviews", () => {
       keepRecentOverride: null,
       draftTarget: null,
     });
+  });
+});
+
+describe("the draft an undone compaction gives back", () => {
+  const entry = {
+    type: "compaction" as const,
+    id: "c9",
+    parentId: "p",
+    timestamp: "2026-01-01T00:00:00.000Z",
+    summary: "## Goal\nShip it",
+    firstKeptEntryId: "k1",
+    tokensBefore: 4200,
+    details: {
+      readFiles: ["a.ts"],
+      modifiedFiles: ["b.ts"],
+      cutpoint: { trigger: "masking", model: "", durationMs: 5, maskedOutputs: 3 },
+      coverage: { covered: 1 },
+    },
+    usage: { input: 10, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 12 },
+  };
+
+  it("is its summary at its cut, with its file lists, record (not this review's masking) and usage", () => {
+    expect(undoneDraftOf(entry as never)).toEqual({
+      draft: "## Goal\nShip it",
+      draftSource: "offline",
+      undoneFrom: "c9",
+      draftTarget: {
+        firstKeptEntryId: "k1",
+        tokensBefore: 4200,
+        readFiles: ["a.ts"],
+        modifiedFiles: ["b.ts"],
+        record: { model: "", durationMs: 5 },
+        usage: entry.usage,
+      },
+    });
+  });
+
+  it("a model's summary says so; pi's own (no record) counts as a model's; none without a summary or cut", () => {
+    const byModel = { ...entry, details: { ...entry.details, cutpoint: { trigger: "manual", model: "m" } } };
+    expect(undoneDraftOf(byModel as never)?.draftSource).toBe("model");
+    expect(undoneDraftOf({ ...entry, details: undefined } as never)).toMatchObject({
+      draftSource: "model",
+      draftTarget: { readFiles: [], modifiedFiles: [] },
+    });
+    expect(undoneDraftOf({ ...entry, summary: "  " } as never)).toBeUndefined();
+    expect(undoneDraftOf({ ...entry, firstKeptEntryId: undefined } as never)).toBeUndefined();
   });
 });
 

@@ -39,9 +39,44 @@ describe("compaction store by session", () => {
     st().openCompactionPreview("a", { generate: true });
     expect(sessionState(st(), "a").draft).toBe("D");
     expect(sessionState(st(), "a").generateRequest).toBe(0);
-    st().patch("a", { previous: { draft: "P", draftSource: "model", draftTarget: null } });
+    st().patch("a", { previous: { draft: "P", draftSource: "model", draftTarget: null, undoneFrom: null } });
     st().resetDraft("a");
     expect(sessionState(st(), "a")).toMatchObject({ draft: "", status: "idle", previous: null });
+  });
+
+  it("after Undo, offers the undone summary at its cut unless a draft is under way; its Redo withdraws it", () => {
+    const offer = {
+      draft: "UNDONE",
+      draftSource: "offline" as const,
+      draftTarget: { firstKeptEntryId: "k", tokensBefore: 9, readFiles: [], modifiedFiles: [] },
+      undoneFrom: "c1",
+    };
+    st().patch("a", { keepRecentOverride: 500 });
+    st().offerUndone("a", "c1", offer);
+    expect(sessionState(st(), "a")).toMatchObject({
+      status: "ready",
+      draft: "UNDONE",
+      undoneFrom: "c1",
+      cutEntryId: "k",
+      keepRecentOverride: null,
+      undone: { entryId: "c1" },
+    });
+    // Opening the review keeps it; Redo of another compaction leaves it; its own Redo withdraws it.
+    st().openCompactionPreview("a");
+    expect(sessionState(st(), "a").draft).toBe("UNDONE");
+    st().withdrawUndone("a", "other");
+    expect(sessionState(st(), "a").draft).toBe("UNDONE");
+    st().withdrawUndone("a", "c1");
+    expect(sessionState(st(), "a")).toMatchObject({
+      draft: "",
+      undoneFrom: null,
+      cutEntryId: null,
+      undone: null,
+    });
+    // A draft under way stays.
+    st().setStatus("b", "ready", { draft: "MINE" });
+    st().offerUndone("b", "c2", { ...offer, undoneFrom: "c2" });
+    expect(sessionState(st(), "b")).toMatchObject({ status: "ready", draft: "MINE", undoneFrom: null });
   });
 
   it("hydrates a saved review once, never over what the page already holds", () => {

@@ -3,10 +3,11 @@
  * summarizer model, the draft summary and its status), the timeline's toggles, the prompts that
  * wait for the review, the last compaction (for Undo / Redo) and the session's banner. Nothing of
  * one session shows in another. The draft is also saved in Dexie by the UI (ui/compaction/
- * draft-persistence.ts), so that it survives a reload; entries are written only on Confirm.
+ * review-persistence.ts), so that it survives a reload; entries are written only on Confirm. An
+ * undone compaction's summary comes back as the draft (when none is under way).
  */
 import { create } from "zustand";
-import type { DraftTarget } from "../services/compaction-drafts.ts";
+import type { DraftTarget, UndoneDraft } from "../services/compaction-drafts.ts";
 import { useUiStore } from "./ui-store.ts";
 
 export type PreviewStatus = "idle" | "generating" | "ready" | "failed" | "aborted" | "confirmed" | "undone";
@@ -34,6 +35,8 @@ export interface DraftSnapshot {
   draft: string;
   draftSource: "model" | "offline" | null;
   draftTarget: DraftTarget | null;
+  /** The undone compaction (its id) whose summary this draft is; null for a draft made here. */
+  undoneFrom: string | null;
 }
 
 export interface SessionCompaction extends DraftSnapshot {
@@ -73,6 +76,7 @@ export const EMPTY_DRAFT: DraftSnapshot & { status: PreviewStatus; error: string
   draft: "",
   draftSource: null,
   draftTarget: null,
+  undoneFrom: null,
   error: null,
 };
 
@@ -108,6 +112,13 @@ export interface CompactionUiState {
   setStatus(sessionId: string, status: PreviewStatus, patch?: Partial<SessionCompaction>): void;
   /** Clears the draft (Discard / Cancel). */
   resetDraft(sessionId: string): void;
+  /**
+   * After an Undo: the undone compaction's summary becomes the draft, at its cut, unless a draft
+   * is under way (then it stays). Nothing is written.
+   */
+  offerUndone(sessionId: string, entryId: string, offer: UndoneDraft | undefined): void;
+  /** After a Redo: the offer of that compaction's summary is withdrawn (it is in the session again). */
+  withdrawUndone(sessionId: string, entryId: string): void;
   /** Restores a saved review (after a reload); never overwrites what this page already holds. */
   hydrate(sessionId: string, saved: Partial<SessionCompaction> | undefined): void;
 }
@@ -146,6 +157,27 @@ export const useCompactionStore = create<CompactionUiState>()((set) => {
       update(sessionId, () => ({ keepRecentOverride: tokens, cutEntryId: null })),
     setStatus: (sessionId, status, patch = {}) => update(sessionId, () => ({ status, ...patch })),
     resetDraft: (sessionId) => update(sessionId, () => ({ ...EMPTY_DRAFT, previous: null })),
+    offerUndone: (sessionId, entryId, offer) =>
+      update(sessionId, (s) => {
+        const underWay = (s.status === "ready" || s.status === "generating") && s.draft.trim() !== "";
+        if (underWay || !offer) return { undone: { entryId }, ...(underWay ? {} : { status: "undone" }) };
+        return {
+          undone: { entryId },
+          status: "ready",
+          ...offer,
+          cutEntryId: offer.draftTarget.firstKeptEntryId,
+          keepRecentOverride: null,
+          error: null,
+          previous: null,
+        };
+      }),
+    withdrawUndone: (sessionId, entryId) =>
+      update(sessionId, (s) => {
+        if (s.undoneFrom === entryId && s.status === "ready")
+          return { ...EMPTY_DRAFT, status: "confirmed", previous: null, cutEntryId: null, undone: null };
+        const underWay = s.status === "ready" || s.status === "generating";
+        return { undone: null, ...(underWay ? {} : { status: "confirmed" as const }) };
+      }),
     hydrate: (sessionId, saved) =>
       set((st) => {
         if (st.hydrated[sessionId]) return {};

@@ -1,9 +1,9 @@
 /**
  * The compaction review of one session: the plan in numbers ("after" measured like "before", the
  * summary's part apart), masking, the controls that move it (review-controls.tsx), Generate /
- * Stop / Regenerate / offline summary, the draft (summary-draft.tsx) and its coverage check,
- * Discard / Cancel and Confirm. Focus comes back where the person was. Nothing is written before
- * Confirm.
+ * Stop / Regenerate / offline summary, the draft (summary-draft.tsx; what the buttons do before
+ * there is one) and its coverage check, Discard / Cancel and Confirm, with why Confirm is off
+ * next to it. Focus comes back where the person was. Nothing is written before Confirm.
  */
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { tokensAfter } from "../../core/compaction/breakdown.ts";
@@ -19,7 +19,7 @@ import { ReviewControls } from "./review-controls.tsx";
 import { ReviewCoverage } from "./review-coverage.tsx";
 import { ReviewFigures } from "./review-figures.tsx";
 import { summarizerCall } from "./summarizer-call.ts";
-import { SummaryDraft } from "./summary-draft.tsx";
+import { DraftEmpty, SummaryDraft } from "./summary-draft.tsx";
 import type { CompactionModel } from "./use-compaction-model.ts";
 import { useSummaryGeneration } from "./use-summary-generation.ts";
 
@@ -96,6 +96,16 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
   };
 
   const byHand = s.cutEntryId !== null;
+  // Why Confirm is off, said next to it (the person may be moving the cut, far from the draft).
+  const whyId = useId();
+  const whyNot =
+    s.status !== "ready"
+      ? null
+      : stale
+        ? "The cut moved since this summary was made: put the cut back, or regenerate (or use the offline summary) to confirm."
+        : s.draft.trim() === ""
+          ? "The summary is empty: write one, or generate it, to confirm."
+          : null;
 
   return (
     <section
@@ -113,7 +123,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
       <header className="cp-preview-head">
         <h2 id={headId}>Compaction review</h2>
         <span className={`cp-status st-${s.status}`} data-testid="preview-status">
-          {statusText(s.status, s.draftSource)}
+          {statusText(s.status, s.draftSource, s.undoneFrom !== null)}
         </span>
         <button
           type="button"
@@ -129,12 +139,6 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
           {s.reason && (
             <p className="cp-banner" role="status">
               <SafeText text={s.reason} />
-            </p>
-          )}
-          {!ok && (
-            <p className="cp-note" data-testid="nothing-to-compact">
-              {/* Each reason is a whole sentence that says why ("Nothing to summarize: …"). */}
-              {model.plan.reason ?? "Nothing to compact: the session is empty."}
             </p>
           )}
           {ok && plan && after && <ReviewFigures model={model} plan={plan} after={after} byHand={byHand} />}
@@ -171,67 +175,87 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
         </div>
         <div className="cp-review-main">
           {(s.status === "generating" || s.status === "ready") && (
-            <SummaryDraft sessionId={sessionId} previousSummary={plan?.previousSummary} stale={stale} />
+            <SummaryDraft sessionId={sessionId} previousSummary={plan?.previousSummary} />
+          )}
+          {s.status !== "ready" && s.status !== "generating" && (
+            <DraftEmpty
+              reason={ok ? undefined : (model.plan.reason ?? "Nothing to compact: the session is empty.")}
+            />
           )}
           {plan && ok && (
             <ReviewCoverage model={model} plan={plan} reportRef={coverageRef} shown={s.status === "ready"} />
           )}
-          <div className="cp-actions">
-            {s.status === "generating" ? (
-              <button type="button" className="btn" onClick={stop} data-testid="stop">
-                Stop
-              </button>
-            ) : (
+        </div>
+      </div>
+      <div className="cp-actions">
+        {whyNot && (
+          <p className="cp-confirm-why" id={whyId} role="status" data-testid="confirm-why">
+            {whyNot}
+            {stale && s.draftTarget && (
               <>
+                {" "}
                 <button
                   type="button"
-                  className="btn"
-                  disabled={!ok}
-                  onClick={() => void generate()}
-                  data-testid="generate"
+                  className="btn small"
+                  onClick={() =>
+                    store().patch(sessionId, { cutEntryId: s.draftTarget?.firstKeptEntryId ?? null })
+                  }
                 >
-                  {s.status === "ready" ? "Regenerate" : "Generate summary"}
-                </button>
-                <button
-                  type="button"
-                  className="btn"
-                  disabled={!ok}
-                  onClick={useOffline}
-                  data-testid="offline"
-                >
-                  Offline summary
+                  Put the cut back
                 </button>
               </>
             )}
-            {s.status === "ready" && (
-              <button type="button" className="btn" onClick={() => store().resetDraft(sessionId)}>
-                Discard
-              </button>
-            )}
-            <button type="button" className="btn" onClick={close} data-testid="cancel">
-              Cancel
-            </button>
+          </p>
+        )}
+        {s.status === "generating" ? (
+          <button type="button" className="btn" onClick={stop} data-testid="stop">
+            Stop
+          </button>
+        ) : (
+          <>
             <button
               type="button"
-              className="btn primary"
-              disabled={s.status !== "ready" || stale || busy || s.draft.trim() === ""}
-              onClick={() => void confirm()}
-              data-testid="confirm"
+              className="btn"
+              disabled={!ok}
+              onClick={() => void generate()}
+              data-testid="generate"
             >
-              Confirm
+              {s.status === "ready" ? "Regenerate" : "Generate summary"}
             </button>
-          </div>
-        </div>
+            <button type="button" className="btn" disabled={!ok} onClick={useOffline} data-testid="offline">
+              Offline summary
+            </button>
+          </>
+        )}
+        {s.status === "ready" && (
+          <button type="button" className="btn" onClick={() => store().resetDraft(sessionId)}>
+            Discard
+          </button>
+        )}
+        <button type="button" className="btn" onClick={close} data-testid="cancel">
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="btn primary"
+          disabled={s.status !== "ready" || stale || busy || s.draft.trim() === ""}
+          aria-describedby={whyNot ? whyId : undefined}
+          onClick={() => void confirm()}
+          data-testid="confirm"
+        >
+          Confirm
+        </button>
       </div>
     </section>
   );
 }
 
-function statusText(status: string, source: string | null): string {
+function statusText(status: string, source: string | null, undone: boolean): string {
   switch (status) {
     case "generating":
       return source === "offline" ? "Writing the offline summary…" : "Generating…";
     case "ready":
+      if (undone) return "Undone summary: edit, then confirm";
       return source === "offline" ? "Offline draft ready" : "Draft ready: edit, then confirm";
     case "failed":
       return "Failed";

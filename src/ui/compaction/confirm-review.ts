@@ -70,6 +70,7 @@ export async function confirmReview(
     draft: "",
     draftTarget: null,
     draftSource: null,
+    undoneFrom: null,
     previous: null,
     error: null,
     cutEntryId: null,

@@ -113,9 +113,14 @@ export function ReviewControls({
             value={s.summarizerModel ?? model.summarizerModel}
             onChange={(e) => patch({ summarizerModel: e.target.value })}
             data-testid="summarizer-model"
-            placeholder="none set up (Settings ⚙): offline summary only"
+            placeholder="none set up"
             list={ids.models}
           />
+          {(s.summarizerModel ?? model.summarizerModel).trim() === "" && (
+            <span className="cp-cost">
+              Set one up in Settings ⚙ to generate; the offline summary needs none.
+            </span>
+          )}
           <HiddenCharsNote value={s.summarizerModel ?? model.summarizerModel} />
           <datalist id={ids.models}>
             {models.map((m) => (

@@ -19,6 +19,7 @@ function savedOf(s: SessionCompaction): SavedReview {
     draft: ready && snap ? snap.draft : "",
     draftSource: ready && snap ? snap.draftSource : null,
     draftTarget: ready && snap ? snap.draftTarget : null,
+    undoneFrom: ready && snap ? snap.undoneFrom : null,
     focus: s.focus,
     keepRecentOverride: s.keepRecentOverride,
     cutEntryId: s.cutEntryId,

@@ -1,7 +1,7 @@
 /**
  * The review's summary draft: the editor (read-only while it streams), a rendered view, a diff
- * against the previous summary, hidden characters marked, and a note when the cut moved since the
- * draft was made.
+ * against the previous summary, hidden characters marked, and a note when it is an undone
+ * compaction's summary; before there is a draft, what Generate and Offline summary do.
  */
 import { useId, useState } from "react";
 import { useCompactionStore, useSessionCompaction } from "../../store/compaction-store.ts";
@@ -12,12 +12,9 @@ import { SummaryDiff } from "./summary-diff.tsx";
 export function SummaryDraft({
   sessionId,
   previousSummary,
-  stale,
 }: {
   sessionId: string;
   previousSummary: string | undefined;
-  /** The cut moved since the draft was made (Confirm is off until it is made again). */
-  stale: boolean;
 }) {
   const s = useSessionCompaction(sessionId, (x) => x);
   const patch = (p: Parameters<ReturnType<typeof useCompactionStore.getState>["patch"]>[1]) =>
@@ -30,7 +27,9 @@ export function SummaryDraft({
       <div className="cp-draft-head">
         <label htmlFor={ids.draft}>
           Summary{" "}
-          {s.draftSource === "offline" ? (
+          {s.undoneFrom !== null ? (
+            <span className="cp-tag undone">undone summary</span>
+          ) : s.draftSource === "offline" ? (
             <span className="cp-tag offline">offline summary (no model)</span>
           ) : null}
         </label>
@@ -45,9 +44,10 @@ export function SummaryDraft({
           </label>
         )}
       </div>
-      {stale && (
-        <p className="cp-banner" role="status">
-          The cut moved since this summary was made: regenerate (or use the offline summary) to confirm.
+      {s.undoneFrom !== null && (
+        <p className="cp-banner undone" data-testid="undone-draft">
+          The undone compaction's summary, at its cut: edit it and confirm it again, or discard it. Nothing is
+          written before Confirm.
         </p>
       )}
       {compare && previousSummary ? (
@@ -68,6 +68,35 @@ export function SummaryDraft({
         />
       )}
       {!rendered && !compare && <HiddenCharsNote value={s.draft} />}
+    </div>
+  );
+}
+
+/** In the draft's place before there is one: what each way of making it does (or why there is none). */
+export function DraftEmpty({ reason }: { reason: string | undefined }) {
+  return (
+    <div className="cp-draft-empty" data-testid="draft-empty">
+      {reason ? (
+        // Each reason is a whole sentence that says why ("Nothing to summarize: …").
+        <p className="cp-note" data-testid="nothing-to-compact">
+          {reason}
+        </p>
+      ) : (
+        <>
+          <p>No summary yet: make one, then read and edit it here before you confirm.</p>
+          <ul>
+            <li>
+              <strong>Generate summary</strong>: the summarizer model writes it, with your focus; you can stop
+              it, and edit what it wrote.
+            </li>
+            <li>
+              <strong>Offline summary</strong>: written here from the session itself (goal, files, commands,
+              last messages), without a model or key.
+            </li>
+          </ul>
+        </>
+      )}
+      <p className="cp-note">Nothing is written to the session before Confirm; Cancel leaves it as it is.</p>
     </div>
   );
 }

@@ -124,7 +124,12 @@ export function TokenTimeline({ sessionId }: SessionSlotProps) {
           key={modelView ? "model" : "tokens"}
           name={modelView ? "what the model sees" : "the token timeline"}
         >
-          {modelView ? <ModelView model={model} /> : <TimelineRows model={model} />}
+          {modelView ? (
+            <ModelView model={model} />
+          ) : (
+            // Why nothing can be planned is said once: by the review, or by the disabled Compact….
+            <TimelineRows model={model} saysWhy={!previewOpen && cannot === null} />
+          )}
         </ErrorBoundary>
         <Legend split={model.plan.plan?.isSplitTurn === true} />
       </div>
@@ -152,7 +157,7 @@ function Legend({ split }: { split: boolean }) {
   );
 }
 
-function TimelineRows({ model }: { model: CompactionModel }) {
+function TimelineRows({ model, saysWhy }: { model: CompactionModel; saysWhy: boolean }) {
   const { path, planner, plan, account } = model;
   const scrollRef = useRef<HTMLDivElement>(null);
   const innerRef = useRef<HTMLDivElement>(null);
@@ -443,7 +448,7 @@ function TimelineRows({ model }: { model: CompactionModel }) {
         </div>
         <Minimap model={model} onJump={(i) => virtualizer.scrollToIndex(i, { align: "center" })} />
       </div>
-      {!plan.ok && <p className="cp-note">{plan.reason ?? "Nothing to compact."}</p>}
+      {!plan.ok && saysWhy && <p className="cp-note">{plan.reason ?? "Nothing to compact."}</p>}
       <span className="sr-only" id={`${sessionId}-cut-help`}>
         Arrow keys move the cut between valid cut points, Page Up and Page Down by about 5,000 tokens, Enter
         opens the review.

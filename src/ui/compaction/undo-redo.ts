@@ -1,6 +1,10 @@
-/** Undo and Redo of a compaction from the UI (toasts, history, the review), said once each. */
+/**
+ * Undo and Redo of a compaction from the UI (toasts, history, the review), said once each; the
+ * undone summary is offered back as the review's draft, and withdrawn by its Redo.
+ */
 import type { CompactionEntry, SessionEntry } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
+import { undoneDraftOf } from "../../services/compaction-drafts.ts";
 import { redoCompaction, undoCompaction } from "../../services/compaction-runner.ts";
 import { useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
@@ -18,7 +22,7 @@ function say(sessionId: string, message: string, action?: { label: string; run: 
   });
 }
 
-/** Undo: the leaf goes back before the compaction (history kept); the toast offers Redo. */
+/** Undo: the leaf goes back before the compaction (history kept); the toast offers Redo, the review its summary. */
 export async function runUndo(
   sessionId: string,
   compaction: CompactionEntry,
@@ -27,7 +31,7 @@ export async function runUndo(
   // With the path, a compaction made right after a move undoes to the entry that move stood for.
   const r = await undoCompaction(db, { sessionId, compaction, ...(path ? { path } : {}) });
   if (!r.ok) return say(sessionId, `Undo failed: ${r.error.message}`);
-  useCompactionStore.getState().setStatus(sessionId, "undone", { undone: { entryId: compaction.id } });
+  useCompactionStore.getState().offerUndone(sessionId, compaction.id, undoneDraftOf(compaction));
   refocusIfLost(compactionControls);
   say(sessionId, "Compaction undone: the leaf is back before it (history kept).", {
     label: "Redo",
@@ -39,7 +43,7 @@ export async function runUndo(
 export async function runRedo(sessionId: string, compaction: CompactionEntry): Promise<void> {
   const r = await redoCompaction(db, { sessionId, compaction });
   if (!r.ok) return say(sessionId, `Redo failed: ${r.error.message}`);
-  useCompactionStore.getState().setStatus(sessionId, "confirmed", { undone: null });
+  useCompactionStore.getState().withdrawUndone(sessionId, compaction.id);
   refocusIfLost(compactionControls);
   say(sessionId, "Compaction redone: the session continues from the summary again.", {
     label: "Undo",

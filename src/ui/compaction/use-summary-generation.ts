@@ -67,7 +67,12 @@ export function useSummaryGeneration(
       // The complete draft a Regenerate replaces: given back if it is stopped or fails.
       const previous =
         cur.status === "ready" && cur.draft.trim() !== ""
-          ? { draft: cur.draft, draftSource: cur.draftSource, draftTarget: cur.draftTarget }
+          ? {
+              draft: cur.draft,
+              draftSource: cur.draftSource,
+              draftTarget: cur.draftTarget,
+              undoneFrom: cur.undoneFrom,
+            }
           : cur.status === "generating"
             ? cur.previous
             : null;
@@ -75,6 +80,7 @@ export function useSummaryGeneration(
         draft: "",
         draftSource: source,
         draftTarget: null,
+        undoneFrom: null,
         error: null,
         previous,
       });
