@@ -2,7 +2,7 @@
  * Session actions of the session list: new, example, rename, delete (with undo), export.
  * Appends go through src/db's appendAtLeaf like every other writer's.
  */
-import { distinctName, isRename, sessionTitle } from "../core/session/session-name.ts";
+import { distinctName, isRename, sessionInfoEntry, sessionTitle } from "../core/session/session-name.ts";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "../core/session/types.ts";
 import {
   appendAtLeaf,
@@ -75,13 +75,8 @@ export async function loadExampleSession(
   const name = distinctName(title, await sessionTitles(db));
   if (name === title) return saveSession(db, { ...prepared, header }, "new");
   const entries = parsed.value.entries ?? [];
-  const info: SessionEntry = {
-    type: "session_info",
-    id: newEntryId(new Set(entries.map((e) => e.id))),
-    parentId: prepared.meta.leafId,
-    timestamp: new Date().toISOString(),
-    name,
-  };
+  const ids = new Set(entries.map((e) => e.id));
+  const info = sessionInfoEntry(newEntryId(ids), prepared.meta.leafId, new Date().toISOString(), name);
   return saveSession(db, prepareSession(header, [...entries, info]), "new");
 }
 
@@ -98,15 +93,7 @@ export function renameSession(
   now = new Date(),
 ): Promise<Result<SessionRow>> {
   return appendAtLeaf(db, sessionId, { now }, (row, at): SessionEntry | undefined =>
-    !isRename(row.name, name)
-      ? undefined
-      : {
-          type: "session_info",
-          id: newEntryId(),
-          parentId: row.leafId,
-          timestamp: at.toISOString(),
-          name: name.trim(),
-        },
+    isRename(row.name, name) ? sessionInfoEntry(newEntryId(), row.leafId, at.toISOString(), name) : undefined,
   );
 }
 

@@ -18,6 +18,7 @@
  */
 
 import { buildMoveEntry } from "./moves.ts";
+import { sessionInfoEntry } from "./session-name.ts";
 import { buildTreeIndex, getPath, resolveLabels, type TreeIndex } from "./tree.ts";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.ts";
 
@@ -69,13 +70,7 @@ export function forkSessionContents(input: ForkInput): ForkResult {
   let at = entryId;
   if (input.name !== undefined) {
     const id = fresh();
-    entries.push({
-      type: "session_info",
-      id,
-      parentId: entryId,
-      timestamp: input.timestamp,
-      name: input.name,
-    });
+    entries.push(sessionInfoEntry(id, entryId, input.timestamp, input.name));
     at = id;
   }
   // Labels the source shows on path entries but the copied path alone would not.

@@ -1,4 +1,5 @@
 /** Rules of a session's name (its latest session_info entry): what a rename changes, distinct names, titles. */
+import type { SessionInfoEntry } from "./types.ts";
 
 /** The name as stored and compared: trimmed, "" = no name. */
 function norm(name: string | undefined): string {
@@ -32,4 +33,14 @@ export function distinctName(base: string, taken: Iterable<string>): string {
 /** The name a fork gets: "Fork of <the parent's title>". */
 export function forkName(parentTitle: string): string {
   return `Fork of ${norm(parentTitle)}`;
+}
+
+/** The entry that names a session (as pi writes it): a child of `parentId`, the name trimmed. */
+export function sessionInfoEntry(
+  id: string,
+  parentId: string | null,
+  timestamp: string,
+  name: string,
+): SessionInfoEntry {
+  return { type: "session_info", id, parentId, timestamp, name: norm(name) };
 }
