@@ -7,7 +7,8 @@ import { getChatRequests, scriptReplies } from "../../e2e/mock/client.ts";
 import type { AssistantMessage, MessageEntry, SessionEntry } from "../core/session/types.ts";
 import { createWorkspaceTools } from "../tools/index.ts";
 import { createMemoryWorkspace } from "../tools/memory-workspace.ts";
-import { createAgentRunner, type LockManagerLike, type RunnerStatus } from "./agent-runner.ts";
+import { createAgentRunner, type LockManagerLike } from "./agent-runner.ts";
+import type { RunnerStatus } from "./idle-runner.ts";
 import { mockModelPerFile } from "./mock-model.test-support.ts";
 
 const mock = mockModelPerFile();

@@ -19,7 +19,7 @@ import type { AssistantMessage, SessionEntry, UserContentBlock } from "../core/s
 import { modelInfo } from "../llm/providers.ts";
 import { type EndpointConfig, streamAssistant } from "../llm/stream-assistant.ts";
 import { activeTools, executeToolCall, toolSpecs } from "../tools/index.ts";
-import { IDLE_RUNNER } from "./agent-types.ts";
+import { IDLE_RUNNER, type RunnerState } from "./idle-runner.ts";
 import { newEntryId } from "./ids.ts";
 import { defaultLocks, type LockManagerLike, lockName, RUNNING_ELSEWHERE } from "./session-run.ts";
 
@@ -46,25 +46,6 @@ function appendFailure(r: unknown): string | null {
 }
 
 export type { LockManagerLike } from "./session-run.ts";
-
-export type RunnerStatus =
-  | { kind: "idle" }
-  | { kind: "streaming"; turn: number }
-  /** `retryAt` is ms since epoch: show a countdown to it. */
-  | { kind: "retrying"; attempt: number; delayMs: number; retryAt: number; reason: string }
-  | { kind: "running-tool"; toolName: string; toolCallId: string }
-  | { kind: "error"; message: string }
-  | { kind: "running-elsewhere"; message: string };
-
-export interface RunnerState {
-  status: RunnerStatus;
-  /** The session of the current or last run. */
-  sessionId: string | null;
-  /** Snapshot of the reply being streamed (null between replies). */
-  streaming: AssistantMessage | null;
-  /** The outcome of the last finished run. */
-  lastResult: AgentRunResult | null;
-}
 
 export interface RunRequest {
   sessionId: string;

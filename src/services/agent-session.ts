@@ -35,7 +35,8 @@ import {
   keepable,
   keepInterrupted,
 } from "./interrupted-reply.ts";
-import { catchUp, type LoadedSession } from "./session-loader.ts";
+import type { LoadedSession } from "./loaded-session.ts";
+import { catchUp } from "./session-loader.ts";
 import { defaultLockQuery, defaultLocks, lockHeld, lockName, withSessionRun } from "./session-run.ts";
 
 export { lockName };

@@ -9,9 +9,10 @@ import type { AgentMessage, AssistantMessage, SessionEntry } from "../core/sessi
 import type { CutpointDb, ReplyCheckpointRow } from "../db/index.ts";
 import type { streamAssistant } from "../llm/stream-assistant.ts";
 import type { Workspace } from "../tools/index.ts";
-import type { RunnerState, RunRequest } from "./agent-runner.ts";
+import type { RunRequest } from "./agent-runner.ts";
 import type { ModelLimits, ProviderSettings } from "./agent-settings.ts";
-import type { LoadedSession } from "./session-loader.ts";
+import { IDLE_RUNNER, type RunnerState } from "./idle-runner.ts";
+import type { LoadedSession } from "./loaded-session.ts";
 import type { LockManagerLike, LockQuery } from "./session-run.ts";
 
 export type Endpoint = RunRequest["endpoint"];
@@ -54,14 +55,6 @@ export interface SessionAgentState {
   /** A reply cut off by a reload or a crash (no tab streams it any more): keep or drop it. */
   interrupted: ReplyCheckpointRow | null;
 }
-
-/** A runner that has run nothing yet. */
-export const IDLE_RUNNER: RunnerState = {
-  status: { kind: "idle" },
-  sessionId: null,
-  streaming: null,
-  lastResult: null,
-};
 
 /** A session's agent state before anything ran (or was found) in this tab. */
 export const IDLE_AGENT_STATE: SessionAgentState = {

@@ -3,12 +3,13 @@
  * of Undo). Prepare (core's planner), then execute (the summary through a CompleteFn, or the
  * offline summary), then persist in ONE transaction, and only on Confirm. Errors are values.
  */
+
+import type { CompactionFields } from "../core/compaction/compaction-record.ts";
 import { type CompactionTrigger, summaryRecord, withRecord } from "../core/compaction/compaction-record.ts";
 import { omissionEdits } from "../core/compaction/decide.ts";
 import { type CompactionPlan, contextTokensOf, indexPath, planCompaction } from "../core/compaction/plan.ts";
 import {
   buildCompactionEntry,
-  type CompactionFields,
   type CompleteFn,
   type GenerateResult,
   generateCompaction,

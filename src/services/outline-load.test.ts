@@ -9,9 +9,9 @@ import { OUTLINE_RULE } from "../core/session/outline.ts";
 import { ownMessage } from "../core/session/projection.ts";
 import type { CutpointDb } from "../db/index.ts";
 import { type FixtureDb, fixtureDb } from "./fixture-db.test-support.ts";
-import type { OutlinedSession } from "./outline-load.ts";
+import type { LoadedSession, OutlinedSession } from "./loaded-session.ts";
 import { forgetEntries } from "./session-handover.ts";
-import { type LoadedSession, loadSession } from "./session-loader.ts";
+import { loadSession } from "./session-loader.ts";
 import { storeEstimates } from "./stored-estimates.ts";
 
 let fx: FixtureDb;

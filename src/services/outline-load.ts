@@ -23,22 +23,13 @@ import {
   parseLinesFrom,
   readChunk,
 } from "../db/index.ts";
-import type { LoadedSession, LoadOptions } from "./session-loader.ts";
+import type { LoadedSession, LoadOptions } from "./loaded-session.ts";
 import { readSessionParts } from "./session-read.ts";
 import { yieldToEventLoop } from "./yield.ts";
 
 const SLICE_MS = 12;
 const PROGRESS_MS = 100;
 const LINES_PER_CHECK = 64;
-
-/** The whole session as outlines, with the entries that await their bodies. */
-export interface OutlinedSession extends LoadedSession {
-  /**
-   * Entries without their message's body yet (emptied as the bodies come). A Set, not a WeakSet:
-   * 80k weak entries made a full garbage collection's ephemeron marking a 60 ms pause.
-   */
-  awaiting: ReadonlySet<SessionEntry>;
-}
 
 /** Where an outlined chunk's entries are, and its counts. */
 interface Outlined {

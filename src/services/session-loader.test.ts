@@ -7,7 +7,8 @@ import { header, msg, user } from "../core/session/test-builders.ts";
 import type { SessionEntry } from "../core/session/types.ts";
 import { appendEntries, buildChunks, type CutpointDb, deriveMeta, saveSession } from "../db/index.ts";
 import { freshDb } from "./fixture-db.test-support.ts";
-import { type LoadedSession, loadNewEntries, loadSession } from "./session-loader.ts";
+import type { LoadedSession } from "./loaded-session.ts";
+import { loadNewEntries, loadSession } from "./session-loader.ts";
 
 let db: CutpointDb;
 beforeEach(() => {

@@ -49,7 +49,7 @@
 import { estimateEntries } from "../core/compaction/entry-messages.ts";
 import { seedEstimates } from "../core/compaction/stored-estimates.ts";
 import { PREVIEW_ENTRIES } from "../core/session/tail-preview.ts";
-import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
+import type { SessionEntry } from "../core/session/types.ts";
 import {
   type ChunkDerived,
   type ChunkRow,
@@ -64,20 +64,12 @@ import {
   readSessionSince,
   type SessionRow,
 } from "../db/index.ts";
-import { loadByOutline, type OutlinedSession } from "./outline-load.ts";
+import type { LoadedSession, LoadOptions } from "./loaded-session.ts";
+import { loadByOutline } from "./outline-load.ts";
 import { countsStoredThrough, newestEntries, noteCountsStored, takeEntries } from "./session-handover.ts";
 import { type ReadSpec, readSessionParts } from "./session-read.ts";
 import type { ReadPart } from "./session-read-protocol.ts";
 import { yieldToEventLoop } from "./yield.ts";
-
-export interface LoadedSession {
-  id: string;
-  header: SessionHeader;
-  /** Entries in file order. Replaced (never mutated) when new entries arrive. */
-  entries: SessionEntry[];
-  generation: number;
-  lastSeq: number;
-}
 
 const SLICE_MS = 12;
 /** Progress reports at most this often (each one re-renders the session view). */
@@ -85,27 +77,6 @@ const PROGRESS_MS = 100;
 
 /** Lines parsed between two looks at the clock. */
 const LINES_PER_CHECK = 64;
-
-export interface LoadOptions {
-  onProgress?: (fraction: number) => void;
-  /** The newest entries, before the rest; when it returns a promise, the rest waits for it (a paint). */
-  onPreview?: (preview: LoadedSession) => void | Promise<void>;
-  /**
-   * Every entry, before the messages' bodies are read (a session stored with outlines,
-   * services/outline-load.ts): for display only, like the preview; the bodies are read after the
-   * returned promise (a paint) and given to the same entry objects. Never plan from it.
-   */
-  onOutline?: (outline: OutlinedSession) => void | Promise<void>;
-  /** Called after each few parsed lines: `entries[from..to)` are new. Keep it cheap per entry. */
-  onEntries?: (entries: readonly SessionEntry[], from: number, to: number) => void;
-  signal?: AbortSignal;
-  /**
-   * Filled in when the entries are read: how many were read with their stored token counts
-   * (`seeded`), and how many chunks have no stored counts that match (`unstored`: the counts to
-   * store once the session is shown, services/stored-estimates.ts).
-   */
-  stats?: { seeded: number; unstored?: number };
-}
 
 /** Loads a whole session; undefined when it does not exist (or the load was aborted). */
 export async function loadSession(

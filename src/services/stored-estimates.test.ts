@@ -10,8 +10,9 @@ import { PREVIEW_ENTRIES } from "../core/session/tail-preview.ts";
 import { msg, user } from "../core/session/test-builders.ts";
 import { appendEntries, type CutpointDb, prepareSession, purgeSession, saveSession } from "../db/index.ts";
 import { type FixtureDb, fixtureDb } from "./fixture-db.test-support.ts";
+import type { LoadedSession } from "./loaded-session.ts";
 import { forgetEntries, keepEntries } from "./session-handover.ts";
-import { type LoadedSession, loadSession } from "./session-loader.ts";
+import { loadSession } from "./session-loader.ts";
 import { storeEstimates } from "./stored-estimates.ts";
 
 let fx: FixtureDb;

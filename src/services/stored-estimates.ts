@@ -17,8 +17,8 @@ import {
   readChunkTokens,
   saveChunkTokens,
 } from "../db/index.ts";
+import type { LoadedSession } from "./loaded-session.ts";
 import { noteCountsStored } from "./session-handover.ts";
-import type { LoadedSession } from "./session-loader.ts";
 import { yieldToEventLoop } from "./yield.ts";
 
 /** Work per task while the counts are copied out (ms). */

@@ -4,11 +4,16 @@
  * coverage record (`details.coverage`, coverage-details.ts). Pure: the details of a new entry,
  * a loose reader, and the tokens after a compaction measured from the path itself.
  */
-import type { CompactionEntry, FileListDetails, SessionEntry, Usage } from "../session/types.ts";
+import type {
+  CompactionEntry,
+  FileListDetails,
+  SessionEntry,
+  SystemMessage,
+  Usage,
+} from "../session/types.ts";
 import { type CoverageDetails, readCoverageDetails } from "./coverage-details.ts";
 import { PathIndex } from "./path-index.ts";
 import { contextTokensOf, indexPath } from "./plan.ts";
-import type { CompactionFields } from "./summarize.ts";
 import type { Estimator } from "./tokens.ts";
 
 /** Why the compaction happened: the person, the threshold, an overflow, or masking tool outputs. */
@@ -19,6 +24,19 @@ export const COMPACTION_TRIGGERS: readonly CompactionTrigger[] = [
   "overflow",
   "masking",
 ];
+
+/** The fields of a new compaction entry, as the summarizer (or the offline summary) fills them. */
+export interface CompactionFields {
+  summary: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  /** pi's file lists, with Cutpoint's coverage and record when known. */
+  details: CompactionDetails;
+  /** The replayed prompt and tools at the boundary (pi 1.6: leads the compacted context). */
+  systemMessage?: SystemMessage;
+  /** The summarizer's usage, when a model wrote the summary. */
+  usage?: Usage;
+}
 
 export interface CompactionRecord {
   trigger: CompactionTrigger;

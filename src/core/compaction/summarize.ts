@@ -4,9 +4,9 @@
  * yields no entry fields, so no partial compaction is ever written. The two parts of a split turn
  * are requested one after the other, as pi 1.6 does.
  */
-import type { CompactionEntry, SystemMessage, Usage } from "../session/types.ts";
+import type { CompactionEntry, Usage } from "../session/types.ts";
 import { addUsage, emptyUsage } from "../session/usage.ts";
-import { type CompactionDetails, compactionDetails } from "./compaction-record.ts";
+import { type CompactionFields, compactionDetails } from "./compaction-record.ts";
 import { formatFileBlocks } from "./file-ops.ts";
 import { historyInstructions } from "./instructions.ts";
 import type { CompactionPlan } from "./plan.ts";
@@ -55,18 +55,6 @@ export interface GenerateOptions {
   thinkingLevel?: string;
   /** Streamed text of each part. */
   onDelta?: (delta: string, part: "history" | "turnPrefix") => void;
-}
-
-export interface CompactionFields {
-  summary: string;
-  firstKeptEntryId: string;
-  tokensBefore: number;
-  /** pi's file lists, with Cutpoint's coverage and record when known. */
-  details: CompactionDetails;
-  /** The replayed prompt and tools at the boundary (pi 1.6: leads the compacted context). */
-  systemMessage?: SystemMessage;
-  /** The summarizer's usage, when a model wrote the summary. */
-  usage?: Usage;
 }
 
 export type GenerateResult =

@@ -4,10 +4,10 @@
  * (`useUndoAfterReload`, run by the toasts); the purge runs when the window ends, or on the next start.
  */
 import { useEffect } from "react";
+import { sessionTitle } from "../../core/session/session-name.ts";
 import { db } from "../../db/instance.ts";
 import { pendingDeletes, purgeExpired, UNDO_WINDOW_MS, undoDelete } from "../../services/sessions-service.ts";
 import { useUiStore } from "../../store/ui-store.ts";
-import { sessionTitle } from "../sidebar/session-list.tsx";
 
 /** Sessions with an Undo toast in this page (StrictMode runs the start-up effect twice). */
 const offered = new Set<string>();

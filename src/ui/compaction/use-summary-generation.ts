@@ -4,9 +4,9 @@
  * previous complete draft back. Writes nothing: only Confirm does.
  */
 import { useCallback, useEffect, useRef } from "react";
+import type { CompactionFields } from "../../core/compaction/compaction-record.ts";
 import { summaryRecord } from "../../core/compaction/compaction-record.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
-import type { CompactionFields } from "../../core/compaction/summarize.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
 import { resolveSummarizer } from "../../services/compaction-endpoint.ts";

@@ -8,9 +8,9 @@ import { flushSync } from "react-dom";
 import { db } from "../../db/instance.ts";
 import type { SessionRow } from "../../db/schema.ts";
 import { onEntriesAppended } from "../../db/sessions-repo.ts";
-import type { OutlinedSession } from "../../services/outline-load.ts";
+import type { LoadedSession, OutlinedSession } from "../../services/loaded-session.ts";
 import { keepEntries, peekNewest } from "../../services/session-handover.ts";
-import { type LoadedSession, loadNewEntries, loadSession } from "../../services/session-loader.ts";
+import { loadNewEntries, loadSession } from "../../services/session-loader.ts";
 import { storeEstimates } from "../../services/stored-estimates.ts";
 import { sessionPath } from "../tree/tree-model.ts";
 import {

@@ -4,6 +4,7 @@
  * loaded session with `useCurrentSession()`.
  */
 import { useMemo, useRef, useState } from "react";
+import { sessionTitle } from "../../core/session/session-name.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
 import { markInvisible } from "../common/invisible.ts";
@@ -16,7 +17,6 @@ import { useSessionActions } from "../hooks/use-session-actions.ts";
 import { MenuToggle } from "../shell/menu-toggle.tsx";
 import { SettingsButton } from "../shell/settings-button.tsx";
 import { SlotOutlet, useHasSlot } from "../shell/slot-outlet.tsx";
-import { sessionTitle } from "../sidebar/session-list.tsx";
 import { Timeline } from "../timeline/timeline.tsx";
 import { timelineModel } from "../timeline/timeline-model.ts";
 

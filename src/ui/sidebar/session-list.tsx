@@ -12,8 +12,6 @@ import { ConfirmDeleteDialog, RenameDialog } from "../common/session-dialogs.tsx
 import { formatBytes, formatCount, formatDate } from "../format.ts";
 import { useSessionActions } from "../hooks/use-session-actions.ts";
 
-export { sessionTitle };
-
 type Pending = { kind: "rename" | "delete"; row: SessionRow } | undefined;
 
 export function SessionList() {

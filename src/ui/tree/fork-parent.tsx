@@ -5,10 +5,10 @@
  */
 import { useLiveQuery } from "dexie-react-hooks";
 import { parentSessionId } from "../../core/session/fork.ts";
+import { sessionTitle } from "../../core/session/session-name.ts";
 import { db } from "../../db/instance.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
-import { sessionTitle } from "../sidebar/session-list.tsx";
 
 export function ForkParent() {
   const { row } = useCurrentSession();
