@@ -6,24 +6,8 @@
  * all), and its parsed entries are handed to the session's loader (session-handover.ts): opening
  * it reads nothing back.
  *
- * Why on the page and not in a Web Worker: the page needs the parsed entries to show the session.
- * A worker parsed every line to check it, and then the page parsed them again (or took them as a
- * structured clone, at half the cost of parsing): on a 2-core machine the second parse was most
- * of "import → whole session in view" (e2e/bench/storage.bench.ts). Parsed here, each line is
- * parsed once: whole session 2.2 → 1.4 s on 100 MB, first rows the same (~1.05 s). Also measured
- * and dropped: the worker posting its lines to the page as it parsed (copying them cost the worker
- * ~280 ms: stored 1.5 s), and the page parsing the same file beside the worker (the two parses
- * slowed each other: stored 1.37 s, whole 1.8 s). Making the token estimates while IndexedDB
- * stores the session (the page looked idle then) doubled the store's time (70 → 140 ms: its
- * requests are sent and its Blobs registered from the page) and the whole session came 1.08x later.
- * Also measured and dropped (2026-12-03): the file's second half parsed in a worker while the page
- * parsed the first, the worker sending its entries' outlines, token counts and newest entries, the
- * page showing the whole session from them and parsing the second half's bodies after the store
- * (as a reopen does, services/outline-load.ts). Its parse matched the page's on every fixture and
- * 300 damaged files, but on this 2-core machine the page's half took as long as the whole file
- * alone (1.5-1.9 s for 50 MB beside the worker, against 1.5-1.8 s for 100 MB): import -> whole
- * 1.04x (paired 1.14x), context meter 1.37x, longest task 94 -> 189 ms (3 alternating rounds).
- * Without the app's UI (the parser alone in a page) the split parse was 0.85x.
+ * Why on the page and not in a Web Worker, and what else was measured and dropped: docs/decisions.md,
+ * "Importing a file".
  *
  * Re-importing a session whose id exists: the person chooses "Replace" (the stored session is
  * overwritten as a whole; open views reload) or "Import as a copy" (the same entries under a

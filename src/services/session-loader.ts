@@ -12,29 +12,8 @@
  *   entry's token count is made as it is parsed, or taken from the counts stored for its chunk
  *   (core/compaction/stored-estimates.ts). Parsed in slices of ~12 ms with yields to the event
  *   loop, so a 100 MB session never blocks the page for long. `onEntries` sees the entries as
- *   they are parsed, inside the same slices. (Reading and
- *   decoding in a Web Worker was measured and was no faster on a 2-core machine:
- *   e2e/bench/storage.bench.ts; the worker competes with the page for the cores. Measured again
- *   with the page's slices no longer holding IndexedDB's results back (services/yield.ts): the
- *   worker took 0.63-0.71 s to read and decode 100 MB, and the page waited for it: reopen 1.12x.
- *   Reading the stored Blobs is the floor, whoever reads them. Also measured: reading the row
- *   and the newest chunks at start-up, while the app first renders: first rows 0.95x, whole 1.00x;
- *   and asking for the first chunks before the preview: whole 1.07x. Neither kept. Also measured, in
- *   Node on the same 100 MB: a structured-clone copy of the parsed entries (stored beside the
- *   JSONL) deserializes in 0.81x the time of JSON.parse: not worth twice the storage. Splitting
- *   the decoded text into lines without parsing them takes 25-100 ms against JSON.parse's
- *   ~370-450 ms: the room a stored skeleton with entry bodies parsed on demand would give.
- *   Tried since, and not kept: stored "shells", each entry's JSON without its strings over 64
- *   chars (60% of the bytes), whose left-out strings became accessors (or Proxies) that parse the
- *   entry's line when read. Nothing that opens a session reads them, and a shell parses in 0.57x
- *   the time of its line (Node, 100 MB, GC included); but making the shells the entries again
- *   (defineProperty on 135k holders, or a Proxy each) cost nearly all of it back: full parse
- *   918-949 ms, accessors 893-1109, Proxies 759-820; the views' warm-up was 1.1x slower on the
- *   accessor objects, and in the browser reopen -> whole measured 0.99x (3 alternating rounds).
- *   What is left is to not build the 91k entry objects at all before the views need them.
- *   Also tried, and not kept: building the views on an import's entries while its store runs
- *   (background tasks): stored -> whole 0.70x, but the store itself 1.11x and the longest task
- *   80 -> 105 ms; import -> whole 1.02x (5 alternating rounds).)
+ *   they are parsed, inside the same slices. (What was measured and not kept, a worker among
+ *   them: docs/decisions.md, "Opening a stored session".)
  * - On a reopen whose chunks all have an outline stored beside their counts (every entry, its
  *   messages without their text: core/session/outline.ts), `onOutline` gets the whole session
  *   from the outlines first (services/outline-load.ts: parsed in one go, ~1/6 of the bytes),
