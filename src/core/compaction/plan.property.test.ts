@@ -1,7 +1,7 @@
 /**
  * Property tests over generated sessions (system messages, context edits, failed attempts hidden
- * by omission included): the cut agrees with a naive restatement of pi 1.6's rules over the
- * projection (docs/session-format.md §10), keeps tool results with their calls, is deterministic,
+ * by omission included): the cut agrees with the readable statement of pi 1.6's rule over the
+ * projection (cut-rule.ts, docs/cut-rule.md), keeps tool results with their calls, is deterministic,
  * the incremental planner follows any sequence of paths, and repeated compactions never lose a
  * message (#2608).
  */
@@ -11,7 +11,8 @@ import { buildSessionContext } from "../session/context.ts";
 import { type ProjectedEntry, projectPath } from "../session/projection.ts";
 import type { SessionEntry } from "../session/types.ts";
 import { listCutPoints } from "./cut-points.ts";
-import { entryMessage, hasCutPointMessage, hasTurnStartMessage, messageRole } from "./entry-messages.ts";
+import { cutByRule } from "./cut-rule.ts";
+import { entryMessage, messageRole } from "./entry-messages.ts";
 import { planCompaction } from "./plan.ts";
 import { createPlanner } from "./planner.ts";
 import { buildCompactionEntry } from "./summarize.ts";
@@ -188,61 +189,6 @@ function buildPath(
 }
 
 const est = (p: ProjectedEntry) => p.messages.reduce((n, m) => n + estimateMessageTokensPi(m), 0);
-const isCut = (p: ProjectedEntry) => p.entry.type !== "compaction" && hasCutPointMessage(p.messages);
-const isTurn = (p: ProjectedEntry) => p.entry.type !== "compaction" && hasTurnStartMessage(p.messages);
-
-/** pi 1.6's cut restated naively over the projection (linear walks, as the doc words it), in path indices. */
-function naiveCut(
-  path: SessionEntry[],
-  keep: number,
-): { firstKept: number; turnStart: number; split: boolean } | undefined {
-  const proj = projectPath(path);
-  const start = proj[0]?.entry.type === "compaction" ? 1 : 0;
-  const cuts: number[] = [];
-  for (let i = start; i < proj.length; i++) if (isCut(proj[i]!)) cuts.push(i);
-  if (cuts.length === 0)
-    return start < proj.length
-      ? { firstKept: proj[start]!.pathIndex, turnStart: -1, split: false }
-      : undefined;
-  let cut = cuts[0]!;
-  let sum = 0;
-  let exceeded = false;
-  for (let i = proj.length - 1; i >= start; i--) {
-    const t = est(proj[i]!);
-    if (t === 0) continue;
-    sum += t;
-    if (sum >= keep) {
-      exceeded = true;
-      cut = cuts.find((x) => x >= i) ?? cuts.at(-1)!;
-      break;
-    }
-  }
-  // The recovery omission: everything after the cut unseen or omitted, an omitted reply among it.
-  const suffix = proj.slice(cut + 1);
-  const visible = (p: ProjectedEntry) =>
-    p.entry.type !== "context_edit" && projectPath([p.entry])[0]!.messages.length > 0;
-  const omitted = (p: ProjectedEntry) => visible(p) && p.messages.length === 0;
-  const omittedIds = new Set(suffix.filter(omitted).map((p) => p.entry.id));
-  const replacesOther = suffix.some((p) => {
-    const e = p.entry as { type: string; replacement?: unknown; targetId?: string };
-    return e.type === "context_edit" && e.replacement !== null && !omittedIds.has(e.targetId ?? "");
-  });
-  if (
-    exceeded &&
-    !replacesOther &&
-    suffix.some((p) => messageRole(p.entry) === "assistant" && omitted(p)) &&
-    suffix.every((p) => p.entry.type !== "compaction" && (!visible(p) || omitted(p)))
-  )
-    cut++;
-  while (cut > start && proj[cut - 1]!.entry.type !== "compaction" && proj[cut - 1]!.messages.length === 0)
-    cut--;
-  if (isTurn(proj[cut]!)) return { firstKept: proj[cut]!.pathIndex, turnStart: -1, split: false };
-  for (let i = cut; i >= start; i--)
-    if (isTurn(proj[i]!))
-      return { firstKept: proj[cut]!.pathIndex, turnStart: proj[i]!.pathIndex, split: true };
-  return { firstKept: proj[cut]!.pathIndex, turnStart: -1, split: false };
-}
-
 /** What the model sees from path index `from` on (the projection's estimates). */
 function keptFrom(path: SessionEntry[], from: number): number {
   return projectPath(path)
@@ -253,18 +199,18 @@ function keptFrom(path: SessionEntry[], from: number): number {
 const keepArb = fc.constantFrom(0, 1, 200, 1000, 2500, 8000, 100000);
 
 describe("plan properties", () => {
-  it("matches the naive restatement of §10, and the cut is valid", () => {
+  it("matches the readable rule (cut-rule.ts), and the cut is valid", () => {
     fc.assert(
       fc.property(fc.array(action, { minLength: 1, maxLength: 60 }), keepArb, (actions, keep) => {
         const path = buildPath(actions);
         const r = planCompaction(path, { keepRecentTokens: keep, reserveTokens: 1000 });
         if (!r.ok && !r.plan) {
           const empty = path.length === 0 || path.at(-1)!.type === "compaction";
-          expect(empty || naiveCut(path, keep) === undefined).toBe(true);
+          expect(empty || cutByRule(path, keep) === undefined).toBe(true);
           return;
         }
         const plan = r.ok ? r.plan : r.plan!;
-        const naive = naiveCut(path, keep);
+        const naive = cutByRule(path, keep);
         expect({
           firstKept: plan.firstKeptIndex,
           turnStart: plan.turnStartIndex,
