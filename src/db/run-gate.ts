@@ -21,6 +21,11 @@ export const RUNNING_ELSEWHERE_WRITE =
 export const RUNNING_HERE_WRITE =
   "A reply is being written in this session. Nothing was written; try again when the run has finished (or stop it).";
 
+/** The writer of a session followed from a file pi writes: only the follow appends to it. */
+export const FOLLOW_WRITER = "follow";
+export const FOLLOWED_WRITE =
+  "pi is writing this session and Cutpoint follows it: nothing was written. To compact or edit it, work on a copy (in the banner above the session), or stop following.";
+
 /** The owner part of a run mark (`<owner>#<run>`). */
 export const markOwner = (mark: string): string => mark.split("#")[0] ?? mark;
 
@@ -35,6 +40,7 @@ export interface Writer {
 
 /** Null when `writer` may append to `row` now, else the refusal. */
 export function writeRefusal(row: SessionRow, writer: Writer = {}): { ok: false; error: DbError } | null {
+  if (row.followedFrom !== undefined && writer.run !== FOLLOW_WRITER) return fail("busy", FOLLOWED_WRITE);
   const mark = row.runOwner;
   if (!mark) return null;
   if (writer.run === mark) return null;
@@ -75,4 +81,18 @@ export async function clearRunMark(db: CutpointDb, sessionId: string, mark: stri
 export function setLoopActive(sessionId: string, mark: string | null): void {
   if (mark === null) loops.delete(sessionId);
   else loops.set(sessionId, mark);
+}
+
+/** Marks a session as followed from a file (`from`: the file's path in the folder), or not (undefined). */
+export async function setFollowedFrom(
+  db: CutpointDb,
+  sessionId: string,
+  from: string | undefined,
+): Promise<Result<void>> {
+  try {
+    const n = await db.sessions.update(sessionId, { followedFrom: from });
+    return n ? ok(undefined) : fail("not-found", "The session no longer exists.");
+  } catch (e) {
+    return toDbError(e);
+  }
 }

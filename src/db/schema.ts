@@ -49,6 +49,8 @@ export interface SessionRow {
   deletedAt: number;
   /** `<page>#<run>` while a tab runs the agent in this session (run-gate.ts). */
   runOwner?: string;
+  /** The file this session follows while pi writes it (a path in pi's sessions folder): only the follow appends. */
+  followedFrom?: string;
 }
 
 /** The reply streaming in a session (at most one), as last checkpointed. */

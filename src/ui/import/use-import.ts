@@ -117,3 +117,8 @@ export function useImportFiles(): (files: readonly File[]) => Promise<void> {
     }
   }, []);
 }
+
+/** Imports one file as the picker does (same questions and report) and gives the stored session's id. */
+export function useImportFile(): (file: File) => Promise<string | undefined> {
+  return useCallback(async (file) => (await importOne(file, { remaining: 0 }))?.id, []);
+}

@@ -14,6 +14,7 @@ import { useBottomVar } from "../common/use-bottom-var.ts";
 import { formatBytes, formatCountOf } from "../format.ts";
 import { CurrentSessionProvider, useCurrentSession, useLoadProgress } from "../hooks/current-session.tsx";
 import { useSessionActions } from "../hooks/use-session-actions.ts";
+import { FollowBanner } from "../pi-folder/follow-banner.tsx";
 import { MenuToggle } from "../shell/menu-toggle.tsx";
 import { SettingsButton } from "../shell/settings-button.tsx";
 import { SlotOutlet, useHasSlot } from "../shell/slot-outlet.tsx";
@@ -122,6 +123,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       <TopBar sessionId={sessionId} />
       <div className="workspace">
         <section className="conversation" aria-label="Conversation">
+          <FollowBanner sessionId={sessionId} />
           <ErrorBoundary name="the timeline">
             <Conversation />
           </ErrorBoundary>

@@ -1,13 +1,19 @@
-/** The left column: brand, New / Import / Example, the session list, the storage status. */
+/** The left column: brand, New / Import / Example / pi folder, the session list, the storage status. */
+import { lazy, Suspense, useState } from "react";
 import { useUiStore } from "../../store/ui-store.ts";
 import { useSessionActions } from "../hooks/use-session-actions.ts";
 import { ImportButton } from "../import/import-button.tsx";
 import { SessionList } from "./session-list.tsx";
 import { StorageStatus } from "./storage-status.tsx";
 
+const PiFolderDialog = lazy(() =>
+  import("../pi-folder/pi-folder-dialog.tsx").then((m) => ({ default: m.PiFolderDialog })),
+);
+
 export function Sidebar() {
   const actions = useSessionActions();
   const setOpen = useUiStore((s) => s.setSidebarOpen);
+  const [piFolderOpen, setPiFolderOpen] = useState(false);
   return (
     <aside className="sidebar" id="sidebar" aria-label="Sessions sidebar">
       <div className="sidebar-head">
@@ -31,7 +37,15 @@ export function Sidebar() {
         <button type="button" className="btn" onClick={() => void actions.example()}>
           Example session
         </button>
+        <button type="button" className="btn" onClick={() => setPiFolderOpen(true)}>
+          pi folder…
+        </button>
       </div>
+      {piFolderOpen && (
+        <Suspense fallback={null}>
+          <PiFolderDialog onClose={() => setPiFolderOpen(false)} />
+        </Suspense>
+      )}
       <SessionList />
       <StorageStatus />
     </aside>

@@ -1,0 +1,132 @@
+/** The pi sessions folder: choose it, see its sessions by project, open one and follow it while pi writes. */
+import { useState } from "react";
+import { canOpenFolders, listPiFolder, type PiFolderSession } from "../../services/pi-folder.ts";
+import { piFolder } from "../../services/pi-folder-instance.ts";
+import { usePiFollowStore } from "../../store/pi-follow-store.ts";
+import { useUiStore } from "../../store/ui-store.ts";
+import { Dialog } from "../common/dialog.tsx";
+import { formatBytes, formatCount, formatDate } from "../format.ts";
+import { useImportFile } from "../import/use-import.ts";
+
+type Picker = (options: { id?: string; mode?: "read" | "readwrite" }) => Promise<FileSystemDirectoryHandle>;
+
+const title = (s: PiFolderSession) => s.summary.name ?? s.summary.firstMessage ?? s.fileName;
+
+/** Opens the folder picker and lists what it holds; undefined when the person cancelled. */
+async function chooseFolder(): Promise<FileSystemDirectoryHandle | undefined> {
+  const pick = (globalThis as unknown as { showDirectoryPicker: Picker }).showDirectoryPicker;
+  try {
+    return await pick({ id: "pi-sessions", mode: "readwrite" });
+  } catch (e) {
+    if (e instanceof Error && e.name === "AbortError") return undefined;
+    throw e;
+  }
+}
+
+export function PiFolderDialog({ onClose }: { onClose: () => void }) {
+  const listing = usePiFollowStore((s) => s.listing);
+  const setListing = usePiFollowStore((s) => s.setListing);
+  const importFile = useImportFile();
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const supported = canOpenFolders();
+
+  const open = async () => {
+    setError(null);
+    try {
+      const dir = await chooseFolder();
+      if (!dir) return;
+      setBusy("Reading the folder…");
+      setListing(await listPiFolder(dir));
+    } catch (e) {
+      setError(`The folder could not be read (${e instanceof Error ? e.name : "error"}).`);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const follow = async (s: PiFolderSession, dir: FileSystemDirectoryHandle) => {
+    setBusy(`Opening ${title(s)}…`);
+    try {
+      const file = await s.handle.getFile();
+      const id = await importFile(file);
+      if (!id) return;
+      const store = usePiFollowStore.getState();
+      const r = await piFolder.follow(id, s.path, s.handle, file.size, (state) => store.update(id, state));
+      if (!r.ok) {
+        useUiStore.getState().pushToast({ kind: "error", message: r.error.message });
+        return;
+      }
+      store.started(id, {
+        state: { path: s.path, appended: 0, lastChange: Date.now(), skipped: 0 },
+        stop: r.value.stop,
+        dir,
+      });
+      onClose();
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <Dialog open title="pi's sessions folder" onClose={onClose} name="pi-folder">
+      {!supported ? (
+        <p>
+          This browser cannot open a folder (Firefox and Safari lack the File System Access API). Import the
+          session files with Import instead: pi keeps them in <code>~/.pi/agent/sessions/</code>, one folder
+          per project.
+        </p>
+      ) : (
+        <>
+          <p className="muted">
+            pi keeps its sessions in <code>~/.pi/agent/sessions/</code>, one folder per project. Open a
+            session to follow it while pi writes it: new entries appear here. Cutpoint never writes into pi's
+            files.
+          </p>
+          <p>
+            <button
+              type="button"
+              className="btn primary"
+              onClick={() => void open()}
+              disabled={busy !== null}
+              data-autofocus
+            >
+              {listing ? "Choose another folder…" : "Choose the folder…"}
+            </button>
+          </p>
+        </>
+      )}
+      {busy && <p role="status">{busy}</p>}
+      {error && <p role="alert">{error}</p>}
+      {listing && listing.projects.length === 0 && <p>No session files (.jsonl) in {listing.name}.</p>}
+      {listing?.projects.map((p) => (
+        <section key={p.dir} className="pi-project" aria-label={`Project ${p.cwd}`}>
+          <h3 className="pi-project-cwd">{p.cwd}</h3>
+          <ul className="pi-sessions">
+            {p.sessions.map((s) => (
+              <li key={s.path} className="pi-session">
+                <span className="pi-session-title">{title(s)}</span>
+                <span className="pi-session-facts muted">
+                  {s.counted
+                    ? `${formatCount(s.summary.entries)} entries · ${formatCount(s.summary.compactions)} compaction${s.summary.compactions === 1 ? "" : "s"}`
+                    : "big file: counted when opened"}
+                  {" · "}
+                  {formatBytes(s.size)} · changed {formatDate(s.lastModified)}
+                </span>
+                <button
+                  type="button"
+                  className="btn"
+                  disabled={busy !== null}
+                  onClick={() => void follow(s, p.handle)}
+                  aria-label={`Open and follow ${title(s)}`}
+                >
+                  Open and follow
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </Dialog>
+  );
+}
