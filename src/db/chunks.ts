@@ -260,6 +260,17 @@ export function parseChunkText(text: string): SessionEntry[] {
  * '.' replaced by '-'.
  */
 export function sessionFileName(header: Pick<SessionHeader, "id" | "timestamp">): string {
-  const stamp = String(header.timestamp).replace(/[:.]/g, "-");
-  return `${stamp}_${header.id}.jsonl`;
+  return `${fileStamp(String(header.timestamp))}_${header.id}.jsonl`;
+}
+
+/** An ISO time as pi writes it in a file name: ':' and '.' replaced by '-'. */
+const fileStamp = (iso: string): string => iso.replace(/[:.]/g, "-");
+
+/**
+ * The file name of an export: pi's name of the session with the export's time before ".jsonl"
+ * (`<timestamp>_<id>_<exported at>.jsonl`), so that two exports of a session (an earlier and a
+ * later version) never get the same name and one download never silently replaces another.
+ */
+export function exportFileName(header: Pick<SessionHeader, "id" | "timestamp">, exportedAt: Date): string {
+  return `${fileStamp(String(header.timestamp))}_${header.id}_${fileStamp(exportedAt.toISOString())}.jsonl`;
 }

@@ -9,10 +9,10 @@ import {
   buildChunks,
   type ChunkSource,
   chunkData,
+  exportFileName,
   JSONL_TYPE,
   parseChunkText,
   serializeHeaderLine,
-  sessionFileName,
   utf8Length,
 } from "./chunks.ts";
 import { fail, ok, type Result, toDbError } from "./result.ts";
@@ -233,13 +233,17 @@ async function exportRows(db: CutpointDb, sessionId: string) {
 }
 
 /** The v3 JSONL of a session as text parts (header line + chunk texts; no re-serialization). */
-export async function exportSession(db: CutpointDb, sessionId: string): Promise<Result<ExportedSession>> {
+export async function exportSession(
+  db: CutpointDb,
+  sessionId: string,
+  exportedAt = new Date(),
+): Promise<Result<ExportedSession>> {
   try {
     const got = await exportRows(db, sessionId);
     if (!got) return fail("not-found", `No session ${sessionId}.`);
     const texts = await Promise.all(got.chunks.map(chunkText));
     const parts = [`${serializeHeaderLine(got.row.header)}\n`, ...texts];
-    return ok({ fileName: sessionFileName(got.row.header), parts, byteSize: got.row.byteSize });
+    return ok({ fileName: exportFileName(got.row.header, exportedAt), parts, byteSize: got.row.byteSize });
   } catch (e) {
     return toDbError(e);
   }
@@ -252,6 +256,7 @@ export async function exportSession(db: CutpointDb, sessionId: string): Promise<
 export async function exportSessionBlob(
   db: CutpointDb,
   sessionId: string,
+  exportedAt = new Date(),
 ): Promise<Result<{ fileName: string; blob: Blob; byteSize: number }>> {
   try {
     const got = await exportRows(db, sessionId);
@@ -259,7 +264,7 @@ export async function exportSessionBlob(
     const blob = new Blob([`${serializeHeaderLine(got.row.header)}\n`, ...got.chunks.map((c) => c.data)], {
       type: JSONL_TYPE,
     });
-    return ok({ fileName: sessionFileName(got.row.header), blob, byteSize: got.row.byteSize });
+    return ok({ fileName: exportFileName(got.row.header, exportedAt), blob, byteSize: got.row.byteSize });
   } catch (e) {
     return toDbError(e);
   }
