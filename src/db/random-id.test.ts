@@ -11,7 +11,7 @@ describe("randomUuid", () => {
   });
 
   it("makes distinct v4 UUIDs on a page without randomUUID (http on a LAN address)", () => {
-    const insecure = { getRandomValues: <T extends Uint8Array>(a: T) => webcrypto.getRandomValues(a) };
+    const insecure = { getRandomValues: (a: Uint8Array<ArrayBuffer>) => webcrypto.getRandomValues(a) };
     const ids = new Set(Array.from({ length: 1000 }, () => randomUuid(insecure)));
     expect(ids.size).toBe(1000);
     for (const id of ids) expect(id).toMatch(UUID_V4);

@@ -4,7 +4,7 @@
  */
 import { uuidV4 } from "../core/session/uuid.ts";
 
-type CryptoLike = { randomUUID?: () => string; getRandomValues?: <T extends Uint8Array>(a: T) => T };
+type CryptoLike = { randomUUID?: () => string; getRandomValues?: (a: Uint8Array<ArrayBuffer>) => unknown };
 
 /** A version 4 UUID; `source` is the page's `crypto` unless a test passes another. */
 export function randomUuid(source: CryptoLike | undefined = globalThis.crypto): string {
