@@ -7,13 +7,20 @@
  *
  * Observable like the runner: `getState()` + `subscribe()`; `version` is bumped whenever files may
  * have changed (after each tool call), so views re-read.
+ *
+ * Where the browser has no writable file streams (Safari before 26), OPFS writes go through a
+ * worker's sync access handle (`makeWorker`); where the browser storage cannot keep files at all
+ * (no OPFS, a private window), files live in memory and `memoryReason` says why. `where()` is the one
+ * sentence the Files panel shows about where files live.
  */
 import { type CutpointDb, getSetting, setSetting } from "../db/index.ts";
 import {
   createMemoryWorkspace,
+  createSyncWriter,
   isFolderPickerSupported,
   openOpfsWorkspace,
   pickFolderWorkspace,
+  type WorkerLike,
   type Workspace,
   workspaceFromFolderHandle,
 } from "../tools/index.ts";
@@ -29,7 +36,33 @@ export interface WorkspaceState {
   /** A remembered folder that waits for permission (reopen it from a click). */
   pendingFolder: string | null;
   folderSupported: boolean;
+  /** Whether the browser storage (OPFS) can keep files here; null until it was tried. */
+  browserStorageWorks: boolean | null;
+  /** Why the files live in memory (the browser storage cannot keep them), else null. */
+  memoryReason: string | null;
   version: number;
+}
+
+/** The one sentence about where the files of `state`'s workspace live. */
+export function workspaceWhere(state: Pick<WorkspaceState, "workspace" | "memoryReason">): string {
+  const ws = state.workspace;
+  if (!ws) return "Opening the workspace…";
+  if (ws.kind === "folder") return `Files live in the folder “${ws.name}” on this computer.`;
+  if (ws.kind === "opfs")
+    return "Files live in this browser's private storage for Cutpoint and stay after a reload.";
+  const why = state.memoryReason ? `${state.memoryReason} ` : "";
+  return `${why}Files live in memory only and are lost on reload.`;
+}
+
+/** The worker that writes OPFS files where the browser has no writable streams. */
+const defaultWorker = (): WorkerLike =>
+  new Worker(new URL("../tools/opfs-write-worker.ts", import.meta.url), {
+    type: "module",
+  }) as unknown as WorkerLike;
+
+export interface AgentWorkspaceDeps {
+  /** Makes the OPFS write worker (tests pass their own; null: no worker). */
+  makeWorker?: (() => WorkerLike) | null;
 }
 
 type Handle = FileSystemDirectoryHandle & {
@@ -52,13 +85,20 @@ export interface AgentWorkspaceService {
   current(): Promise<Workspace>;
 }
 
-export function createAgentWorkspaceService(db: CutpointDb): AgentWorkspaceService {
+export function createAgentWorkspaceService(
+  db: CutpointDb,
+  deps: AgentWorkspaceDeps = {},
+): AgentWorkspaceService {
   const listeners = new Set<() => void>();
+  const makeWorker = deps.makeWorker === undefined ? defaultWorker : deps.makeWorker;
+  const syncWriter = makeWorker && typeof Worker !== "undefined" ? createSyncWriter(makeWorker) : undefined;
   let state: WorkspaceState = {
     workspace: null,
     notice: null,
     pendingFolder: null,
     folderSupported: isFolderPickerSupported(),
+    browserStorageWorks: null,
+    memoryReason: null,
     version: 0,
   };
   let pendingHandle: FileSystemDirectoryHandle | null = null;
@@ -70,13 +110,13 @@ export function createAgentWorkspaceService(db: CutpointDb): AgentWorkspaceServi
   };
 
   async function opfs(notice: string | null): Promise<void> {
-    const r = await openOpfsWorkspace();
-    if (r.ok) set({ workspace: r.value, notice });
-    else
-      set({
-        workspace: createMemoryWorkspace(),
-        notice: `${r.error} Files live in memory only and are lost on reload.`,
-      });
+    const r = await openOpfsWorkspace("workspace", syncWriter);
+    if (r.ok) set({ workspace: r.value, notice, browserStorageWorks: true, memoryReason: null });
+    else {
+      // Keep the files already written in memory when asked again.
+      const kept = state.workspace?.kind === "memory" ? state.workspace : createMemoryWorkspace();
+      set({ workspace: kept, notice, browserStorageWorks: false, memoryReason: r.error });
+    }
   }
 
   async function init(): Promise<void> {

@@ -1,7 +1,10 @@
 /**
  * Workspace over a FileSystemDirectoryHandle: the origin-private file system (OPFS, the default)
  * or a local folder picked with the File System Access API (Chromium browsers; feature-detected).
+ * Writes use writable streams where the browser has them, else (OPFS) a worker's sync access
+ * handle; a failed write is an error result and leaves no new empty file behind.
  */
+import type { SyncWriteResult, SyncWriter } from "./opfs-sync-writer.ts";
 import {
   type DirEntry,
   displayPath,
@@ -32,14 +35,78 @@ function errorOf(err: unknown, path: string): WsResult<never> {
       `No permission to access ${displayPath(path)}; grant access to the folder again.`,
     );
   }
+  if (err instanceof TypeError)
+    return fail("io", `Could not access ${displayPath(path)}: this browser lacks the file operation needed.`);
   return fail("io", `Could not access ${displayPath(path)}: ${String((err as Error)?.message ?? err)}`);
+}
+
+/** A failed write in plain words, by the error's name (the model and the person read it). */
+export function writeError(name: string, path: string): WsResult<never> {
+  const p = displayPath(path);
+  if (name === "QuotaExceededError")
+    return fail(
+      "io",
+      `The browser's storage is full: ${p} was not written. Delete files that are no longer needed.`,
+    );
+  if (name === "NoModificationAllowedError" || name === "InvalidStateError")
+    return fail("io", `${p} is in use elsewhere (another tab?), so it was not written. Try again.`);
+  if (name === "NotAllowedError" || name === "SecurityError")
+    return fail("permission", `No permission to write ${p}; grant access to the folder again.`);
+  if (name === "TypeMismatchError") return fail("not-a-file", `${p} is a directory, not a file.`);
+  return fail("io", `Could not write ${p}: the browser refused the write (${name}). Nothing was written.`);
+}
+
+type WritableFileHandle = FileSystemFileHandle & { createWritable?: FileSystemFileHandle["createWritable"] };
+
+/** Whether this browser writes files with writable streams (Chromium, Firefox, Safari 26+). */
+export function hasWritableStreams(): boolean {
+  const proto = (globalThis as { FileSystemFileHandle?: { prototype?: object } }).FileSystemFileHandle
+    ?.prototype;
+  return typeof (proto as { createWritable?: unknown } | undefined)?.createWritable === "function";
+}
+
+export interface HandleWorkspaceOptions {
+  /**
+   * Writes a file (workspace-relative path) another way where the handle has no `createWritable`:
+   * OPFS through a worker's sync access handle (opfs-sync-writer.ts).
+   */
+  syncWrite?: (path: string, content: string) => Promise<SyncWriteResult>;
 }
 
 export function createHandleWorkspace(
   root: FileSystemDirectoryHandle,
   kind: "opfs" | "folder",
   name: string,
+  options: HandleWorkspaceOptions = {},
 ): Workspace {
+  /** Replaces the content of `fh` (at `path`): a writable stream, else the sync writer. */
+  async function writeContent(
+    fh: WritableFileHandle,
+    path: string,
+    content: string,
+  ): Promise<WsResult<void>> {
+    if (typeof fh.createWritable === "function") {
+      const writable = await fh.createWritable();
+      try {
+        await writable.write(content);
+        await writable.close();
+      } catch (err) {
+        // The stream writes a copy: aborting it leaves the file as it was.
+        await writable.abort().catch(() => undefined);
+        throw err;
+      }
+      return ok(undefined);
+    }
+    if (options.syncWrite) {
+      const r = await options.syncWrite(path, content);
+      return r.ok ? ok(undefined) : writeError(r.name, path);
+    }
+    return fail(
+      "io",
+      `Could not write ${displayPath(path)}: this browser cannot write files here (no writable file streams). Nothing was written.`,
+    );
+  }
+
   async function dirHandle(path: string, create: boolean): Promise<WsResult<FileSystemDirectoryHandle>> {
     let dir = root;
     let walked = "";
@@ -107,18 +174,24 @@ export function createHandleWorkspace(
       const d = await dirHandle(dir, true);
       if (!d.ok)
         return d.code === "not-a-file" ? fail("not-a-directory", `${dir} is a file, not a directory.`) : d;
+      let existed = true;
+      try {
+        await d.value.getFileHandle(base);
+      } catch (err) {
+        if ((err as { name?: string } | null)?.name === "TypeMismatchError")
+          return fail("not-a-file", `${n.value} is a directory, not a file.`);
+        existed = false;
+      }
+      let written: WsResult<void>;
       try {
         const fh = await d.value.getFileHandle(base, { create: true });
-        const writable = await fh.createWritable();
-        await writable.write(content);
-        await writable.close();
-        return ok(undefined);
+        written = await writeContent(fh, n.value, content);
       } catch (err) {
-        const e = errorOf(err, n.value);
-        return !e.ok && e.code === "not-a-file"
-          ? fail("not-a-file", `${n.value} is a directory, not a file.`)
-          : e;
+        written = writeError(String((err as { name?: unknown } | null)?.name ?? "Error"), n.value);
       }
+      // A failed write of a new file leaves no empty file behind.
+      if (!written.ok && !existed) await d.value.removeEntry(base).catch(() => undefined);
+      return written;
     },
     async list(path) {
       const n = normalizePath(path);
@@ -178,24 +251,47 @@ export function createHandleWorkspace(
   };
 }
 
-/** The default workspace: the origin-private file system, under a "workspace" directory. */
+/** The file a write check creates and removes (where writes go through the sync writer). */
+const WRITE_CHECK = ".cutpoint-write-check";
+
+/**
+ * The default workspace: the origin-private file system, under a "workspace" directory. Where
+ * files have no writable streams, writes go through `syncWriter` (a worker's sync access handle),
+ * checked once here by writing and removing a file; without a way to write, no workspace (the
+ * caller keeps files in memory and says so).
+ */
 export async function openOpfsWorkspace(
   dirName = "workspace",
+  syncWriter?: SyncWriter,
 ): Promise<{ ok: true; value: Workspace } | { ok: false; error: string }> {
   const storage = (globalThis as { navigator?: Navigator }).navigator?.storage;
   if (!storage || typeof storage.getDirectory !== "function") {
-    return { ok: false, error: "This browser has no origin-private file system (OPFS)." };
-  }
-  try {
-    const root = await storage.getDirectory();
-    const dir = await root.getDirectoryHandle(dirName, { create: true });
-    return { ok: true, value: createHandleWorkspace(dir, "opfs", "Browser storage (OPFS)") };
-  } catch (err) {
     return {
       ok: false,
-      error: `Could not open the browser's file storage: ${String((err as Error)?.message ?? err)}`,
+      error:
+        "This browser gives Cutpoint no private file storage here (it needs a secure page: https or localhost).",
     };
   }
+  let dir: FileSystemDirectoryHandle;
+  try {
+    const root = await storage.getDirectory();
+    dir = await root.getDirectoryHandle(dirName, { create: true });
+  } catch {
+    return {
+      ok: false,
+      error: "This window does not let Cutpoint keep files in the browser's storage (a private window?).",
+    };
+  }
+  const name = "Browser storage (OPFS)";
+  if (hasWritableStreams()) return { ok: true, value: createHandleWorkspace(dir, "opfs", name) };
+  const noWrites = "This browser cannot write files in its private storage here.";
+  if (!syncWriter) return { ok: false, error: noWrites };
+  const check = await syncWriter.write([dirName, WRITE_CHECK], "");
+  await dir.removeEntry(WRITE_CHECK).catch(() => undefined);
+  if (!check.ok) return { ok: false, error: noWrites };
+  const syncWrite = (path: string, content: string) =>
+    syncWriter.write([dirName, ...path.split("/")], content);
+  return { ok: true, value: createHandleWorkspace(dir, "opfs", name, { syncWrite }) };
 }
 
 export function isFolderPickerSupported(): boolean {

@@ -17,12 +17,14 @@ import type { Workspace } from "./workspace.ts";
 export { globMatcher, globToRegExp } from "./glob.ts";
 export {
   createHandleWorkspace,
+  hasWritableStreams,
   isFolderPickerSupported,
   openOpfsWorkspace,
   pickFolderWorkspace,
   workspaceFromFolderHandle,
 } from "./handle-workspace.ts";
 export { createMemoryWorkspace, type MemoryWorkspace } from "./memory-workspace.ts";
+export { createSyncWriter, type SyncWriter, type WorkerLike } from "./opfs-sync-writer.ts";
 export { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } from "./truncate.ts";
 export * from "./workspace.ts";
 

@@ -4,6 +4,7 @@
  */
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { agentWorkspace } from "../../services/agent-instance.ts";
+import { workspaceWhere } from "../../services/agent-workspace.ts";
 import { useAgentUiStore } from "../../store/agent-ui-store.ts";
 import type { WalkEntry } from "../../tools/index.ts";
 import { markInvisible } from "../common/invisible.ts";
@@ -95,8 +96,14 @@ export function WorkspacePanel() {
           ✕
         </button>
       </div>
+      <p
+        className={ws.workspace?.kind === "memory" ? "agent-flag" : "agent-faint"}
+        data-testid="workspace-where"
+      >
+        <SafeText text={workspaceWhere(ws)} />
+      </p>
       <div className="agent-files-actions">
-        {ws.workspace?.kind !== "opfs" && (
+        {ws.workspace && ws.workspace.kind !== "opfs" && ws.browserStorageWorks === true && (
           <button
             type="button"
             className="btn small"
@@ -105,15 +112,10 @@ export function WorkspacePanel() {
             Use browser storage
           </button>
         )}
-        {ws.folderSupported ? (
+        {ws.folderSupported && (
           <button type="button" className="btn small" onClick={() => void agentWorkspace.pickFolder()}>
             Open a local folder…
           </button>
-        ) : (
-          <span className="agent-faint">
-            This browser cannot open local folders (no File System Access API); files live in the browser's
-            private storage.
-          </span>
         )}
         {ws.pendingFolder && (
           <button type="button" className="btn small" onClick={() => void agentWorkspace.reopenFolder()}>
@@ -125,7 +127,7 @@ export function WorkspacePanel() {
       {ws.pendingFolder && (
         <p className="agent-faint">
           The folder “<SafeText text={ws.pendingFolder} />” needs your permission again; until then the tools
-          use browser storage.
+          use {ws.workspace?.kind === "memory" ? "memory" : "browser storage"}.
         </p>
       )}
       <div className="agent-files-body">
