@@ -55,7 +55,10 @@ export class EnginePage {
     const got = await this.d.evaluate<true | string>(waitScript(cond, arg, timeoutMs));
     if (got === true) return;
     const notes = await this.d.evaluate<string>(callScript(pageNotes)).catch(() => "");
-    throw new Error(`${what}: not within ${timeoutMs / 1000} s (${got})${notes ? `; ${notes}` : ""}`);
+    const said = got.includes("the app says:");
+    throw new Error(
+      `${what}: ${said ? "" : `not within ${timeoutMs / 1000} s `}(${got})${!said && notes ? `; ${notes}` : ""}`,
+    );
   }
 
   async waitShown(t: Target, what = nameOf(t), timeoutMs = WAIT): Promise<void> {

@@ -73,20 +73,33 @@ export function findScript(t: Target): string {
   return callScript(findInPage, t);
 }
 
-/** Waits in the page until `check` holds (runs in the page: it refers to nothing outside itself). */
+/**
+ * Waits in the page until `check` holds (runs in the page: it refers to nothing outside itself).
+ * An error the app shows meanwhile (a new error toast or alert) ends the wait at once.
+ */
 function waitInPage<A>(check: Condition<A>, find: Find, arg: A, timeout: number): Promise<true | string> {
+  const errors = () =>
+    [...document.querySelectorAll('[data-kind="error"], [role="alert"]')]
+      .map((e) => (e.textContent ?? "").replace(/\s+/g, " ").trim())
+      .filter((t) => t !== "");
+  const before = new Set(errors());
   return new Promise((done) => {
     let last: true | string = "not checked yet";
+    /** Whether the wait is over (the condition holds, or the app said it failed). */
     const test = () => {
       try {
         last = check(arg, find);
       } catch (e) {
         last = `the check threw: ${String(e)}`;
       }
-      return last === true;
+      if (last === true) return true;
+      const fresh = errors().filter((t) => !before.has(t));
+      if (fresh.length === 0) return false;
+      last = `${last}; the app says: ${fresh.join(" | ").slice(0, 400)}`;
+      return true;
     };
     if (test()) {
-      done(true);
+      done(last);
       return;
     }
     const finish = () => {

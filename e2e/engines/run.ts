@@ -103,10 +103,13 @@ async function runEngine(
   const dir = mkdtempSync(join(tmpdir(), `cutpoint-${engine}-`));
   const results: StepResult[] = [];
   let version = "";
+  let startMs = 0;
+  let closeMs = 0;
   let driver: EngineDriver | undefined;
   try {
     driver = await launch(engine, { dir, width: 1280, height: 800 });
     version = driver.version;
+    startMs = Date.now() - t0;
     const c: PathContext = { page: new EnginePage(driver, appUrl), fixtureExport: expected };
     for (const step of steps) {
       const missing = step.needs.filter((n) => results.find((r) => r.name === n)?.outcome !== "passed");
@@ -129,14 +132,16 @@ async function runEngine(
     for (const step of steps.slice(results.length))
       results.push({ name: step.name, outcome: "not run", ms: 0, error });
   } finally {
+    const c0 = Date.now();
     await driver?.close().catch(() => undefined);
+    closeMs = Date.now() - c0;
     rmSync(dir, { recursive: true, force: true });
   }
   const passed = results.filter((r) => r.outcome === "passed").length;
   const secs = ((Date.now() - t0) / 1000).toFixed(0);
   const line = `${engine}: ${passed} of ${steps.length} steps passed`;
   const details = [
-    `  ${engine} ${version} in ${secs} s: ${results.map((r) => `${r.name} ${r.outcome === "passed" ? `${(r.ms / 1000).toFixed(1)} s` : r.outcome}`).join(" · ")}`,
+    `  ${engine} ${version} in ${secs} s (start ${(startMs / 1000).toFixed(1)} s, close ${(closeMs / 1000).toFixed(1)} s): ${results.map((r) => `${r.name} ${r.outcome === "passed" ? `${(r.ms / 1000).toFixed(1)} s` : r.outcome}`).join(" · ")}`,
     ...results.filter((r) => r.outcome === "failed").map((r) => `  ✗ ${r.name}: ${r.error}`),
     ...results.filter((r) => r.outcome === "not run").map((r) => `  – ${r.name}: not run (${r.error})`),
   ];
