@@ -37,6 +37,26 @@ describe("index.html's policy", () => {
     expect(d.get("worker-src")).toEqual(["'self'", "blob:"]);
   });
 
+  it("uses only directives that Chromium, Firefox and WebKit all know (WebKit logs an error for manifest-src)", () => {
+    const everyEngine = new Set([
+      "default-src",
+      "script-src",
+      "style-src",
+      "img-src",
+      "font-src",
+      "media-src",
+      "object-src",
+      "frame-src",
+      "worker-src",
+      "connect-src",
+      "base-uri",
+      "form-action",
+    ]);
+    for (const name of d.keys()) expect(everyEngine.has(name), name).toBe(true);
+    // The web app manifest falls under default-src 'self' instead.
+    expect(d.has("manifest-src")).toBe(false);
+  });
+
   it("lets the app reach any http(s) model endpoint the person types", () => {
     expect(d.get("connect-src")).toEqual(["'self'", "https:", "http:"]);
   });

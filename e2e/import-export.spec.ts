@@ -58,7 +58,9 @@ test("import the real pi session by file picker, see it, reload, export byte-ide
   });
 
   const download = await app.exportOpen();
-  expect(download.suggestedFilename()).toMatch(/^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z_[0-9a-f-]+\.jsonl$/);
+  expect(download.suggestedFilename()).toMatch(
+    /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z_[0-9a-f-]+_\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z\.jsonl$/,
+  );
   const saved = await download.path();
   expect(readFileSync(saved).equals(cliMigrate(FIXTURE))).toBe(true);
 });

@@ -11,6 +11,7 @@ import type { SessionEntry } from "../core/session/types.ts";
 import {
   buildChunks,
   decodedPieces,
+  exportFileName,
   parseChunkBytes,
   parseChunkText,
   parseLinesFrom,
@@ -73,6 +74,15 @@ describe("chunks", () => {
     expect(sessionFileName({ id: "abc-123", timestamp: "2026-03-01T10:20:30.123Z" })).toBe(
       "2026-03-01T10-20-30-123Z_abc-123.jsonl",
     );
+  });
+
+  it("names two exports of a session apart: pi's name, then the time of the export", () => {
+    const header = { id: "abc-123", timestamp: "2026-03-01T10:20:30.123Z" };
+    const first = exportFileName(header, new Date("2026-12-06T03:04:05.000Z"));
+    const later = exportFileName(header, new Date("2026-12-06T03:04:05.001Z"));
+    expect(first).toBe("2026-03-01T10-20-30-123Z_abc-123_2026-12-06T03-04-05-000Z.jsonl");
+    expect(later).not.toBe(first);
+    expect(first.startsWith(sessionFileName(header).replace(/\.jsonl$/, "_"))).toBe(true);
   });
 });
 

@@ -27,12 +27,16 @@
  * header line and the stored Blobs (nothing is read or re-serialized, the bytes are exactly
  * what the serializer wrote), and reads are asynchronous `blob.text()` instead of a large
  * synchronous structured-clone deserialization on the main thread. The exception is a small
- * chunk (an append: a leaf move, a turn), stored as a string (`STRING_CHUNK_MAX_CHARS`).
+ * chunk (an append: a leaf move, a turn), stored as a string (`STRING_CHUNK_MAX_CHARS`). Where the
+ * engine refuses Blobs in IndexedDB (WebKit's private windows), big chunks are kept as their UTF-8
+ * bytes instead (chunk-form.ts); every reader and the export take all three forms.
  */
 import { lineRuns } from "../core/session/export.ts";
 import { withCurrentVersion } from "../core/session/migrate.ts";
 import type { Steps } from "../core/session/steps.ts";
 import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
+import type { ChunkForm } from "./chunk-form.ts";
+import type { StoredChunkData } from "./schema.ts";
 
 /** Target size of one chunk's text (UTF-16 code units, close to bytes for JSONL). */
 export const CHUNK_TARGET_CHARS = 512 * 1024;
@@ -75,12 +79,21 @@ export const JSONL_TYPE = "application/x-ndjson";
  */
 export const STRING_CHUNK_MAX_CHARS = 64 * 1024;
 
-/** What is stored for a chunk: its JSONL as a string when small, else a Blob. */
-export function chunkData(chunk: ChunkSource): Blob | string {
-  if ("data" in chunk) return chunk.data;
-  return chunk.text.length <= STRING_CHUNK_MAX_CHARS
-    ? chunk.text
-    : new Blob([chunk.text], { type: JSONL_TYPE });
+/**
+ * What is stored for a chunk of text: its JSONL as a string when small, else a Blob, or its UTF-8
+ * bytes where this database keeps no Blobs (chunk-form.ts).
+ */
+export function chunkData(chunk: ChunkData, form: ChunkForm): StoredChunkData {
+  if (chunk.text.length <= STRING_CHUNK_MAX_CHARS) return chunk.text;
+  return form === "blob"
+    ? new Blob([chunk.text], { type: JSONL_TYPE })
+    : new TextEncoder().encode(chunk.text);
+}
+
+/** What is stored for any chunk: a Blob chunk (the imported file's bytes) as is or read into bytes. */
+export async function storedChunkData(chunk: ChunkSource, form: ChunkForm): Promise<StoredChunkData> {
+  if (!("data" in chunk)) return chunkData(chunk, form);
+  return form === "blob" ? chunk.data : new Uint8Array(await chunk.data.arrayBuffer());
 }
 
 /**
@@ -242,10 +255,18 @@ export function parseChunkBytes(bytes: Uint8Array): SessionEntry[] {
   return out;
 }
 
-/** The bytes of a stored chunk. */
-export async function chunkBytes(data: Blob | string): Promise<Uint8Array> {
+/** The bytes of a stored chunk, whatever its form. */
+export async function chunkBytes(data: StoredChunkData): Promise<Uint8Array> {
   if (typeof data === "string") return new TextEncoder().encode(data);
+  if (data instanceof Uint8Array) return data;
   return new Uint8Array(await data.arrayBuffer());
+}
+
+/** The JSONL text of a stored chunk, whatever its form. */
+export async function storedChunkText(data: StoredChunkData): Promise<string> {
+  if (typeof data === "string") return data;
+  if (data instanceof Uint8Array) return utf8.decode(data);
+  return data.text();
 }
 
 /** Parses one chunk's text back into entries (the text was written by `buildChunks`). */
@@ -260,6 +281,17 @@ export function parseChunkText(text: string): SessionEntry[] {
  * '.' replaced by '-'.
  */
 export function sessionFileName(header: Pick<SessionHeader, "id" | "timestamp">): string {
-  const stamp = String(header.timestamp).replace(/[:.]/g, "-");
-  return `${stamp}_${header.id}.jsonl`;
+  return `${fileStamp(String(header.timestamp))}_${header.id}.jsonl`;
+}
+
+/** An ISO time as pi writes it in a file name: ':' and '.' replaced by '-'. */
+const fileStamp = (iso: string): string => iso.replace(/[:.]/g, "-");
+
+/**
+ * The file name of an export: pi's name of the session with the export's time before ".jsonl"
+ * (`<timestamp>_<id>_<exported at>.jsonl`), so that two exports of a session (an earlier and a
+ * later version) never get the same name and one download never silently replaces another.
+ */
+export function exportFileName(header: Pick<SessionHeader, "id" | "timestamp">, exportedAt: Date): string {
+  return `${fileStamp(String(header.timestamp))}_${header.id}_${fileStamp(exportedAt.toISOString())}.jsonl`;
 }

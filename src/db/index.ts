@@ -4,6 +4,7 @@ export * from "./chunk-tokens.ts";
 export * from "./chunks.ts";
 export { db } from "./instance.ts";
 export * from "./keys-repo.ts";
+export { randomUuid } from "./random-id.ts";
 export * from "./reply-checkpoints.ts";
 export * from "./result.ts";
 export * from "./run-gate.ts";

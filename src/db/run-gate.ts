@@ -5,16 +5,12 @@
  * that is not the run's own while its agent loop is writing. A mark left by a closed or crashed
  * tab is cleared by whoever finds the run's lock free (`clearRunMark`).
  */
+import { randomUuid } from "./random-id.ts";
 import { type DbError, fail, ok, type Result, toDbError } from "./result.ts";
 import type { CutpointDb, SessionRow } from "./schema.ts";
 
-const randomId = () =>
-  typeof crypto !== "undefined" && "randomUUID" in crypto
-    ? crypto.randomUUID()
-    : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-
 /** This page (one tab's life: a reload is a new page). */
-export const PAGE_ID = randomId();
+export const PAGE_ID = randomUuid();
 
 export const RUNNING_ELSEWHERE_WRITE =
   "This session is running in another tab. Nothing was written; try again when the run there has finished.";
@@ -49,7 +45,7 @@ export async function setRunMark(
   sessionId: string,
   owner = PAGE_ID,
 ): Promise<Result<string>> {
-  const mark = `${owner}#${randomId()}`;
+  const mark = `${owner}#${randomUuid()}`;
   try {
     const n = await db.sessions.update(sessionId, { runOwner: mark });
     return n ? ok(mark) : fail("not-found", "The session no longer exists.");

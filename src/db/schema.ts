@@ -20,6 +20,7 @@
  */
 import { Dexie, type EntityTable, type Table } from "dexie";
 import type { AssistantMessage, SessionHeader } from "../core/session/types.ts";
+import { type ChunkForm, type ChunkStorage, createChunkStorage } from "./chunk-form.ts";
 
 export const DB_NAME = "cutpoint";
 
@@ -64,14 +65,18 @@ export interface ReplyCheckpointRow {
   savedAt: number;
 }
 
+/** What a chunk row holds (chunk-form.ts says which of the forms this database writes). */
+export type StoredChunkData = Blob | string | Uint8Array<ArrayBuffer>;
+
 export interface ChunkRow {
   sessionId: string;
   seq: number;
   /**
    * JSONL of the entries, each line ending in "\n" (read with `chunkText` / `chunkBytes`): a Blob
-   * of UTF-8 bytes, or a string for a small chunk (`STRING_CHUNK_MAX_CHARS`; appends).
+   * of UTF-8 bytes, or a string for a small chunk (`STRING_CHUNK_MAX_CHARS`; appends), or the
+   * UTF-8 bytes themselves where the engine refuses Blobs in IndexedDB (chunk-form.ts).
    */
-  data: Blob | string;
+  data: StoredChunkData;
   count: number;
   bytes: number;
   /** Generation of the session this chunk belongs to. */
@@ -138,16 +143,22 @@ export type CutpointDb = Dexie & {
   apiKeys: EntityTable<ApiKeyRow, "id">;
   replyCheckpoints: EntityTable<ReplyCheckpointRow, "sessionId">;
   chunkTokens: Table<ChunkTokensRow, [string, number]>;
+  /** Whether chunks are kept as Blobs or as bytes here (found once, chunk-form.ts). */
+  chunkStorage: ChunkStorage;
 };
 
 export interface DbDeps {
   indexedDB?: IDBFactory;
   IDBKeyRange?: typeof IDBKeyRange;
+  /** The chunk form to use without probing the engine (tests). */
+  chunkForm?: ChunkForm;
 }
 
 /** Opens (lazily, on first use) the database. Tests pass their own name and fake IndexedDB. */
 export function createDb(name = DB_NAME, deps: DbDeps = {}): CutpointDb {
-  const db = new Dexie(name, deps) as CutpointDb;
+  const { chunkForm, ...dexieDeps } = deps;
+  const db = new Dexie(name, dexieDeps) as CutpointDb;
+  db.chunkStorage = createChunkStorage(db, chunkForm);
   db.version(1).stores({
     sessions: "id, updatedAt, deletedAt",
     chunks: "[sessionId+seq]",

@@ -68,8 +68,8 @@ describe("sessions repository", () => {
     expect((await readChunks(db, "s1")).length).toBeGreaterThan(1);
     const expected = [h, ...entries].map((o) => `${JSON.stringify(o)}\n`).join("");
     expect(await exportText("s1")).toBe(expected);
-    const blob = await exportSessionBlob(db, "s1");
-    expect(blob.ok && blob.value.fileName).toBe("2026-01-01T00-00-00-000Z_s1.jsonl");
+    const blob = await exportSessionBlob(db, "s1", new Date("2026-12-06T03:04:05.678Z"));
+    expect(blob.ok && blob.value.fileName).toBe("2026-01-01T00-00-00-000Z_s1_2026-12-06T03-04-05-678Z.jsonl");
     expect(blob.ok && (await blob.value.blob.text())).toBe(expected);
     expect(blob.ok && blob.value.blob.size).toBe(row?.byteSize);
     expect(row?.byteSize).toBe(Buffer.byteLength(expected));

@@ -4,20 +4,23 @@
  */
 import { Dexie } from "dexie";
 import type { SessionEntry, SessionHeader } from "../core/session/types.ts";
+import { type ChunkForm, isBlobRefusal } from "./chunk-form.ts";
 import { deleteChunkTokens } from "./chunk-tokens.ts";
 import {
   buildChunks,
   type ChunkSource,
   chunkData,
+  exportFileName,
   JSONL_TYPE,
   parseChunkText,
   serializeHeaderLine,
-  sessionFileName,
+  storedChunkData,
+  storedChunkText,
   utf8Length,
 } from "./chunks.ts";
 import { fail, ok, type Result, toDbError } from "./result.ts";
 import { type Writer, writeRefusal } from "./run-gate.ts";
-import type { ChunkRow, CutpointDb, SessionRow } from "./schema.ts";
+import type { ChunkRow, CutpointDb, SessionRow, StoredChunkData } from "./schema.ts";
 import { appendMeta, deriveMeta, type EntriesMeta, headerTime } from "./session-meta.ts";
 
 /** A session ready to store: made by the import (or `prepareSession`). */
@@ -74,7 +77,11 @@ export async function saveSession(
   mode: SaveMode,
   now = Date.now(),
 ): Promise<Result<SessionRow>> {
+  let form: ChunkForm = "bytes";
   try {
+    form = await db.chunkStorage.form();
+    // Read before the transaction (it would commit while a Blob is read into bytes).
+    const data = await Promise.all(prepared.chunks.map((c) => storedChunkData(c, form)));
     return await db.transaction("rw", db.sessions, db.chunks, db.chunkTokens, async () => {
       const id = prepared.header.id;
       const existing = await db.sessions.get(id);
@@ -83,21 +90,34 @@ export async function saveSession(
       if (existing) await deleteChunks(db, id);
       const row = rowFor(prepared, now, (existing?.generation ?? 0) + 1);
       await db.sessions.put(row);
-      await db.chunks.bulkAdd(prepared.chunks.map((c, i) => chunkRow(id, i + 1, row.generation, c)));
+      await db.chunks.bulkAdd(
+        prepared.chunks.map((c, i) => chunkRow(id, i + 1, row.generation, c, data[i]!)),
+      );
       return ok(row);
     });
   } catch (e) {
+    // Blobs were accepted by the probe but refused now: once more, as bytes (nothing was written).
+    if (form === "blob" && isBlobRefusal(e)) {
+      db.chunkStorage.refuseBlobs();
+      return saveSession(db, prepared, mode, now);
+    }
     return toDbError(e);
   }
 }
 
-function chunkRow(sessionId: string, seq: number, generation: number, chunk: ChunkSource): ChunkRow {
-  return { sessionId, seq, generation, data: chunkData(chunk), count: chunk.count, bytes: chunk.bytes };
+function chunkRow(
+  sessionId: string,
+  seq: number,
+  generation: number,
+  chunk: ChunkSource,
+  data: StoredChunkData,
+): ChunkRow {
+  return { sessionId, seq, generation, data, count: chunk.count, bytes: chunk.bytes };
 }
 
 /** The JSONL text of a stored chunk. */
-export async function chunkText(chunk: ChunkRow): Promise<string> {
-  return typeof chunk.data === "string" ? chunk.data : chunk.data.text();
+export function chunkText(chunk: ChunkRow): Promise<string> {
+  return storedChunkText(chunk.data);
 }
 
 function chunkRange(db: CutpointDb, sessionId: string, afterSeq = 0) {
@@ -159,7 +179,9 @@ export async function appendEntries(
       const chunks = buildChunks(entries, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
       const chunk = chunks[0]!;
       const seq = row.lastSeq + 1;
-      await db.chunks.add(chunkRow(sessionId, seq, row.generation, chunk));
+      // Bytes unless Blobs are known to be kept: this runs inside a transaction, no probe here.
+      const data = chunkData(chunk, db.chunkStorage.known() ?? "bytes");
+      await db.chunks.add(chunkRow(sessionId, seq, row.generation, chunk, data));
       const meta = appendMeta(
         {
           entryCount: row.entryCount,
@@ -233,13 +255,17 @@ async function exportRows(db: CutpointDb, sessionId: string) {
 }
 
 /** The v3 JSONL of a session as text parts (header line + chunk texts; no re-serialization). */
-export async function exportSession(db: CutpointDb, sessionId: string): Promise<Result<ExportedSession>> {
+export async function exportSession(
+  db: CutpointDb,
+  sessionId: string,
+  exportedAt = new Date(),
+): Promise<Result<ExportedSession>> {
   try {
     const got = await exportRows(db, sessionId);
     if (!got) return fail("not-found", `No session ${sessionId}.`);
     const texts = await Promise.all(got.chunks.map(chunkText));
     const parts = [`${serializeHeaderLine(got.row.header)}\n`, ...texts];
-    return ok({ fileName: sessionFileName(got.row.header), parts, byteSize: got.row.byteSize });
+    return ok({ fileName: exportFileName(got.row.header, exportedAt), parts, byteSize: got.row.byteSize });
   } catch (e) {
     return toDbError(e);
   }
@@ -252,6 +278,7 @@ export async function exportSession(db: CutpointDb, sessionId: string): Promise<
 export async function exportSessionBlob(
   db: CutpointDb,
   sessionId: string,
+  exportedAt = new Date(),
 ): Promise<Result<{ fileName: string; blob: Blob; byteSize: number }>> {
   try {
     const got = await exportRows(db, sessionId);
@@ -259,7 +286,7 @@ export async function exportSessionBlob(
     const blob = new Blob([`${serializeHeaderLine(got.row.header)}\n`, ...got.chunks.map((c) => c.data)], {
       type: JSONL_TYPE,
     });
-    return ok({ fileName: sessionFileName(got.row.header), blob, byteSize: got.row.byteSize });
+    return ok({ fileName: exportFileName(got.row.header, exportedAt), blob, byteSize: got.row.byteSize });
   } catch (e) {
     return toDbError(e);
   }

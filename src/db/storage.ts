@@ -1,10 +1,16 @@
-/** Browser storage status: persistence and the quota estimate. */
+/** Browser storage status: persistence, the quota estimate, and whether Blobs are kept. */
+import type { ChunkStorage } from "./chunk-form.ts";
 
 export interface StorageStatus {
   /** null when the browser has no StorageManager (or it failed). */
   persisted: boolean | null;
   usage: number | null;
   quota: number | null;
+  /**
+   * false where the engine refuses Blobs in IndexedDB (WebKit's private windows: their storage
+   * goes when the window closes); null when not asked.
+   */
+  keepsBlobs: boolean | null;
 }
 
 function manager(): StorageManager | undefined {
@@ -23,9 +29,10 @@ export async function requestPersistence(): Promise<boolean | null> {
   }
 }
 
-export async function readStorageStatus(): Promise<StorageStatus> {
+export async function readStorageStatus(chunks?: ChunkStorage): Promise<StorageStatus> {
+  const keepsBlobs = chunks ? (await chunks.form()) === "blob" : null;
   const m = manager();
-  if (!m) return { persisted: null, usage: null, quota: null };
+  if (!m) return { persisted: null, usage: null, quota: null, keepsBlobs };
   let persisted: boolean | null = null;
   let usage: number | null = null;
   let quota: number | null = null;
@@ -41,5 +48,5 @@ export async function readStorageStatus(): Promise<StorageStatus> {
   } catch {
     // leave unknown
   }
-  return { persisted, usage, quota };
+  return { persisted, usage, quota, keepsBlobs };
 }

@@ -1,4 +1,6 @@
 /** Fresh ids for entries written here: 8 lowercase hex characters, like pi's. */
+import { randomUuid } from "../db/index.ts";
+
 export function newEntryId(taken?: { has(id: string): boolean }): string {
   const bytes = new Uint8Array(4);
   for (;;) {
@@ -17,6 +19,7 @@ export function entryIdSource(taken: Set<string>): () => string {
   };
 }
 
+/** A session id: a version 4 UUID like pi's, on every page (db/random-id.ts). */
 export function newSessionId(): string {
-  return crypto.randomUUID();
+  return randomUuid();
 }

@@ -16,10 +16,13 @@ import { describeProblems } from "./import-report.ts";
 const FIXTURE = resolve(import.meta.dirname, "../../../shared/fixtures/pi/before-compaction.jsonl");
 const EXAMPLE = resolve(import.meta.dirname, "../../public/examples/example-session.jsonl");
 
-async function roundTrip(text: string): Promise<{ exported: string; expected: string }> {
+async function roundTrip(
+  text: string,
+  chunkForm?: "blob" | "bytes",
+): Promise<{ exported: string; expected: string }> {
   const prepared = prepareImport("f.jsonl", text);
   if (!prepared.ok) throw new Error(prepared.error.message);
-  const db = createDb("t", { indexedDB: new IDBFactory(), IDBKeyRange });
+  const db = createDb("t", { indexedDB: new IDBFactory(), IDBKeyRange, ...(chunkForm ? { chunkForm } : {}) });
   const saved = await saveSession(db, prepared.value.prepared, "new");
   expect(saved.ok).toBe(true);
   const out = await exportSession(db, prepared.value.prepared.header.id);
@@ -45,6 +48,12 @@ describe("import preparation", () => {
     expect(prepared.value.prepared.originalVersion).toBe(1);
     expect(prepared.value.problems).toEqual([]);
     const { exported, expected } = await roundTrip(text);
+    expect(exported).toBe(expected);
+  });
+
+  it("the real pi fixture where Blobs are refused (kept as bytes): the same exported bytes", async () => {
+    const text = readFileSync(FIXTURE, "utf8");
+    const { exported, expected } = await roundTrip(text, "bytes");
     expect(exported).toBe(expected);
   });
 

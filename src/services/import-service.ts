@@ -42,6 +42,7 @@ import {
   withNewId,
 } from "../db/index.ts";
 import type { SessionRow } from "../db/schema.ts";
+import { newSessionId } from "./ids.ts";
 import { createImportBuilder, type ImportCandidate } from "./import-prepare.ts";
 import { offerEntries } from "./session-handover.ts";
 import { runStepsInSlices, yieldToEventLoop } from "./yield.ts";
@@ -168,7 +169,7 @@ function parsedImport(
   let kept: ImportCandidate | undefined = candidate;
   return {
     summary,
-    async commit(choice, newId = crypto.randomUUID()) {
+    async commit(choice, newId = newSessionId()) {
       const held = kept;
       kept = undefined;
       if (!held) return { ok: false, error: { kind: "unknown", message: "The import expired." } };

@@ -9,6 +9,18 @@ import type { EncryptedKey } from "../db/schema.ts";
 export const PBKDF2_ITERATIONS = 600_000;
 export const MIN_PBKDF2_ITERATIONS = 310_000;
 
+/**
+ * Whether this page can encrypt and decrypt (WebCrypto's `crypto.subtle` exists only on secure
+ * pages: https or localhost; served over http on a LAN address it is missing).
+ */
+export function canUsePassphrase(): boolean {
+  return typeof globalThis.crypto?.subtle?.deriveKey === "function";
+}
+
+/** What the person is told where `canUsePassphrase()` is false. */
+export const NO_WEBCRYPTO =
+  "This page cannot encrypt or decrypt keys: browsers allow it only on secure pages (https:// or localhost), and this one is served over plain http. Open Cutpoint over https or on localhost, or keep the key for this tab.";
+
 const toBase64 = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes));
 const fromBase64 = (text: string): Uint8Array<ArrayBuffer> =>
   Uint8Array.from(atob(text), (c) => c.charCodeAt(0));

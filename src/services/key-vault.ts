@@ -16,6 +16,7 @@ import {
   type KeyStores,
   listKeyRows,
   putKeyRow,
+  randomUuid,
   setSetting,
 } from "../db/index.ts";
 import {
@@ -26,7 +27,7 @@ import {
   type UnlockResult,
 } from "../llm/key-guard.ts";
 import { providerPreset } from "../llm/providers.ts";
-import { decryptKey, encryptKey } from "./key-crypto.ts";
+import { canUsePassphrase, decryptKey, encryptKey, NO_WEBCRYPTO } from "./key-crypto.ts";
 
 export type { KeyStorageMode, KeyStores };
 export const KEY_MODE_SETTING = "agent.keyStorage";
@@ -62,6 +63,7 @@ const unlocking = new Map<string, Promise<UnlockResult>>();
 async function askUntilUnlocked(row: ApiKeyRow): Promise<UnlockResult> {
   const encrypted = row.encrypted;
   if (!encrypted) return { ok: false, message: "The saved key is damaged: save it again in Settings (⚙)." };
+  if (!canUsePassphrase()) return { ok: false, message: NO_WEBCRYPTO };
   if (!prompt)
     return { ok: false, message: "The API key is locked with a passphrase. Unlock it in this tab." };
   const check = async (passphrase: string) => {
@@ -218,6 +220,7 @@ async function writeKey(
   if (input.mode === "passphrase") {
     const passphrase = input.passphrase ?? "";
     if (passphrase === "") return { ok: false, message: "Enter a passphrase to encrypt the key with." };
+    if (!canUsePassphrase()) return { ok: false, message: NO_WEBCRYPTO };
     row = { ...base, mode: "passphrase", encrypted: await encryptKey(secret, passphrase, input.iterations) };
   } else row = { ...base, mode: input.mode, secret };
   const put = await putKeyRow(stores, row);
@@ -235,7 +238,7 @@ export async function saveKey(stores: KeyStores, input: SaveKeyInput): Promise<V
   if (!origin) return needOrigin(input.baseUrl);
   const secret = input.secret.trim();
   if (secret === "") return { ok: false, message: "The key is empty." };
-  const id = crypto.randomUUID();
+  const id = randomUuid();
   const written = await writeKey(
     stores,
     { id, origins: [origin], savedFor: origin, createdAt: Date.now() },

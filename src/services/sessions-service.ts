@@ -133,12 +133,16 @@ export async function pendingDeletes(db: CutpointDb, now = Date.now()): Promise<
     .filter((p) => p.undoUntil > now);
 }
 
-/** The v3 file of a session as a Blob with pi's file name (built from the stored Blobs). */
+/**
+ * The v3 file of a session as a Blob (built from the stored chunks), named as pi names the session
+ * plus the time of the export, so that the exports of two versions never share a name.
+ */
 export async function exportSessionFile(
   db: CutpointDb,
   sessionId: string,
+  exportedAt = new Date(),
 ): Promise<Result<{ fileName: string; blob: Blob }>> {
-  const r = await exportSessionBlob(db, sessionId);
+  const r = await exportSessionBlob(db, sessionId, exportedAt);
   if (!r.ok) return r;
   return { ok: true, value: { fileName: r.value.fileName, blob: r.value.blob } };
 }

@@ -58,8 +58,13 @@ function Fallback({
   const error = state.error!;
   const details = errorDetails(name, error, state.componentStack);
   const copy = () => {
+    // No clipboard on a page that is not secure (http on a LAN address): say it failed.
+    if (typeof navigator.clipboard?.writeText !== "function") {
+      setCopied("failed");
+      return;
+    }
     void navigator.clipboard
-      ?.writeText(details)
+      .writeText(details)
       .then(() => setCopied("copied"))
       .catch(() => setCopied("failed"));
   };

@@ -11,15 +11,15 @@ export function StorageStatus() {
   const version = useLiveQuery(() => db.sessions.count(), [], 0);
 
   useEffect(() => {
-    void requestPersistence().then(() => readStorageStatus().then(setStatus));
+    void requestPersistence().then(() => readStorageStatus(db.chunkStorage).then(setStatus));
   }, []);
   useEffect(() => {
     void version;
-    void readStorageStatus().then(setStatus);
+    void readStorageStatus(db.chunkStorage).then(setStatus);
   }, [version]);
 
   if (!status) return <div className="storage-status">Storage: checking…</div>;
-  const { usage, quota, persisted } = status;
+  const { usage, quota, persisted, keepsBlobs } = status;
   const pct = usage !== null && quota ? Math.min(100, (usage / quota) * 100) : 0;
   return (
     <div className="storage-status" data-testid="storage-status">
@@ -33,6 +33,12 @@ export function StorageStatus() {
           "Not persistent: the browser may evict data under storage pressure. Export what matters."}
         {persisted === null && "Persistence status unknown in this browser."}
       </div>
+      {keepsBlobs === false && (
+        <div data-testid="storage-limited">
+          This window refuses stored files, as private windows do: sessions are kept in a simpler form and may
+          be gone when the window closes. Export what matters, or use a normal window.
+        </div>
+      )}
     </div>
   );
 }
