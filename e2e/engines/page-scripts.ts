@@ -75,11 +75,11 @@ export function findScript(t: Target): string {
 
 /**
  * Waits in the page until `check` holds (runs in the page: it refers to nothing outside itself).
- * An error the app shows meanwhile (a new error toast or alert) ends the wait at once.
+ * An error the app reports meanwhile (a new error toast) ends the wait at once.
  */
 function waitInPage<A>(check: Condition<A>, find: Find, arg: A, timeout: number): Promise<true | string> {
   const errors = () =>
-    [...document.querySelectorAll('[data-kind="error"], [role="alert"]')]
+    [...document.querySelectorAll('[data-testid="toast"][data-kind="error"]')]
       .map((e) => (e.textContent ?? "").replace(/\s+/g, " ").trim())
       .filter((t) => t !== "");
   const before = new Set(errors());
