@@ -28,6 +28,8 @@ async function launch(
         "browser.download.useDownloadDir": true,
         "browser.download.always_ask_before_handling_new_types": false,
         "browser.download.start_downloads_in_tmp_dir": false,
+        // No downloads panel (it takes the focus from the page).
+        "browser.download.alwaysOpenPanel": false,
         // Focus and blur events fire as in a window that has the focus (headless has none).
         "focusmanager.testmode": true,
       },
@@ -93,6 +95,8 @@ export async function startPuppeteer(
     async type(script, text) {
       const el = await element(script);
       if (!el) return false;
+      // Typing needs the focus events a person's window gives (a download can take them away).
+      await page.bringToFront();
       await el.focus();
       await page.keyboard.down("Control");
       await page.keyboard.press("a");
