@@ -183,32 +183,54 @@ export class EnginePage {
 
   /**
    * Clicks Export and returns the saved file's bytes: the download folder is emptied first, and
-   * the file is read once the browser has finished it (no partial file beside it, its size steady
-   * between two looks at the folder).
+   * the file is read once the browser has finished it: no partial file beside it, its size the
+   * same at two looks, and `complete` holds for its bytes (by default: whole JSON lines, the last
+   * one ending the file), since an engine may write the file in place, bit by bit.
    */
-  async exportOpen(timeoutMs = IMPORT_TIMEOUT): Promise<Buffer> {
+  async exportOpen(
+    complete: (bytes: Buffer) => boolean = wholeJsonl,
+    timeoutMs = IMPORT_TIMEOUT,
+  ): Promise<Buffer> {
     const dir = this.d.downloads;
     const listed = () => readdirSync(dir).filter((f) => !f.startsWith("."));
     for (const f of listed()) rmSync(join(dir, f), { recursive: true, force: true });
     await this.click(button(UI.export), "the Export button");
     const deadline = Date.now() + timeoutMs;
-    let seen = "";
+    let seen = -1;
+    let last = "";
     while (Date.now() < deadline) {
       const files = listed();
       const partial = files.some((f) => /\.(part|download|crdownload|wkdownload)$/.test(f));
       const done = files.filter((f) => f.endsWith(".jsonl"));
       if (!partial && done.length === 1) {
         const path = join(dir, done[0]!);
-        const now = `${done[0]}:${statSync(path).size}`;
-        if (now === seen && statSync(path).size > 0) return readFileSync(path);
-        seen = now;
+        const size = statSync(path).size;
+        if (size === seen && size > 0) {
+          const bytes = readFileSync(path);
+          if (bytes.length === size && complete(bytes)) return bytes;
+          last = `${done[0]}: ${size} bytes, not complete yet`;
+        }
+        seen = size;
       }
       // The browser writes the file on its own: look at the folder again shortly.
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(
-      `export: no finished .jsonl file in the downloads folder (it has: ${listed().join(", ")})`,
+      `export: no finished .jsonl file in the downloads folder (it has: ${listed().join(", ")}${last ? `; ${last}` : ""})`,
     );
+  }
+}
+
+/** Whole JSON lines: the file ends with a newline and its last line parses. */
+function wholeJsonl(bytes: Buffer): boolean {
+  if (bytes.length === 0 || bytes[bytes.length - 1] !== 0x0a) return false;
+  const end = bytes.length - 1;
+  const lastLine = bytes.subarray(bytes.lastIndexOf(0x0a, end - 1) + 1, end).toString("utf8");
+  try {
+    JSON.parse(lastLine);
+    return true;
+  } catch {
+    return false;
   }
 }
 
