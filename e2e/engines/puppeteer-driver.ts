@@ -30,8 +30,6 @@ async function launch(
         "browser.download.start_downloads_in_tmp_dir": false,
         // No downloads panel (it takes the focus from the page).
         "browser.download.alwaysOpenPanel": false,
-        // Focus and blur events fire as in a window that has the focus (headless has none).
-        "focusmanager.testmode": true,
       },
     });
   }
