@@ -2,8 +2,9 @@
 import { readFileSync } from "node:fs";
 import { expect, type Locator, type Page, type Request } from "@playwright/test";
 import { MOCK_BASE_URL, setModels } from "./mock/client.ts";
+import { MOCK_MODELS } from "./pages/app-knowledge.ts";
 
-export const MODELS = ["mock-model", "mock-reasoner", "gpt-4o-mini"];
+export const MODELS = MOCK_MODELS;
 
 export function settingsDialog(page: Page): Locator {
   return page.locator('dialog[data-dialog="settings"]');

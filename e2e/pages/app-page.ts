@@ -2,12 +2,9 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { type Download, expect, type Locator, type Page } from "@playwright/test";
+import { EXAMPLE_TITLE, IMPORT_TIMEOUT, TID, UI } from "./app-knowledge.ts";
 
-/** Imports parse and store a whole session: allow for a busy machine. */
-export const IMPORT_TIMEOUT = 30_000;
-
-/** The example session's title (public/examples/example-session.jsonl). */
-export const EXAMPLE_TITLE = "tally: --json flag and exact cents";
+export { EXAMPLE_TITLE, IMPORT_TIMEOUT };
 
 export class AppPage {
   readonly sidebar: Locator;
@@ -20,33 +17,33 @@ export class AppPage {
 
   constructor(readonly page: Page) {
     this.sidebar = page.locator("#sidebar");
-    this.sessionItems = page.locator(".session-item");
+    this.sessionItems = page.locator(UI.sessionItem);
     this.timeline = page.getByTestId("timeline");
     this.timelineRows = this.timeline.locator("li");
     this.importDialog = page.locator('dialog[data-dialog="import"]');
-    this.toasts = page.getByTestId("toast");
-    this.title = page.getByTestId("session-title");
+    this.toasts = page.getByTestId(TID.toast);
+    this.title = page.getByTestId(TID.sessionTitle);
   }
 
   async goto(): Promise<void> {
     await this.page.goto("/");
-    await expect(this.page.locator(".welcome, .session-item").first()).toBeVisible();
+    await expect(this.page.locator(UI.welcomeOrList).first()).toBeVisible();
   }
 
   /** From the welcome view: opens the example session and waits for its title. */
   async openExample(): Promise<void> {
-    await this.page.getByRole("button", { name: "Open the example session" }).click();
+    await this.page.getByRole("button", { name: UI.openExample }).click();
     await expect(this.title).toHaveText(EXAMPLE_TITLE);
   }
 
   /** Opens the sidebar drawer on narrow windows (no-op when it is always shown). */
   async showSidebar(): Promise<void> {
-    const toggle = this.page.getByRole("button", { name: "Show the session list" });
+    const toggle = this.page.getByRole("button", { name: UI.showSessionList });
     if (await toggle.isVisible()) await toggle.click();
   }
 
   async importByPicker(...paths: string[]): Promise<void> {
-    await this.page.getByTestId("import-input").first().setInputFiles(paths);
+    await this.page.getByTestId(TID.importInput).first().setInputFiles(paths);
   }
 
   /** Drops files on the window like a person dragging them from the file manager. */
@@ -72,14 +69,14 @@ export class AppPage {
   }
 
   async entryCountOf(text: string | RegExp): Promise<string> {
-    const count = this.item(text).getByTestId("entry-count");
+    const count = this.item(text).getByTestId(TID.entryCount);
     if ((await count.count()) === 0) return "";
     return ((await count.first().textContent()) ?? "").trim();
   }
 
   async open(text: string | RegExp): Promise<void> {
     await this.showSidebar();
-    await this.item(text).locator(".session-open").click();
+    await this.item(text).locator(UI.sessionOpen).click();
     await expect(this.timeline.or(this.page.getByText("This session has no entries yet."))).toBeVisible({
       timeout: IMPORT_TIMEOUT,
     });
@@ -87,7 +84,7 @@ export class AppPage {
 
   async exportOpen(): Promise<Download> {
     const download = this.page.waitForEvent("download");
-    await this.page.getByRole("button", { name: "Export", exact: true }).click();
+    await this.page.getByRole("button", { name: UI.export, exact: true }).click();
     return download;
   }
 
