@@ -123,7 +123,11 @@ test("a pinned message and a pinned text survive two compactions word for word",
   expect(compactions).toHaveLength(2);
   const sections = (compactions[1]!.systemMessage as { sections: Record<string, string> }).sections;
   const pinned = Object.entries(sections).filter(([name]) => name.startsWith("pin-"));
-  expect(pinned.map(([, v]) => v)).toEqual([`<pinned>\n${RULE}\n</pinned>`, `<pinned>\n${FREE}\n</pinned>`]);
+  // Each pin is its text between tags named after its section, as pi 1.6 renders a custom section.
+  expect(pinned.map(([n, v]) => [n, v])).toEqual([
+    [pinned[0]![0], `<${pinned[0]![0]}>\n${RULE}\n</${pinned[0]![0]}>`],
+    [pinned[1]![0], `<${pinned[1]![0]}>\n${FREE}\n</${pinned[1]![0]}>`],
+  ]);
   // pi 1.6 itself, opening the exported file, has both pins in its system prompt.
   if (piAvailable()) {
     const pi = piPrompt(file.path)!;
@@ -156,7 +160,8 @@ test("a pinned message and a pinned text survive two compactions word for word",
   const after = parseJsonl((await exportOpen(page)).text);
   expect(after.slice(0, entries.length)).toEqual(entries);
   const patches = after.slice(-2).map((e) => (e.message as { sections: Record<string, unknown> }).sections);
-  expect(Object.values(patches[0]!)).toEqual([`<pinned>\n${FREE} (edited)\n</pinned>`]);
+  const edited = pinned[1]![0];
+  expect(patches[0]).toEqual({ [edited]: `<${edited}>\n${FREE} (edited)\n</${edited}>` });
   expect(Object.values(patches[1]!)).toEqual([null]);
 
   // The System prompt dialog lists the pin too.
