@@ -18,7 +18,7 @@ const PIN_SECTION = /^pin-[a-z0-9_-]*$/;
 function replayedSections(messages) {
   const sections = new Map();
   for (const message of messages) {
-    if (!message || message.role !== "system" || !message.sections) continue;
+    if (message?.role !== "system" || !message.sections) continue;
     for (const [name, value] of Object.entries(message.sections)) {
       if (value === null) sections.delete(name);
       else if (typeof value === "string") sections.set(name, value);
