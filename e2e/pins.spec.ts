@@ -6,6 +6,8 @@
  * and unpin. Then summary instructions for all sessions and for the session, and the summarizer
  * requests the mock received. Screenshots of both dialogs at 1280 / 800 px, light and dark.
  */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import {
   compactionSettings,
@@ -123,7 +125,11 @@ test("a pinned message and a pinned text survive two compactions word for word",
   expect(compactions).toHaveLength(2);
   const sections = (compactions[1]!.systemMessage as { sections: Record<string, string> }).sections;
   const pinned = Object.entries(sections).filter(([name]) => name.startsWith("pin-"));
-  expect(pinned.map(([, v]) => v)).toEqual([`<pinned>\n${RULE}\n</pinned>`, `<pinned>\n${FREE}\n</pinned>`]);
+  // Each pin is its text between tags named after its section, as pi 1.6 renders a custom section.
+  expect(pinned.map(([n, v]) => [n, v])).toEqual([
+    [pinned[0]![0], `<${pinned[0]![0]}>\n${RULE}\n</${pinned[0]![0]}>`],
+    [pinned[1]![0], `<${pinned[1]![0]}>\n${FREE}\n</${pinned[1]![0]}>`],
+  ]);
   // pi 1.6 itself, opening the exported file, has both pins in its system prompt.
   if (piAvailable()) {
     const pi = piPrompt(file.path)!;
@@ -156,7 +162,8 @@ test("a pinned message and a pinned text survive two compactions word for word",
   const after = parseJsonl((await exportOpen(page)).text);
   expect(after.slice(0, entries.length)).toEqual(entries);
   const patches = after.slice(-2).map((e) => (e.message as { sections: Record<string, unknown> }).sections);
-  expect(Object.values(patches[0]!)).toEqual([`<pinned>\n${FREE} (edited)\n</pinned>`]);
+  const edited = pinned[1]![0];
+  expect(patches[0]).toEqual({ [edited]: `<${edited}>\n${FREE} (edited)\n</${edited}>` });
   expect(Object.values(patches[1]!)).toEqual([null]);
 
   // The System prompt dialog lists the pin too.
@@ -240,6 +247,51 @@ test("own summary instructions: for all sessions, for this session, and what the
   await dlg.getByRole("button", { name: "Save" }).click();
   await page.getByTestId("agent-composer").getByRole("button", { name: "Summary instructions" }).click();
   await expect(dlg.getByTestId("si-in-use")).toContainText("Cutpoint's default: Standard");
+});
+
+test("the Pins dialog says what pi does with the pins and offers Cutpoint's pi extension", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await newSession(page);
+  await page.getByTestId("pins-button").click();
+  const dialog = page.locator('dialog[data-dialog="pins"]');
+  await dialog.getByLabel("Pin a new instruction").fill(FREE);
+  await dialog.getByRole("button", { name: "Pin", exact: true }).click();
+  await expect(dialog.getByTestId("pins-list").locator("li")).toHaveCount(1);
+  const pi = dialog.getByTestId("pins-in-pi");
+  await expect(pi.getByTestId("pins-without-extension")).toContainText(
+    "Without Cutpoint's extension, pi 1.6 drops every pin",
+  );
+  await expect(pi).toContainText("~/.pi/agent/extensions/");
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    pi.getByRole("link", { name: "Download the pi extension" }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe("cutpoint-pins.js");
+  const got = readFileSync((await download.path())!, "utf8");
+  expect(got).toBe(readFileSync(resolve(import.meta.dirname, "../public/pi/cutpoint-pins.js"), "utf8"));
+  for (const scheme of ["light", "dark"] as const) {
+    for (const width of [1280, 390]) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      await pi.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/pins-in-pi-${width}-${scheme}.png` });
+    }
+  }
+  // What the pin stored: the pin and pi's default tools (pi keeps its tools), no prompt section.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await dialog.getByRole("button", { name: "Close" }).click();
+  const entries = parseJsonl((await exportOpen(page)).text);
+  const system = entries
+    .map(
+      (e) => e.message as { role?: string; sections?: object; toolsAdded?: { name: string }[] } | undefined,
+    )
+    .filter((m) => m?.role === "system");
+  expect(system).toHaveLength(1);
+  expect(Object.keys(system[0]!.sections!)).toHaveLength(1);
+  expect(Object.keys(system[0]!.sections!)[0]).toMatch(/^pin-/);
+  expect(system[0]!.toolsAdded!.map((t) => t.name)).toEqual(["read", "bash", "edit", "write"]);
 });
 
 for (const scheme of ["light", "dark"] as const) {

@@ -76,6 +76,17 @@ function excerptOf(message: AgentMessage): string {
   return line.length > 100 ? `${line.slice(0, 100)}…` : line;
 }
 
+/** Writes `count` pieces in batches, waiting for a slow reader between batches. */
+async function writeRows(io: CliIo, count: number, piece: (i: number) => string): Promise<void> {
+  const BATCH = 2000;
+  for (let start = 0; start < count; start += BATCH) {
+    let text = "";
+    for (let i = start; i < Math.min(count, start + BATCH); i++) text += piece(i);
+    io.out(text);
+    await io.drain?.();
+  }
+}
+
 export const contextCommand: CliCommand = {
   name: "context",
   usage: "context <file> [--leaf-line N] [--estimator pi|tokenizer] [--json]",
@@ -98,7 +109,7 @@ export const contextCommand: CliCommand = {
     const estimatorName = options.get("--estimator") ?? "pi";
     if (estimatorName !== "pi" && estimatorName !== "tokenizer")
       return usage("--estimator must be pi or tokenizer");
-    const session = await readSessionFile(file);
+    let session = await readSessionFile(file);
     if (!session.ok) {
       io.err(`${session.error}\n`);
       return EXIT_FAILURE;
@@ -108,6 +119,8 @@ export const contextCommand: CliCommand = {
       io.err(`${file}: ${sp.error}\n`);
       return EXIT_FAILURE;
     }
+    // The file's bytes and the entries off the path are not needed any more: let them go.
+    session = { ok: false, error: "" };
     const context = buildSessionContext(sp.value.path);
     let estimator: Estimator = PI_ESTIMATOR;
     if (estimatorName === "tokenizer") {
@@ -130,7 +143,7 @@ export const contextCommand: CliCommand = {
     const size = planner.contextTokens();
     const usageIndex =
       size.source === "reported" ? estimateContextTokens(context.messages, { estimator }).usageIndex : null;
-    const report: ContextReport = {
+    const head: Omit<ContextReport, "messages"> = {
       file,
       leafLine: sp.value.leafLine,
       model: context.model ? `${context.model.provider}/${context.model.modelId}` : null,
@@ -139,27 +152,37 @@ export const contextCommand: CliCommand = {
       contextTokens: size.tokens,
       source: size.source,
       usageIndex,
-      messages: context.messages.map((m, i) => ({
+    };
+    // Each row is made when it is written and not kept: the output streams out in batches.
+    const rowAt = (i: number): ContextMessageRow => {
+      const m = context.messages[i]!;
+      return {
         index: i,
         role: m.role,
         entryId: context.entryIds[i]!,
         line: lineById.get(context.entryIds[i]!) ?? null,
         tokens: estimator.estimateMessage(m),
         excerpt: excerptOf(m),
-      })),
+      };
     };
+    const count = context.messages.length;
     if (options.has("--json")) {
-      io.out(`${JSON.stringify(report)}\n`);
+      // The same text as JSON.stringify of the whole report (messages is its last field).
+      io.out(`${JSON.stringify({ ...head, messages: [] }).slice(0, -2)}`);
+      await writeRows(io, count, (i) => `${i > 0 ? "," : ""}${JSON.stringify(rowAt(i))}`);
+      io.out("]}\n");
       return EXIT_OK;
     }
-    const rows = report.messages.map(
-      (r) =>
-        `${String(r.index).padStart(5)}  ${`line ${r.line ?? "?"}`.padEnd(10)} ${r.role.padEnd(17)} ${String(r.tokens).padStart(7)}${r.index === report.usageIndex ? "*" : " "} ${r.excerpt}`,
-    );
     io.out(
-      `${file} (leaf line ${report.leafLine ?? "none"}, model ${report.model ?? "unknown"}, thinking ${report.thinkingLevel}, estimator ${report.estimator})\n` +
-        `${rows.join("\n")}\n` +
-        `${report.messages.length} messages, context ${report.contextTokens.toLocaleString("en-US")} tokens (${report.source}${report.usageIndex !== null ? `: usage of message ${report.usageIndex}* + estimates after it` : ""})\n`,
+      `${file} (leaf line ${head.leafLine ?? "none"}, model ${head.model ?? "unknown"}, thinking ${head.thinkingLevel}, estimator ${head.estimator})\n`,
+    );
+    await writeRows(io, count, (i) => {
+      const r = rowAt(i);
+      return `${String(r.index).padStart(5)}  ${`line ${r.line ?? "?"}`.padEnd(10)} ${r.role.padEnd(17)} ${String(r.tokens).padStart(7)}${r.index === head.usageIndex ? "*" : " "} ${r.excerpt}\n`;
+    });
+    if (count === 0) io.out("\n");
+    io.out(
+      `${count} messages, context ${head.contextTokens.toLocaleString("en-US")} tokens (${head.source}${head.usageIndex !== null ? `: usage of message ${head.usageIndex}* + estimates after it` : ""})\n`,
     );
     return EXIT_OK;
   },

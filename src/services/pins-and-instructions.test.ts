@@ -4,8 +4,8 @@
  */
 import { IDBFactory, IDBKeyRange } from "fake-indexeddb";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PI_DEFAULT_TOOL_NAMES } from "../core/agent/pi-loadout.ts";
 import { pinsOf } from "../core/agent/pins.ts";
-import { PROMPT_SECTION } from "../core/agent/settings.ts";
 import { DEFAULT_SUMMARY_INSTRUCTIONS, SUMMARY_PRESETS } from "../core/compaction/instructions.ts";
 import { planCompaction } from "../core/compaction/plan.ts";
 import { type CompleteFn, type CompleteRequest, planFields } from "../core/compaction/summarize.ts";
@@ -19,6 +19,7 @@ import { DEFAULT_SYSTEM_PROMPT } from "./agent-settings.ts";
 import { compactAutomatically, confirmCompaction } from "./compaction-runner.ts";
 import { changePin } from "./pins-service.ts";
 import { loadSummaryInstructions, saveSummaryInstructions } from "./summary-instructions.ts";
+import { sessionPrompt } from "./system-prompt-service.ts";
 
 const ENDPOINT = { baseUrl: "http://127.0.0.1:1/v1", apiKey: "k", provider: "custom", model: "m" };
 const long = (t: string) => `${t} ${"filler words here ".repeat(120)}`;
@@ -92,7 +93,7 @@ describe("summary instructions kept in this browser", () => {
 });
 
 describe("pins written to the session", () => {
-  it("the first pin of a session without a prompt declares the prompt it would use; unpin appends a removal", async () => {
+  it("the first pin of a session without a system message writes the pin and pi's default tools, nothing else; unpin appends a removal", async () => {
     const added = await changePin(db, SID, {
       path: await path(),
       request: { kind: "add", text: "RULE ONE" },
@@ -100,8 +101,14 @@ describe("pins written to the session", () => {
     });
     if (!added.ok) throw new Error(added.error.message);
     let system = buildSessionContext(await path()).systemMessage;
-    expect(system?.sections?.[PROMPT_SECTION]).toBe(DEFAULT_SYSTEM_PROMPT);
+    // No prompt section: pi would drop it, and Cutpoint's agent adds its prompt on its first run.
+    expect(Object.keys(system?.sections ?? {})).toEqual([added.value.section]);
+    expect(system?.toolsAdded?.map((t) => t.name)).toEqual([...PI_DEFAULT_TOOL_NAMES]);
     expect(pinsOf(system).map((p) => p.text)).toEqual(["RULE ONE"]);
+    const prompt = await sessionPrompt(db, SID, await path());
+    expect(prompt.declared).toBe(false);
+    expect(prompt.editable).toBe(DEFAULT_SYSTEM_PROMPT);
+    expect(prompt.text).toBe(`${DEFAULT_SYSTEM_PROMPT}\n\n${pinsOf(system)[0]!.value}`);
     const leaf = added.value.row.leafId;
     const stale = await changePin(db, SID, {
       path: await path(),

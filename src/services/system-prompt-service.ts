@@ -3,7 +3,8 @@
  * appending a system message that patches it (docs/session-format.md §5). A session that declares
  * no prompt yet uses the one set for it in this browser (or the default) until its first run.
  */
-import { isPinSection, type Pin, pinsOf } from "../core/agent/pins.ts";
+import { keepPiLoadout } from "../core/agent/pi-loadout.ts";
+import { declaresPrompt, isPinSection, type Pin, pinsOf } from "../core/agent/pins.ts";
 import { PROMPT_SECTION, promptEdit, systemMessageEntry } from "../core/agent/settings.ts";
 import { buildSessionContext } from "../core/session/context.ts";
 import { contentText, systemMessageText } from "../core/session/system-prompt.ts";
@@ -35,12 +36,15 @@ export async function sessionPrompt(
   path: readonly SessionEntry[],
 ): Promise<SessionPrompt> {
   const system = buildSessionContext(path).systemMessage;
-  if (!system) {
+  const tools = (system?.toolsAdded ?? []).map((t) => t.name);
+  if (!declaresPrompt(system)) {
     const text = await getSystemPrompt(db, sessionId);
-    return { declared: false, text, base: "", editable: text, pins: [], tools: [], system };
+    const pins = pinsOf(system);
+    const whole = [text, ...pins.map((p) => p.value)].filter((p) => p.length > 0).join("\n\n");
+    return { declared: false, text: whole, base: "", editable: text, pins, tools, system };
   }
-  const base = contentText(system.content);
-  const sections = Object.entries(system.sections ?? {}).filter(
+  const base = contentText(system?.content);
+  const sections = Object.entries(system?.sections ?? {}).filter(
     (e): e is [string, string] => typeof e[1] === "string" && !isPinSection(e[0]),
   );
   sections.sort((a, b) => (a[0] === PROMPT_SECTION ? -1 : b[0] === PROMPT_SECTION ? 1 : 0));
@@ -50,7 +54,7 @@ export async function sessionPrompt(
     base,
     editable: sections.map(([, v]) => v).join("\n\n"),
     pins: pinsOf(system),
-    tools: (system.toolsAdded ?? []).map((t) => t.name),
+    tools,
     system,
   };
 }
@@ -70,7 +74,7 @@ export function saveSessionPrompt(
     sessionId,
     { expectedLeafId: input.expectedLeafId, ...(options.now ? { now: options.now } : {}) },
     (row, now) => {
-      const patch = promptEdit(input.current, input.text);
+      const patch = keepPiLoadout(input.current, promptEdit(input.current, input.text));
       return systemMessageEntry(row.leafId, patch, newEntryId(options.taken), now.getTime());
     },
   );

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ensurePi16, type Pi16, runWithPi16 } from "../../../src/conformance/pi16.ts";
+import { buildCli, type CliRun, runCliContext } from "./cli-run.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 const PI_CHILD = resolve(import.meta.dirname, "open-pi16.child.ts");
@@ -113,7 +114,10 @@ export function openSideBySide(
     const piRuns: OpenRun[] = [];
     const ourRuns: OpenRun[] = [];
     const baseRuns: OpenRun[] = [];
+    const cliRuns: CliRun[] = [];
+    buildCli();
     for (let r = 0; r < rounds; r++) {
+      cliRuns.push(runCliContext(node, file));
       if (pi) piRuns.push(parseRun("pi 1.6", runWithPi16(PI_CHILD, [file], { pi, cwd: ROOT })));
       if (baseline) baseRuns.push(runCutpoint(node, file, resolve(baseline)));
       ourRuns.push(runCutpoint(node, file));
@@ -145,6 +149,17 @@ export function openSideBySide(
     console.log(line("pi 1.6", theirs));
     console.log(line("Cutpoint core", ours));
     ratioRow("Cutpoint / pi", theirs, "(goal: ahead on all)");
+    const cli = {
+      totalMs: median(cliRuns.map((r) => r.totalMs)),
+      cpuMs: median(cliRuns.map((r) => r.cpuMs)),
+      peakMB: median(cliRuns.map((r) => r.peakMB)),
+    };
+    console.log(
+      `  ${"CLI context".padEnd(15)}${[`${cli.totalMs.toFixed(0)} ms`, `${cli.cpuMs.toFixed(0)} ms`, `${cli.peakMB.toFixed(0)} MB`].map((c) => c.padStart(14)).join("")}   \`npm run cli -- context <file> --json\` (built ahead), whole process, output to /dev/null`,
+    );
+    console.log(
+      `  ${"CLI / pi".padEnd(15)}${[ratio(cli.totalMs, theirs.totalMs), ratio(cli.cpuMs, theirs.cpuMs), ratio(cli.peakMB, theirs.peakMB)].map((c) => c.padStart(14)).join("")}   (goal: within pi's open + build; the CLI's time includes Node's start-up and the output)`,
+    );
     if (previous) ratioRow("Cutpoint / prev", previous, `(previous build: ${baseline})`);
     console.log(
       "    start: RSS after start-up and imports, before opening (both children are TypeScript run by Node 22's type stripping)",

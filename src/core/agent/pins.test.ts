@@ -28,10 +28,19 @@ const sys = (sections: Record<string, string>): SystemMessage => ({
 
 describe("pins as system prompt sections", () => {
   it("a pin's value holds the text unchanged and gives it back", () => {
-    for (const text of [PINNED_RULE, "", "<pinned>\nx\n</pinned>", "  lead\n\ntrail  "])
-      expect(pinTextOf(pinSectionValue(text))).toBe(text);
-    expect(pinSectionValue("keep")).toContain("keep");
-    expect(pinTextOf("a section written by hand")).toBe("a section written by hand");
+    for (const text of [
+      PINNED_RULE,
+      "",
+      "<pinned>\nx\n</pinned>",
+      "<pin-a>\ny\n</pin-a>",
+      "  lead\n\ntrail  ",
+    ])
+      expect(pinTextOf(pinSectionValue("pin-a", text), "pin-a")).toBe(text);
+    // Written as pi 1.6 renders a custom section of that name (system-prompt.ts, buildSystemPromptSections).
+    expect(pinSectionValue("pin-a", "keep")).toBe("<pin-a>\nkeep\n</pin-a>");
+    // Pins written before that form are read too.
+    expect(pinTextOf("<pinned>\nold\n</pinned>", "pin-a")).toBe("old");
+    expect(pinTextOf("a section written by hand", "pin-a")).toBe("a section written by hand");
   });
 
   it("section names are pi-valid and unique", () => {
@@ -47,13 +56,19 @@ describe("pins as system prompt sections", () => {
 
   it("add, edit and remove patch one section; bad changes are refused", () => {
     const add = pinPatch(undefined, { kind: "add", text: "rule", id: "r1" });
-    expect(add).toEqual({ ok: true, section: "pin-r1", sections: { "pin-r1": pinSectionValue("rule") } });
+    expect(add).toEqual({
+      ok: true,
+      section: "pin-r1",
+      sections: { "pin-r1": pinSectionValue("pin-r1", "rule") },
+    });
     expect(pinPatch(undefined, { kind: "add", text: "  \n", id: "r1" }).ok).toBe(false);
-    const s = sys({ prompt: "p", "pin-r1": pinSectionValue("rule") });
-    expect(pinsOf(s)).toEqual([{ section: "pin-r1", text: "rule", value: pinSectionValue("rule") }]);
+    const s = sys({ prompt: "p", "pin-r1": pinSectionValue("pin-r1", "rule") });
+    expect(pinsOf(s)).toEqual([
+      { section: "pin-r1", text: "rule", value: pinSectionValue("pin-r1", "rule") },
+    ]);
     expect(pinPatch(s, { kind: "edit", section: "pin-r1", text: "rule 2" })).toMatchObject({
       ok: true,
-      sections: { "pin-r1": pinSectionValue("rule 2") },
+      sections: { "pin-r1": pinSectionValue("pin-r1", "rule 2") },
     });
     expect(pinPatch(s, { kind: "edit", section: "pin-r1", text: "rule" }).ok).toBe(false);
     expect(pinPatch(s, { kind: "remove", section: "pin-r1" })).toMatchObject({
@@ -64,7 +79,7 @@ describe("pins as system prompt sections", () => {
   });
 
   it("editing the prompt keeps the pins", () => {
-    const s = sys({ prompt: "p", tools: "t", "pin-r1": pinSectionValue("rule") });
+    const s = sys({ prompt: "p", tools: "t", "pin-r1": pinSectionValue("pin-r1", "rule") });
     expect(promptEdit(s, "new").sections).toEqual({ prompt: "new", tools: null });
   });
 

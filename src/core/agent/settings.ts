@@ -14,7 +14,7 @@ import type {
   ThinkingLevelChangeEntry,
   ToolDeclaration,
 } from "../session/types.ts";
-import { isPinSection } from "./pins.ts";
+import { declaresPrompt, isPinSection } from "./pins.ts";
 
 export const THINKING_LEVELS: readonly ThinkingLevel[] = [
   "off",
@@ -53,8 +53,9 @@ const declared = (t: ToolDeclaration) =>
   JSON.stringify({ name: t.name, description: t.description, parameters: t.parameters });
 
 /**
- * The system message that makes the session declare `tools` (and, when it declares nothing yet,
- * `prompt`), or undefined when it already does: a changed definition is removed and added again.
+ * The system message that makes the session declare `tools` (and, when it declares no prompt yet,
+ * `prompt`: a session whose system messages hold only pins declares none), or undefined when it
+ * already does: a changed definition is removed and added again.
  */
 export function loadoutChange(
   current: SystemMessage | undefined,
@@ -72,9 +73,11 @@ export function loadoutChange(
   const removed = [...before.keys()]
     .filter((name) => before.get(name) !== after.get(name))
     .map((name) => ({ name }));
-  if (added.length === 0 && removed.length === 0) return undefined;
+  const prompt = declaresPrompt(current) ? undefined : wanted.prompt;
+  if (added.length === 0 && removed.length === 0 && prompt === undefined) return undefined;
   return {
     content: "",
+    ...(prompt !== undefined ? { sections: { [PROMPT_SECTION]: prompt } } : {}),
     ...(added.length > 0 ? { toolsAdded: added } : {}),
     ...(removed.length > 0 ? { toolsRemoved: removed } : {}),
   };

@@ -66,8 +66,8 @@ export function SystemPromptDialog({ sessionId, onClose }: { sessionId: string; 
     >
       <p className="agent-faint">
         {prompt?.declared
-          ? "Declared in the session itself (a system message, as pi 1.6 writes it): every request of this session starts with it, and pi sees the same prompt. Saving appends a change; earlier prompts stay in the history."
-          : "This session declares no prompt yet. Its first request declares this one in the session (a system message pi 1.6 reads too)."}
+          ? "Declared in the session itself (a system message, as pi 1.6 writes it): every request Cutpoint sends for this session starts with it. Saving appends a change; earlier prompts stay in the history. pi 1.6, continuing the session, sends its own prompt instead (pins stay with Cutpoint's pi extension: see Pins)."
+          : "This session declares no prompt yet. Its first request declares this one in the session (a system message). pi 1.6, continuing the session, sends its own prompt instead."}
       </p>
       {prompt && prompt.base !== "" && (
         <div className="agent-prompt-base">

@@ -7,6 +7,7 @@ import { type Pin, pinTokens } from "../../core/agent/pins.ts";
 import { Dialog } from "../common/dialog.tsx";
 import { SafeText } from "../common/safe-text.tsx";
 import { formatCount } from "../format.ts";
+import { PinsInPi } from "./pins-in-pi.tsx";
 import { usePins } from "./use-pins.ts";
 
 export function PinsDialog({ sessionId, onClose }: { sessionId: string; onClose: () => void }) {
@@ -21,8 +22,7 @@ export function PinsDialog({ sessionId, onClose }: { sessionId: string; onClose:
     <Dialog open name="pins" title="Pinned instructions" onClose={onClose}>
       <p className="agent-faint">
         A pin is part of this session's system prompt (a pi 1.6 system message), so the model reads it word
-        for word after every compaction, in Cutpoint and in pi. Changes are appended; the history keeps the
-        earlier prompt.
+        for word after every compaction. Changes are appended; the history keeps the earlier prompt.
       </p>
       {pins.length === 0 ? (
         <p className="pins-empty">
@@ -72,6 +72,7 @@ export function PinsDialog({ sessionId, onClose }: { sessionId: string; onClose:
           Pin
         </button>
       </div>
+      <PinsInPi />
     </Dialog>
   );
 }

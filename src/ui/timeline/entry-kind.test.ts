@@ -15,7 +15,8 @@ const system = (sections: Record<string, string | null>): SystemMessage => ({
 describe("system message rows", () => {
   it("name a pin by its text and an unpin by its section", () => {
     expect(
-      describeEntry(msg("s1", null, system({ "pin-a1": pinSectionValue("never\nedit vendor/") }))).excerpt,
+      describeEntry(msg("s1", null, system({ "pin-a1": pinSectionValue("pin-a1", "never\nedit vendor/") })))
+        .excerpt,
     ).toBe("pin “never edit vendor/”");
     expect(describeEntry(msg("s2", null, system({ prompt: "p", "pin-a1": null }))).excerpt).toBe(
       "sections prompt · unpins pin-a1",

@@ -73,7 +73,7 @@ function describeSystem(m: Rec): EntryDescription {
   if (removed.length > 0) parts.push(`removes ${removed.join(", ")}`);
   for (const [k, v] of sections) {
     if (!isPinSection(k)) continue;
-    parts.push(typeof v === "string" ? `pin “${oneLine(pinTextOf(v), 60)}”` : `unpins ${k}`);
+    parts.push(typeof v === "string" ? `pin “${oneLine(pinTextOf(v, k), 60)}”` : `unpins ${k}`);
   }
   const names = (v: unknown) => (Array.isArray(v) ? (v as Rec[]).map((t) => String(t?.name ?? "?")) : []);
   const added = names(m.toolsAdded);
