@@ -65,7 +65,7 @@ describe("summaryRecallItems", () => {
     );
     const of = (k: string) => items.filter((i) => i.kind === k).map((i) => i.text);
     expect(of("path")).toEqual(["main-new.ts", "/repo/docs/refactor.md", "src/modes"]);
-    expect(of("identifier")).toEqual(["coding-agent", "AgentSession"]);
+    expect(of("identifier")).toEqual(["AgentSession"]);
     expect(of("command")).toEqual(["npm run check"]);
     expect(of("decision")).toEqual(["Keep old code - create `main-new.ts` instead"]);
   });
