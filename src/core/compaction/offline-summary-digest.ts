@@ -6,40 +6,19 @@
  * changed (with the request they served), commits made, and the names the messages return to.
  */
 import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage } from "../session/types.ts";
-import { salientCommands, toolCallCommand } from "./coverage-commands.ts";
+import { toolCallCommand } from "./coverage-commands.ts";
 import { isAcknowledgement, isDecision } from "./coverage-lang.ts";
-import {
-  clip,
-  codeSpan,
-  contentText,
-  errorLineOf,
-  pathsInText,
-  sentences,
-  splitProse,
-} from "./coverage-text.ts";
+import { clip, contentText, sentences, splitProse } from "./coverage-text.ts";
 import { callFileOp } from "./file-ops.ts";
+import { createOutcomeTracker, type ToolOutcome } from "./tool-outcomes.ts";
+
+export type { ToolOutcome } from "./tool-outcomes.ts";
+
 import { createNameTally, type NameTally } from "./offline-summary-names.ts";
 
 const REQUEST_CHARS = 400;
 const DECISION_CHARS = 240;
 const PLAN_CHARS = 240;
-
-export interface ToolOutcome {
-  /** A read-only shell command (grep, ls, git status ...): its failures are not blockers. */
-  exploration?: true;
-  /** "edit `path`", "bash `npm run check`": what was attempted. */
-  target: string;
-  tool: string;
-  ok: boolean;
-  /** For a failure: a later call on the same target succeeded. */
-  resolved: boolean;
-  /** The first error line of a failure. */
-  error?: string;
-  /** The salient command of a shell call. */
-  command?: string;
-  /** The call was stopped (aborted, interrupted), not failed on its own. */
-  aborted?: true;
-}
 
 /** A file the range changed: how it was first changed, and the request it served (index in `requests`, -1: none). */
 export interface Touched {
@@ -82,19 +61,6 @@ export function realRequest(text: string): { request?: string; pasted: boolean }
   return { request: clip(said, REQUEST_CHARS), pasted: pasted.length > 0 };
 }
 
-function targetOf(call: ToolCall): { target: string; exploration: boolean; command?: string } {
-  const args = (call.arguments ?? {}) as Record<string, unknown>;
-  const command = toolCallCommand(call.name, args);
-  if (command) {
-    const salient = salientCommands(command);
-    const shown = salient[0] ?? clip(command.split("\n", 1)[0] ?? "", 80);
-    const out = { target: `${call.name} ${codeSpan(shown)}`, exploration: salient.length === 0 };
-    return salient[0] ? { ...out, command: salient[0] } : out;
-  }
-  const path = typeof args.path === "string" ? args.path : undefined;
-  return { target: path ? `${call.name} ${codeSpan(path)}` : call.name, exploration: false };
-}
-
 const COMMIT = /\bgit\s+commit\b[^\n]*?\s-[a-z]*m\s*(?:"((?:[^"\\]|\\.)+)"|'([^']+)')/;
 const BRANCH = /\bgit\s+(?:checkout\s+-b|switch\s+-c)\s+([\w./-]+)/;
 
@@ -126,11 +92,6 @@ function addDeclared(defines: Map<string, string[]>, path: string, args: unknown
       list.push(name);
     }
   if (list.length > 0) defines.set(path, list);
-}
-
-/** A path without its extension and leading ./ or ../ (`config.js` in an error names `config.ts`). */
-function pathStem(path: string): string {
-  return path.replace(/^(?:\.\.?\/)+/, "/").replace(/\.[A-Za-z]\w*$/, "");
 }
 
 function commandOfCall(call: ToolCall | undefined): string | undefined {
@@ -192,15 +153,9 @@ export function startDigest(messages: readonly AgentMessage[]): DigestReader {
     defines: new Map(),
   };
   const touchedPaths = new Set<string>();
-  /** Failed model replies and failed commands not resolved yet. */
-  const failedReplies: ToolOutcome[] = [];
-  const failedCommands: ToolOutcome[] = [];
-  /** Failures not resolved yet whose error names a file: a later change of that file resolves them. */
-  const failuresOnFiles: { outcome: ToolOutcome; stems: string[] }[] = [];
   const readPaths = new Set<string>();
-  const calls = new Map<string, ToolCall>();
-  /** Per target, its outcomes since its last success (that one included): not resolved yet. */
-  const lastByTarget = new Map<string, ToolOutcome[]>();
+  const tracker = createOutcomeTracker();
+  d.outcomes = tracker.outcomes;
   let lastAssistantText = "";
   let at = 0;
   const read = (m: AgentMessage) => {
@@ -217,7 +172,6 @@ export function startDigest(messages: readonly AgentMessage[]): DigestReader {
     } else if (m.role === "assistant") {
       const a = m as AssistantMessage;
       const content = Array.isArray(a.content) ? a.content : [];
-      for (const b of content) if (b?.type === "toolCall" && typeof b.id === "string") calls.set(b.id, b);
       const text = contentText(content).trim();
       if (text) {
         lastAssistantText = text;
@@ -225,82 +179,16 @@ export function startDigest(messages: readonly AgentMessage[]): DigestReader {
       }
       const hasCalls = content.some((b) => b?.type === "toolCall");
       if (!hasCalls && a.stopReason === "stop" && text) d.open = false;
-      if (a.stopReason === "error" && a.errorMessage) {
-        const failed: ToolOutcome = {
-          target: "model reply",
-          tool: "assistant",
-          ok: false,
-          resolved: false,
-          error: clip(a.errorMessage, 200),
-        };
-        failedReplies.push(failed);
-        d.outcomes.push(failed);
-      } else if (failedReplies.length > 0) {
-        // The model answered again: its earlier failed replies are behind.
-        for (const f of failedReplies) f.resolved = true;
-        failedReplies.length = 0;
-      }
+      tracker.read(m);
     } else if (m.role === "toolResult") {
-      const r = m as ToolResultMessage;
-      const call = calls.get(r.toolCallId);
-      const t = call ? targetOf(call) : { target: String(r.toolName), exploration: false };
-      const target = t.target;
-      const outcome: ToolOutcome = {
-        target,
-        tool: String(r.toolName),
-        ok: r.isError !== true,
-        resolved: false,
-      };
-      if (t.exploration) outcome.exploration = true;
-      if (t.command) outcome.command = t.command;
-      if (outcome.ok && call) noteSuccess(call);
-      if (outcome.ok && t.command && failedCommands.length > 0) {
-        // `npx tsx` failed, then `npx tsx src/cli.ts` ran: the same command, given its argument.
-        for (let i = failedCommands.length - 1; i >= 0; i--) {
-          const f = failedCommands[i]!;
-          if (f.resolved || t.command.startsWith(`${f.command} `)) {
-            f.resolved = true;
-            failedCommands.splice(i, 1);
-          }
-        }
-      }
-      // A success resolves every earlier outcome of its target: only those since the last success
-      // are kept to be marked (the older ones are resolved already; a list of all would make
-      // this quadratic in how often a target comes back).
-      const pending = lastByTarget.get(target);
-      if (!outcome.ok) {
-        const line = errorLineOf(contentText(r.content));
-        if (outcome.command) failedCommands.push(outcome);
-        if (line) {
-          outcome.error = line;
-          if (/\b(?:aborted|interrupted|cancell?ed)\b/i.test(line)) outcome.aborted = true;
-          const stems = pathsInText(line)
-            .filter((p) => p.includes("/"))
-            .map(pathStem);
-          if (stems.length > 0) failuresOnFiles.push({ outcome, stems });
-        }
-        if (pending) pending.push(outcome);
-        else lastByTarget.set(target, [outcome]);
-      } else {
-        if (pending) for (const earlier of pending) earlier.resolved = true;
-        lastByTarget.set(target, [outcome]);
-      }
-      d.outcomes.push(outcome);
+      const outcome = tracker.read(m);
+      const call = tracker.callOf((m as ToolResultMessage).toolCallId);
+      if (outcome?.ok && call) noteSuccess(call);
     }
   };
   /** What a call that succeeded changed: a file, a commit, a branch. */
   const noteSuccess = (call: ToolCall) => {
     const op = callFileOp(call.name, call.arguments);
-    if (op?.kind === "modified" && failuresOnFiles.length > 0) {
-      const changed = pathStem(op.path);
-      for (let i = failuresOnFiles.length - 1; i >= 0; i--) {
-        const f = failuresOnFiles[i]!;
-        if (f.outcome.resolved || f.stems.some((s) => changed.endsWith(s))) {
-          f.outcome.resolved = true;
-          failuresOnFiles.splice(i, 1);
-        }
-      }
-    }
     if (op?.kind === "modified") {
       addDeclared(d.defines, op.path, call.arguments);
       // A plan or note the assistant writes names the files and names of the work, as its prose does.

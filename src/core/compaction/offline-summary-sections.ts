@@ -9,7 +9,7 @@
  */
 import type { CoverageCandidate } from "./coverage-extract.ts";
 import { clip, codeSpan, normalizeKey, PROJECT_ROOT_LABEL } from "./coverage-text.ts";
-import type { Digest, ToolOutcome } from "./offline-summary-digest.ts";
+import type { Digest } from "./offline-summary-digest.ts";
 import type { PreviousSummary } from "./offline-summary-previous.ts";
 import {
   asSentence,
@@ -19,6 +19,7 @@ import {
   leadSentences,
   standaloneRule,
 } from "./offline-summary-sentences.ts";
+import { openFailures, type ToolOutcome } from "./tool-outcomes.ts";
 
 export interface SectionInput {
   digest: Digest;
@@ -151,16 +152,6 @@ function filesByRequest(d: Digest, root: string | undefined): string[] {
   if (groups.size > MAX_GROUPS && hidden > 0)
     out.unshift(`${d.touched.length} files changed in all; the latest:`);
   return out;
-}
-
-/** Failures nothing later fixed: the latest per target, commands and edits only. */
-export function openFailures(outcomes: readonly ToolOutcome[]): ToolOutcome[] {
-  const latest = new Map<string, ToolOutcome>();
-  for (const o of outcomes) {
-    if (o.ok || o.resolved) latest.delete(o.target);
-    else if (!o.exploration && !o.aborted) latest.set(o.target, o);
-  }
-  return [...latest.values()].slice(-5);
 }
 
 function failureLine(o: ToolOutcome): string {
