@@ -64,7 +64,9 @@ test("coverage: the CLI's figure for the offline summary; add a missing item, di
 
   // The offline summary: the same figure as the CLI for the same file and keep-recent.
   await preview.getByTestId("offline").click();
-  await expect(preview.getByTestId("coverage-figure")).toContainText(`${cli.figure} mentioned`);
+  await expect(preview.getByTestId("coverage-figure")).toContainText(cli.figure);
+  // The figure says what it measures: key items, what is missing, and all items.
+  expect(cli.figure).toMatch(/^\d+ of \d+ key items.*\(\d+ of \d+ items in all\)$/);
 
   // A short summary written by hand misses most items.
   const editor = preview.getByTestId("summary-editor");

@@ -6,7 +6,12 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { coverageOf, generateOfflineCompaction, planCompaction } from "../core/compaction/index.ts";
+import {
+  coverageFigure,
+  coverageOf,
+  generateOfflineCompaction,
+  planCompaction,
+} from "../core/compaction/index.ts";
 import { readSessionFile } from "./command.ts";
 import type { CoverageCliReport } from "./coverage-command.ts";
 import { sessionPath } from "./leaf-paths.ts";
@@ -25,7 +30,7 @@ describe("coverage command", () => {
   it("prints the items and the figure of the offline summary", async () => {
     const r = await cli("coverage", FIXTURE, "--leaf-line", "359", "--offline");
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/coverage: \d+ of \d+ items/);
+    expect(r.stdout).toMatch(/coverage: \d+ of \d+ key items.* \(\d+ of \d+ items in all\)/);
     expect(r.stdout).toMatch(/^ {2}✓ file +\/Users\/badlogic\/workspaces\/pi-mono\/\S+/m);
     expect(r.stdout).toContain("by kind: file");
   });
@@ -55,7 +60,7 @@ describe("coverage command", () => {
     if (!plan.ok) throw new Error(plan.reason);
     const core = coverageOf("## Goal\n- edit interactive-mode.ts\nRan `npm run check`.\n", plan.plan);
     expect(report.items).toEqual(core.items);
-    expect(report.figure).toBe(`${core.covered} of ${core.total} items`);
+    expect(report.figure).toBe(coverageFigure(core));
     expect(report.covered).toBeGreaterThan(0);
     expect(report.covered).toBeLessThan(report.total);
     const offline = await cli(

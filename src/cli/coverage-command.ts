@@ -45,8 +45,8 @@ export function formatCoverageReport(r: CoverageCliReport): string {
   if (kinds.length > 0) rows.push(`  by kind: ${kinds.join(", ")}`);
   const width = Math.max(0, ...r.items.map((i) => i.kind.length));
   for (const i of r.items) {
-    const mark = i.dismissed ? "-" : i.covered ? "✓" : "✗";
-    const detail = i.detail ? ` (${i.detail})` : "";
+    const mark = i.dismissed ? "-" : i.resolved ? "↻" : i.covered ? "✓" : "✗";
+    const detail = `${i.detail ? ` (${i.detail})` : ""}${i.resolved ? " (resolved later)" : i.weight >= 2 ? " [key]" : ""}`;
     rows.push(
       `  ${mark} ${i.kind.padEnd(width)}  ${i.text}${detail}  [${i.entryIds.slice(0, 3).join(", ")}${i.entryIds.length > 3 ? ", …" : ""}]`,
     );

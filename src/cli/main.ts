@@ -16,6 +16,7 @@ import { coverageCommand } from "./coverage-command.ts";
 import { inspectCommand } from "./inspect-command.ts";
 import { migrateCommand } from "./migrate-command.ts";
 import { planCommand } from "./plan-command.ts";
+import { summarizeCommand } from "./summarize-command.ts";
 
 export const COMMANDS: readonly CliCommand[] = [
   inspectCommand,
@@ -23,6 +24,7 @@ export const COMMANDS: readonly CliCommand[] = [
   planCommand,
   contextCommand,
   coverageCommand,
+  summarizeCommand,
   // one row per command
 ];
 

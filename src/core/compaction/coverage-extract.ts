@@ -10,6 +10,7 @@ import { createItemMemo } from "./coverage-cache.ts";
 import { type Found, findingsOf, nextSteps } from "./coverage-findings.ts";
 import { COVERAGE_KINDS, type CoverageKind } from "./coverage-kinds.ts";
 import { basename, normalizeKey } from "./coverage-text.ts";
+import { createOutcomeTracker, type ToolOutcome } from "./tool-outcomes.ts";
 
 export { COVERAGE_KINDS, type CoverageKind };
 
@@ -27,6 +28,32 @@ export interface CoverageCandidate {
    * "assistant", "shell" or "pasted"; instruction: language codes; todo: "unchecked" | "todo" | "next".
    */
   detail?: string;
+  /** How much a summary needs it (ITEM_WEIGHT): 2 or more is a key item. */
+  weight?: number;
+  /** An error something later in the range fixed: shown as such, never counted missing. */
+  resolved?: true;
+}
+
+/** A key item: a file changed, an error still open, a rule of the person, a name they gave, an open to-do. */
+export const KEY_WEIGHT = 2;
+
+/** The weight of an item by its kind and detail. */
+export function itemWeight(c: Pick<CoverageCandidate, "kind" | "detail" | "resolved">): number {
+  if (c.resolved) return 0;
+  switch (c.kind) {
+    case "file":
+      return c.detail === "modified" ? 3 : 1;
+    case "error":
+      return 3;
+    case "instruction":
+      return 3;
+    case "identifier":
+      return c.detail === "user" ? 2 : 1;
+    case "todo":
+      return 2;
+    default:
+      return 1;
+  }
 }
 
 /** Messages and the ids of their entries (same order), like PlanMessages. */
@@ -134,6 +161,9 @@ export function startCoverageExtraction(ranges: readonly CoverageRange[]): Cover
   const order: Merged[] = [];
   /** Normalised texts of to-dos checked later in the range. */
   const closed = new Set<string>();
+  /** Outcomes of the failures each error text was found in (resolved when all of them are). */
+  const tracker = createOutcomeTracker();
+  const errorOutcomes = new Map<string, ToolOutcome[]>();
   let at = 0;
   let ri = 0;
   let cursor = ranges.length > 0 ? findingsMemo.open(ranges[0]!.messages) : undefined;
@@ -151,7 +181,12 @@ export function startCoverageExtraction(ranges: readonly CoverageRange[]): Cover
       const table = byKind.get(f.kind)!;
       const merged = table.get(norm);
       if (!merged) {
-        const c: CoverageCandidate = { kind: f.kind, text: f.text, key: `${f.kind}:${norm}`, entryIds: [id] };
+        const c: CoverageCandidate = {
+          kind: f.kind,
+          text: f.text,
+          key: `${f.kind}:${norm}`,
+          entryIds: [id],
+        };
         if (f.detail !== undefined) c.detail = f.detail;
         const record: Merged = { item: c, norm, ids: new Set([id]), lastId: id };
         table.set(norm, record);
@@ -183,6 +218,14 @@ export function startCoverageExtraction(ranges: readonly CoverageRange[]): Cover
           const found = cursor.next();
           const m = r.messages[i]!;
           merge(found, r.entryIds[i] ?? "");
+          const outcome = tracker.read(m);
+          if (outcome && !outcome.ok)
+            for (const f of found)
+              if (f.kind === "error" && f.detail !== "pasted") {
+                const list = errorOutcomes.get(f.norm ?? "") ?? [];
+                list.push(outcome);
+                errorOutcomes.set(f.norm ?? "", list);
+              }
           if (at > lastUser && m.role === "assistant") merge(nextSteps(m), r.entryIds[i] ?? "");
           at++;
         }
@@ -201,6 +244,13 @@ export function startCoverageExtraction(ranges: readonly CoverageRange[]): Cover
     close: () => cursor?.close(),
     items() {
       const kept = order.filter((r) => !(r.item.kind === "todo" && closed.has(r.norm)));
+      for (const r of kept) {
+        const outcomes = r.item.kind === "error" ? errorOutcomes.get(r.norm) : undefined;
+        if (outcomes?.every((o) => o.resolved)) r.item.resolved = true;
+        else delete r.item.resolved;
+        // A call the person stopped ("Command aborted") is not an open failure: not a key item.
+        r.item.weight = outcomes?.every((o) => o.aborted) ? 1 : itemWeight(r.item);
+      }
       const seenIds = new Map<CoverageCandidate, Set<string>>();
       for (const r of kept) seenIds.set(r.item, r.ids);
       return mergeMentionedPaths(

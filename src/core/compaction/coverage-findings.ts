@@ -81,9 +81,16 @@ export function nextSteps(m: AgentMessage): Found[] {
   return out;
 }
 
+/** Links that name nothing of the work: example hosts, local hosts, a site's front page. */
+const BOILERPLATE_URL =
+  /^https?:\/\/(?:(?:[\w-]+\.)*example\.(?:com|org|net)|localhost|127\.0\.0\.1)(?:[:/]|$)|^https?:\/\/[^/]+\/?$/i;
+
 function urls(text: string, out: Found[], detail: string): void {
   if (!text.includes("://")) return;
-  for (const m of text.matchAll(URL_RE)) out.push({ kind: "url", text: m[0].replace(URL_TAIL, ""), detail });
+  for (const m of text.matchAll(URL_RE)) {
+    const url = m[0].replace(URL_TAIL, "");
+    if (!BOILERPLATE_URL.test(url)) out.push({ kind: "url", text: url, detail });
+  }
 }
 
 /** Paths in text; `specific`: only paths with a directory and a file extension (assistant prose names many files in passing). */
@@ -104,8 +111,6 @@ const CAMEL =
   /(?<![\w$.])(?:[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+)(?:\(\))?(?![\w$])/g;
 const CALL = /(?<![\w$.])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\(\)/g;
 const FLAG = /(?<![\w-])--[a-z][a-z0-9-]+/g;
-const NUMBER_UNIT =
-  /(?<![\w.])\d+(?:[.,]\d+)?(?:\s?(?:ms|sec|secs|seconds?|minutes?|mins?|hours?|days?|px|pt|em|rem|%|kb|mb|gb|tb|kib|mib|gib|tokens?|lines?|chars?|characters?|bytes?|entries|files?|fps|hz|khz|mhz|ghz|°c|€|\$)|[kmb]|x)(?![\p{L}\p{N}])/giu;
 const VERSION = /(?<![\w.])(?:v\d+(?:\.\d+){1,3}|\d+\.\d+\.\d+)(?:-[0-9A-Za-z.]+)?(?![\w.])/g;
 
 /** Identifiers and values the person named in their prose (code spans, names, flags, numbers with units, versions, quotes). */
@@ -130,7 +135,8 @@ function named(prose: string, out: Found[]): void {
   const plain = unticked.includes("://") ? unticked.replace(URL_RE, " ") : unticked;
   for (const m of QUOTE_CHAR.test(plain) ? plain.matchAll(QUOTED) : []) {
     const t = m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? "";
-    if (t.trim().split(SPACE_RUN).length <= 8) add("value", t);
+    // A quoted common word ('warning') is emphasis, not a value.
+    if (t.trim().split(SPACE_RUN).length <= 8 && !/^[a-z]+$/.test(t.trim())) add("value", t);
   }
   // What follows reads `bare` for "()", a camel-case hump, "--" or a digit: dropping the slashed
   // words can add none of them, so without any in `plain` there is nothing more to find.
@@ -142,8 +148,8 @@ function named(prose: string, out: Found[]): void {
     for (const m of bare.matchAll(CAMEL)) if (!seen.has(`${m[0]}()`)) add("identifier", m[0]);
   if (bare.includes("--")) for (const m of bare.matchAll(FLAG)) add("identifier", m[0]);
   if (DIGIT.test(bare)) {
+    // Versions are values; a number with a unit ("5 seconds", "70%") is not an item.
     for (const m of bare.matchAll(VERSION)) add("value", m[0]);
-    for (const m of bare.matchAll(NUMBER_UNIT)) add("value", m[0]);
   }
 }
 
@@ -216,11 +222,14 @@ function fromAssistant(m: AssistantMessage, out: Found[]): void {
   }
 }
 
+/** A tool's passing chatter reported as an error ("No changes made to AGENTS.md"): not an item. */
+const CHATTER = /^No changes made to /;
+
 function fromToolResult(m: ToolResultMessage, out: Found[]): void {
   for (const op of messageFileOps(m)) out.push({ kind: "file", text: op.path, detail: op.kind });
   if (m.isError !== true) return;
   const line = errorLineOf(contentText(m.content));
-  if (line)
+  if (line && !CHATTER.test(line))
     out.push({ kind: "error", text: line, detail: typeof m.toolName === "string" ? m.toolName : "tool" });
 }
 

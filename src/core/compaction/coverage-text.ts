@@ -203,6 +203,7 @@ const NOT_FILES = new Set([
   "d3.js",
   "express.js",
   "nuxt.js",
+  "console.log",
 ]);
 
 /**
@@ -232,6 +233,24 @@ export function pathsInText(text: string, withSlash = false): string[] {
     if (LEADING_DIGIT.test(p) && !ext) continue;
     out.push(p);
   }
+  return out;
+}
+
+/** How a summary names the directory its relative paths start from (the offline summary writes it). */
+export const PROJECT_ROOT_LABEL = "Project root";
+const ROOT_LINE = new RegExp(`${PROJECT_ROOT_LABEL}: \`([^\`\n]+)\``);
+
+/**
+ * The paths a summary names, each relative one also resolved against the root the summary
+ * declares ("Project root: `/repo`"), as a reader of the summary would.
+ */
+export function summaryPaths(text: string): string[] {
+  const paths = pathsInText(text);
+  const root = ROOT_LINE.exec(text)?.[1]?.replace(TRAILING_SLASHES, "");
+  if (!root) return paths;
+  const out = [...paths, root];
+  for (const p of paths)
+    if (!p.startsWith("/") && !p.startsWith("~")) out.push(`${root}/${p.replace(/^\.\//, "")}`);
   return out;
 }
 

@@ -11,6 +11,8 @@ import {
   type CoverageKind,
   type CoverageRange,
   extractCoverageItems,
+  itemWeight,
+  KEY_WEIGHT,
 } from "./coverage-extract.ts";
 import {
   basename,
@@ -19,12 +21,14 @@ import {
   pathsInText,
   salientMatch,
   salientWords,
+  summaryPaths,
   wordStems,
 } from "./coverage-text.ts";
 import type { CompactionPlan } from "./plan.ts";
 
 export interface CoverageItem extends CoverageCandidate {
   covered: boolean;
+  weight: number;
   /** The person said the summary does not need it: counted in neither covered nor total. */
   dismissed?: true;
 }
@@ -41,6 +45,11 @@ export interface CoverageReport {
   total: number;
   byKind: Record<CoverageKind, KindCount>;
   dismissed: number;
+  /** Errors fixed later in the range: listed, counted in neither covered nor total. */
+  resolved: number;
+  /** Key items (weight ≥ KEY_WEIGHT) covered, and their number (not dismissed, not resolved). */
+  keyCovered: number;
+  keyTotal: number;
 }
 
 export interface CoverageOptions {
@@ -52,10 +61,32 @@ export interface CoverageOptions {
 export interface PreparedSummary {
   norm: string;
   stems: ReadonlySet<string>;
+  /** The paths it names (relative ones also under the root it declares), computed on first use. */
+  paths: () => readonly string[];
 }
 
 export function prepareSummary(summary: string): PreparedSummary {
-  return { norm: normalize(summary), stems: wordStems(summary) };
+  let paths: string[] | undefined;
+  return {
+    norm: normalize(summary),
+    stems: wordStems(summary),
+    paths: () => {
+      paths ??= summaryPaths(summary).map((p) => normalize(p).replace(/^\.\//, "").replace(/\/+$/, ""));
+      return paths;
+    },
+  };
+}
+
+/**
+ * A path is covered by itself or by a path it ends with that has a directory (`src/cli/x.ts`
+ * covers `/repo/src/cli/x.ts`); never by another path that only shares its file name. A bare
+ * file name is covered by any path with that name, or the name as a word.
+ */
+function pathCovered(path: string, summary: PreparedSummary): boolean {
+  const p = path.replace(/^\.\//, "").replace(/\/+$/, "");
+  const paths = summary.paths();
+  if (!p.includes("/")) return paths.some((q) => basename(q) === p) || includesWord(summary.norm, p);
+  return paths.some((q) => q === p || (q.includes("/") && p.endsWith(`/${q}`)));
 }
 
 /** Share of salient words an item needs in the summary, for the kinds matched by words. */
@@ -84,11 +115,8 @@ function withoutPaths(text: string): string {
 export function isCovered(item: Pick<CoverageCandidate, "kind" | "text">, summary: PreparedSummary): boolean {
   const text = normalizeKey(item.text);
   if (text !== "" && summary.norm.includes(text)) return true;
+  if (item.kind === "file") return pathCovered(text, summary);
   switch (item.kind) {
-    case "file": {
-      const base = basename(text);
-      return base.length >= 3 && includesWord(summary.norm, base);
-    }
     case "url": {
       const bare = text.replace(/^https?:\/\/(?:www\.)?/, "").replace(/\/+$/, "");
       return bare.length > 3 && summary.norm.includes(bare);
@@ -128,22 +156,32 @@ export function checkCoverage(
   let covered = 0;
   let total = 0;
   let dismissedCount = 0;
+  let resolved = 0;
+  let keyCovered = 0;
+  let keyTotal = 0;
   for (const c of items) {
-    const item: CoverageItem = { ...c, entryIds: [...c.entryIds], covered: isCovered(c, prepared) };
+    const weight = c.weight ?? itemWeight(c);
+    const item: CoverageItem = { ...c, weight, entryIds: [...c.entryIds], covered: isCovered(c, prepared) };
     out.push(item);
     if (dismissed.has(c.key)) {
       item.dismissed = true;
       dismissedCount++;
       continue;
     }
+    if (c.resolved) {
+      resolved++;
+      continue;
+    }
     total++;
     byKind[c.kind].total++;
+    if (weight >= KEY_WEIGHT) keyTotal++;
     if (item.covered) {
       covered++;
       byKind[c.kind].covered++;
+      if (weight >= KEY_WEIGHT) keyCovered++;
     }
   }
-  return { items: out, covered, total, byKind, dismissed: dismissedCount };
+  return { items: out, covered, total, byKind, dismissed: dismissedCount, resolved, keyCovered, keyTotal };
 }
 
 /** The summarized range of a plan: the messages to summarize, then the split turn's prefix. */
@@ -169,9 +207,42 @@ export function coverageOf(
   return checkCoverage(summary, planCoverageItems(plan), options);
 }
 
-/** "38 of 41 items" (dismissed ones left out). */
-export function coverageFigure(report: Pick<CoverageReport, "covered" | "total">): string {
+/** The key items a summary misses (not dismissed, not resolved), heaviest first. */
+export function missingKeyItems(report: Pick<CoverageReport, "items">): CoverageItem[] {
+  return report.items
+    .filter((i) => !i.covered && !i.dismissed && !i.resolved && i.weight >= KEY_WEIGHT)
+    .sort((a, b) => b.weight - a.weight);
+}
+
+/** "38 of 41 items" (dismissed and resolved ones left out). */
+export function itemsFigure(report: Pick<CoverageReport, "covered" | "total">): string {
   return `${report.covered} of ${report.total} item${report.total === 1 ? "" : "s"}`;
+}
+
+/**
+ * What the check measures, in words: "9 of 11 key items; 2 missing: `a.ts`, “Never use npm” (38 of
+ * 41 items in all)". Key items are files changed, open errors, the person's rules and names, open to-dos.
+ */
+export function coverageFigure(
+  report: Pick<CoverageReport, "items" | "covered" | "total" | "keyCovered" | "keyTotal">,
+): string {
+  const missing = missingKeyItems(report);
+  const names = missing
+    .slice(0, 3)
+    .map((i) => (i.kind === "file" ? basenameOrPath(i.text) : `“${clipText(i.text, 40)}”`));
+  const more = missing.length > 3 ? `, +${missing.length - 3} more` : "";
+  const head = `${report.keyCovered} of ${report.keyTotal} key item${report.keyTotal === 1 ? "" : "s"}`;
+  const tail = missing.length > 0 ? `; ${missing.length} missing: ${names.join(", ")}${more}` : "";
+  return `${head}${tail} (${itemsFigure(report)} in all)`;
+}
+
+function basenameOrPath(path: string): string {
+  return path.length > 40 ? `…/${basename(path)}` : path;
+}
+
+function clipText(text: string, max: number): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
 export type { CoverageCandidate, CoverageKind, CoverageRange } from "./coverage-extract.ts";
@@ -180,5 +251,6 @@ export {
   type CoverageExtraction,
   coverageKey,
   extractCoverageItems,
+  KEY_WEIGHT,
   startCoverageExtraction,
 } from "./coverage-extract.ts";

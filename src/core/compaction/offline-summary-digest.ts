@@ -2,28 +2,29 @@
  * What the offline summary reads from a range of messages: the person's real requests (not
  * slash commands, pastes or acknowledgements), the outcome of each tool call (done or failed,
  * and whether a later call on the same target fixed a failure), the assistant's stated
- * decisions and its last stated plan, and whether the range ends with the work still open.
+ * decisions and its last stated plan, whether the range ends with the work still open, the files
+ * changed (with the request they served), commits made, and the names the messages return to.
  */
 import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage } from "../session/types.ts";
-import { salientCommands, toolCallCommand } from "./coverage-commands.ts";
+import { toolCallCommand } from "./coverage-commands.ts";
 import { isAcknowledgement, isDecision } from "./coverage-lang.ts";
-import { clip, codeSpan, contentText, errorLineOf, sentences, splitProse } from "./coverage-text.ts";
+import { clip, contentText, sentences, splitProse } from "./coverage-text.ts";
+import { callFileOp } from "./file-ops.ts";
+import { createOutcomeTracker, type ToolOutcome } from "./tool-outcomes.ts";
+
+export type { ToolOutcome } from "./tool-outcomes.ts";
+
+import { createNameTally, type NameTally } from "./offline-summary-names.ts";
 
 const REQUEST_CHARS = 400;
 const DECISION_CHARS = 240;
 const PLAN_CHARS = 240;
 
-export interface ToolOutcome {
-  /** A read-only shell command (grep, ls, git status ...): its failures are not blockers. */
-  exploration?: true;
-  /** "edit `path`", "bash `npm run check`": what was attempted. */
-  target: string;
-  tool: string;
-  ok: boolean;
-  /** For a failure: a later call on the same target succeeded. */
-  resolved: boolean;
-  /** The first error line of a failure. */
-  error?: string;
+/** A file the range changed: how it was first changed, and the request it served (index in `requests`, -1: none). */
+export interface Touched {
+  path: string;
+  op: "written" | "edited";
+  request: number;
 }
 
 export interface Digest {
@@ -38,6 +39,16 @@ export interface Digest {
   lastPlan: string[];
   /** The last real request has no final assistant answer after it (or tool calls follow it). */
   open: boolean;
+  touched: Touched[];
+  /** Paths read (in order, once each). */
+  reads: string[];
+  /** Messages of `git commit -m` calls that succeeded. */
+  commits: string[];
+  /** Branches created (`git checkout -b`, `git switch -c`). */
+  branches: string[];
+  names: NameTally;
+  /** Per changed file, the names its written or inserted code declares (first declared first). */
+  defines: Map<string, string[]>;
 }
 
 /** The prose of a user message that makes a request, or undefined (slash command, paste only, acknowledgement). */
@@ -50,27 +61,71 @@ export function realRequest(text: string): { request?: string; pasted: boolean }
   return { request: clip(said, REQUEST_CHARS), pasted: pasted.length > 0 };
 }
 
-function targetOf(call: ToolCall): { target: string; exploration: boolean } {
-  const args = (call.arguments ?? {}) as Record<string, unknown>;
-  const command = toolCallCommand(call.name, args);
-  if (command) {
-    const salient = salientCommands(command);
-    const shown = salient[0] ?? clip(command.split("\n", 1)[0] ?? "", 80);
-    return { target: `${call.name} ${codeSpan(shown)}`, exploration: salient.length === 0 };
-  }
-  const path = typeof args.path === "string" ? args.path : undefined;
-  return { target: path ? `${call.name} ${codeSpan(path)}` : call.name, exploration: false };
+const COMMIT = /\bgit\s+commit\b[^\n]*?\s-[a-z]*m\s*(?:"((?:[^"\\]|\\.)+)"|'([^']+)')/;
+const BRANCH = /\bgit\s+(?:checkout\s+-b|switch\s+-c)\s+([\w./-]+)/;
+
+const DECLARED =
+  /(?:^|\n)[ \t]*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?(?:(?:async\s+)?function\*?|class|interface|type|enum|def|fn|struct|trait)\s+([A-Za-z_$][\w$]*)|(?:^|\n)(?:export\s+)?(?:const|let|var)\s+([A-Za-z_$][\w$]*)|(?:^|\n)[ \t]+(?:(?:public|private|protected|static|readonly|async|override|get|set)\s+)*([A-Za-z_$][\w$]*)\s*(?:<[^>\n]*>)?\([^)\n]*\)\s*(?::\s*[^{\n]+)?\{/g;
+const NOT_DECLARED = new Set(["if", "for", "while", "switch", "catch", "function", "return", "constructor"]);
+const MAX_DECLARED = 150;
+const CODE_FILE = /\.(?:[cm]?[jt]sx?|py|rs|go|java|kt|rb|php|swift|cs|c|h|cc|cpp|hpp|vue|svelte)$/;
+
+const PROSE_FILE = /\.(?:md|mdx|txt|rst)$/i;
+
+/** The text a write or edit call puts in a file. */
+function newTexts(args: unknown): string[] {
+  const a = (args ?? {}) as Record<string, unknown>;
+  const edits = Array.isArray(a.edits) ? (a.edits as { newText?: unknown }[]).map((e) => e?.newText) : [];
+  return [a.content, a.newText, a.new_string, ...edits].filter((t): t is string => typeof t === "string");
 }
 
+/** The names the code a write or edit call puts in a file declares (functions, classes, types, methods). */
+function addDeclared(defines: Map<string, string[]>, path: string, args: unknown): void {
+  const texts = newTexts(args);
+  if (texts.length === 0 || !CODE_FILE.test(path)) return;
+  const list = defines.get(path) ?? [];
+  for (const t of texts)
+    for (const m of t.slice(0, 200_000).matchAll(DECLARED)) {
+      const name = m[1] ?? m[2] ?? m[3];
+      if (!name || name.length < 3 || NOT_DECLARED.has(name) || list.includes(name)) continue;
+      if (list.length >= MAX_DECLARED) break;
+      list.push(name);
+    }
+  if (list.length > 0) defines.set(path, list);
+}
+
+function commandOfCall(call: ToolCall | undefined): string | undefined {
+  return call ? toolCallCommand(call.name, call.arguments) : undefined;
+}
+
+const FUTURE =
+  /\b(?:next|plan|steps?|to ?do|remaining|will|going to|should|need to|let me|let's|then|now)\b|\?\s*$/i;
+const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+(?:\[ \]\s+)?(.+)/;
+
+/**
+ * The assistant's last stated plan: the list after a lead-in that looks ahead ("Next steps:",
+ * "I will …:"), else its last sentences that look ahead or ask; a recap of finished work is not a plan.
+ */
 function planOf(text: string): string[] {
-  const items = text
-    .split("\n")
-    .filter((l) => !/^\s*[-*+]\s+\[[xX]\]/.test(l))
-    .map((l) => /^\s*(?:[-*+]|\d+[.)])\s+(?:\[ \]\s+)?(.+)/.exec(l)?.[1])
-    .filter((l): l is string => l !== undefined);
-  if (items.length > 0) return items.slice(-6).map((l) => clip(l, PLAN_CHARS));
-  const s = sentences(splitProse(text).prose);
-  return s.slice(-2).map((l) => clip(l, PLAN_CHARS));
+  const lines = text.split("\n").filter((l) => !/^\s*[-*+]\s+\[[xX]\]/.test(l));
+  let lead = "";
+  let items: string[] = [];
+  for (const l of lines) {
+    const item = LIST_ITEM.exec(l)?.[1];
+    if (item !== undefined) items.push(item);
+    else if (l.trim() !== "") {
+      lead = l;
+      items = [];
+    }
+  }
+  if (items.length > 0 && (FUTURE.test(lead) || /\[ \]/.test(text)))
+    return items.slice(0, 6).map((l) => clip(l, PLAN_CHARS));
+  const s = sentences(splitProse(text).prose.filter((l) => !LIST_ITEM.test(l)));
+  return s
+    .slice(-3)
+    .filter((l) => FUTURE.test(l))
+    .slice(-2)
+    .map((l) => clip(l, PLAN_CHARS));
 }
 
 /** A digest read a few messages at a time (the app reads a big range over several tasks). */
@@ -83,10 +138,24 @@ export interface DigestReader {
 
 /** Reads a range of messages in order, in steps (digestMessages is this run to the end). */
 export function startDigest(messages: readonly AgentMessage[]): DigestReader {
-  const d: Digest = { requests: [], pastes: 0, outcomes: [], decisions: [], lastPlan: [], open: false };
-  const calls = new Map<string, ToolCall>();
-  /** Per target, its outcomes since its last success (that one included): not resolved yet. */
-  const lastByTarget = new Map<string, ToolOutcome[]>();
+  const d: Digest = {
+    requests: [],
+    pastes: 0,
+    outcomes: [],
+    decisions: [],
+    lastPlan: [],
+    open: false,
+    touched: [],
+    reads: [],
+    commits: [],
+    branches: [],
+    names: createNameTally(),
+    defines: new Map(),
+  };
+  const touchedPaths = new Set<string>();
+  const readPaths = new Set<string>();
+  const tracker = createOutcomeTracker();
+  d.outcomes = tracker.outcomes;
   let lastAssistantText = "";
   let at = 0;
   const read = (m: AgentMessage) => {
@@ -94,6 +163,7 @@ export function startDigest(messages: readonly AgentMessage[]): DigestReader {
       const said = contentText(m.content);
       d.firstWords ??= clip(said, REQUEST_CHARS);
       const r = realRequest(said);
+      d.names.add(splitProse(said).prose.join("\n"), 3, at);
       if (r.pasted) d.pastes++;
       if (r.request !== undefined) {
         d.requests.push(r.request);
@@ -102,46 +172,45 @@ export function startDigest(messages: readonly AgentMessage[]): DigestReader {
     } else if (m.role === "assistant") {
       const a = m as AssistantMessage;
       const content = Array.isArray(a.content) ? a.content : [];
-      for (const b of content) if (b?.type === "toolCall" && typeof b.id === "string") calls.set(b.id, b);
       const text = contentText(content).trim();
-      if (text) lastAssistantText = text;
+      if (text) {
+        lastAssistantText = text;
+        d.names.add(text, 1, at);
+      }
       const hasCalls = content.some((b) => b?.type === "toolCall");
       if (!hasCalls && a.stopReason === "stop" && text) d.open = false;
-      if (a.stopReason === "error" && a.errorMessage)
-        d.outcomes.push({
-          target: "model reply",
-          tool: "assistant",
-          ok: false,
-          resolved: false,
-          error: clip(a.errorMessage, 200),
-        });
+      tracker.read(m);
     } else if (m.role === "toolResult") {
-      const r = m as ToolResultMessage;
-      const call = calls.get(r.toolCallId);
-      const t = call ? targetOf(call) : { target: String(r.toolName), exploration: false };
-      const target = t.target;
-      const outcome: ToolOutcome = {
-        target,
-        tool: String(r.toolName),
-        ok: r.isError !== true,
-        resolved: false,
-      };
-      if (t.exploration) outcome.exploration = true;
-      // A success resolves every earlier outcome of its target: only those since the last success
-      // are kept to be marked (the older ones are resolved already; a list of all would make
-      // this quadratic in how often a target comes back).
-      const pending = lastByTarget.get(target);
-      if (!outcome.ok) {
-        const line = errorLineOf(contentText(r.content));
-        if (line) outcome.error = line;
-        if (pending) pending.push(outcome);
-        else lastByTarget.set(target, [outcome]);
-      } else {
-        if (pending) for (const earlier of pending) earlier.resolved = true;
-        lastByTarget.set(target, [outcome]);
-      }
-      d.outcomes.push(outcome);
+      const outcome = tracker.read(m);
+      const call = tracker.callOf((m as ToolResultMessage).toolCallId);
+      if (outcome?.ok && call) noteSuccess(call);
     }
+  };
+  /** What a call that succeeded changed: a file, a commit, a branch. */
+  const noteSuccess = (call: ToolCall) => {
+    const op = callFileOp(call.name, call.arguments);
+    if (op?.kind === "modified") {
+      addDeclared(d.defines, op.path, call.arguments);
+      // A plan or note the assistant writes names the files and names of the work, as its prose does.
+      if (PROSE_FILE.test(op.path)) for (const t of newTexts(call.arguments)) d.names.add(t, 1, at);
+    }
+    if (op?.kind === "modified" && !touchedPaths.has(op.path)) {
+      touchedPaths.add(op.path);
+      d.touched.push({
+        path: op.path,
+        op: call.name === "write" ? "written" : "edited",
+        request: d.requests.length - 1,
+      });
+    } else if (op?.kind === "read" && !readPaths.has(op.path)) {
+      readPaths.add(op.path);
+      d.reads.push(op.path);
+    }
+    const line = commandOfCall(call);
+    if (!line) return;
+    const commit = COMMIT.exec(line);
+    if (commit) d.commits.push(clip((commit[1] ?? commit[2] ?? "").split("\\n")[0]!, 120));
+    const branch = BRANCH.exec(line);
+    if (branch && !d.branches.includes(branch[1]!)) d.branches.push(branch[1]!);
   };
   return {
     step(count) {

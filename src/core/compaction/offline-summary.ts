@@ -13,6 +13,8 @@ import { startCoverageExtraction } from "./coverage-extract.ts";
 import { codeSpan } from "./coverage-text.ts";
 import { formatFileBlocks } from "./file-ops.ts";
 import { type Digest, startDigest } from "./offline-summary-digest.ts";
+import { readPreviousSummary } from "./offline-summary-previous.ts";
+import { historySections } from "./offline-summary-sections.ts";
 import type { CompactionPlan, PlanMessages } from "./plan.ts";
 import { NO_PRIOR_HISTORY } from "./prompts.ts";
 import { type GenerateResult, joinSplitSummary, planFields } from "./summarize.ts";
@@ -20,8 +22,11 @@ import { type GenerateResult, joinSplitSummary, planFields } from "./summarize.t
 export const OFFLINE_SUMMARY_NOTICE =
   "_This summary was generated offline from the session itself, without a model._";
 
-const MAX_REQUESTS = 8;
-const MAX_PER_KIND = 40;
+/** The latest `max` of a list, with a note on how many earlier ones were left out. */
+function latest<T>(list: readonly T[], max: number, render: (t: T) => string): string[] {
+  const shown = list.slice(-max).map(render);
+  return list.length > max ? [`(${list.length - max} earlier left out)`, ...shown] : shown;
+}
 
 function bullets(lines: readonly string[], empty: string): string[] {
   return lines.length > 0 ? lines.map((l) => `- ${l}`) : [`- ${empty}`];
@@ -31,114 +36,18 @@ function ofKind(items: readonly CoverageCandidate[], kind: CoverageKind): Covera
   return items.filter((i) => i.kind === kind);
 }
 
-/** The latest `max` of a list, with a note on how many earlier ones were left out. */
-function latest<T>(list: readonly T[], max: number, render: (t: T) => string): string[] {
-  const shown = list.slice(-max).map(render);
-  return list.length > max ? [`(${list.length - max} earlier left out)`, ...shown] : shown;
-}
-
-function goalLines(d: Digest): string[] {
-  if (d.requests.length === 0) return ["- No request from the person in this part."];
-  const out = latest(d.requests, MAX_REQUESTS, (r) => r.replace(/\n+/g, " / ")).map((l) => `- ${l}`);
-  if (d.pastes > 0)
-    out.push(`- (The person pasted logs or output ${d.pastes} time(s); see Critical Context.)`);
-  return out;
-}
-
-function progressLines(d: Digest, items: readonly CoverageCandidate[]): string[] {
-  const done: string[] = [];
-  const modified = ofKind(items, "file").filter((f) => f.detail === "modified");
-  for (const f of modified.slice(-MAX_PER_KIND)) done.push(`[x] Changed ${codeSpan(f.text)}`);
-  const unresolved = d.outcomes.filter((o) => !o.ok && !o.resolved && !o.exploration);
-  const failedTargets = new Set(unresolved.map((o) => o.target));
-  for (const c of ofKind(items, "command").slice(-MAX_PER_KIND)) {
-    const failed = [...failedTargets].some((t) => t.endsWith(codeSpan(c.text)));
-    if (!failed) done.push(`[x] Ran ${codeSpan(c.text)}`);
-  }
-  const blocked = unresolved.map((o) => `${o.target} failed${o.error ? `: ${o.error}` : ""}`);
-  const out = ["### Done", ...bullets(done, "Nothing recorded as finished.")];
-  out.push("", "### In Progress");
-  const open = d.open ? d.requests[d.requests.length - 1] : undefined;
-  out.push(open ? `- [ ] ${open.replace(/\n+/g, " / ")}` : "- Nothing open at the end of this part.");
-  out.push("", "### Blocked", ...bullets([...new Set(blocked)].slice(-10), "Nothing."));
-  return out;
-}
-
-function nextStepLines(d: Digest, items: readonly CoverageCandidate[]): string[] {
-  const steps: string[] = [];
-  const open = d.open ? d.requests[d.requests.length - 1] : undefined;
-  if (open) steps.push(`Finish the open request: ${open.replace(/\n+/g, " / ")}`);
-  for (const t of ofKind(items, "todo").slice(-MAX_PER_KIND)) steps.push(t.text);
-  for (const p of d.lastPlan) if (!steps.includes(p)) steps.push(`(assistant's last plan) ${p}`);
-  if (steps.length === 0) return ["1. Wait for the person's next request."];
-  return steps.map((s, i) => `${i + 1}. ${s}`);
-}
-
-function criticalLines(d: Digest, items: readonly CoverageCandidate[]): string[] {
-  const out: string[] = [];
-  const errors = ofKind(items, "error");
-  if (errors.length > 0) {
-    out.push("Errors seen (latest last):");
-    out.push(...latest(errors, 15, (e) => `- ${e.detail ? `${e.detail}: ` : ""}${e.text}`));
-  }
-  const named = [...ofKind(items, "identifier"), ...ofKind(items, "value")];
-  if (named.length > 0)
-    out.push(
-      `Named by the person: ${named
-        .slice(-MAX_PER_KIND)
-        .map((n) => codeSpan(n.text))
-        .join(", ")}`,
-    );
-  const urls = ofKind(items, "url");
-  if (urls.length > 0) out.push("Links:", ...latest(urls, 20, (u) => `- ${u.text}`));
-  const files = ofKind(items, "file");
-  const mentioned = files.filter((f) => f.detail === "mentioned");
-  if (mentioned.length > 0)
-    out.push(
-      `Files named: ${mentioned
-        .slice(-MAX_PER_KIND)
-        .map((f) => codeSpan(f.text))
-        .join(", ")}`,
-    );
-  const read = files.filter((f) => f.detail === "read");
-  if (read.length > 0)
-    out.push(
-      `Files read: ${read
-        .slice(-MAX_PER_KIND)
-        .map((f) => codeSpan(f.text))
-        .join(", ")}`,
-    );
-  const last = d.outcomes.filter((o) => o.ok).slice(-5);
-  if (last.length > 0) out.push(`Last tool calls: ${last.map((o) => o.target).join("; ")}`);
-  return out.length > 0 ? out : ["- Nothing beyond the files listed below."];
-}
-
-/** A previous summary carried along, its headings moved below ours and its file blocks left to the details. */
-function earlierSummary(previous: string): string {
-  const body = previous
-    .replace(OFFLINE_SUMMARY_NOTICE, "")
-    .replace(/<(read|modified)-files>[\s\S]*?<\/\1-files>/g, "")
-    .trim()
-    .replace(/^(#{1,4})(?=\s)/gm, "$1##");
-  return ["## Earlier Summary", "(The summary of the part before, kept as it was.)", "", body].join("\n");
-}
-
 /** What a part of the summary is written from: the digest and the coverage items of its range. */
 interface PartInput {
   digest: Digest;
   items: CoverageCandidate[];
 }
 
-function historyPart({ digest: d, items }: PartInput, previous: string | undefined): string {
-  const out = ["## Goal", ...goalLines(d)];
-  const rules = ofKind(items, "instruction").map((i) => i.text);
-  out.push("", "## Constraints & Preferences", ...bullets(rules, "None stated in this part."));
-  out.push("", "## Progress", ...progressLines(d, items));
-  out.push("", "## Key Decisions", ...bullets(d.decisions, "None recorded."));
-  out.push("", "## Next Steps", ...nextStepLines(d, items));
-  out.push("", "## Critical Context", ...criticalLines(d, items));
-  if (previous?.trim()) out.push("", earlierSummary(previous));
-  return out.join("\n");
+function historyPart({ digest, items }: PartInput, previous: string | undefined): string {
+  return historySections({
+    digest,
+    items,
+    previous: previous?.trim() ? readPreviousSummary(previous) : undefined,
+  });
 }
 
 function prefixPart({ digest: d, items }: PartInput): string {
@@ -183,7 +92,7 @@ function summaryText(
   const body = history
     ? historyPart(history, plan.previousSummary)
     : plan.previousSummary?.trim()
-      ? earlierSummary(plan.previousSummary)
+      ? plan.previousSummary.replace(OFFLINE_SUMMARY_NOTICE, "").trim()
       : NO_PRIOR_HISTORY;
   const text = `${OFFLINE_SUMMARY_NOTICE}\n\n${body}`;
   return prefix ? joinSplitSummary(text, prefixPart(prefix)) : text;

@@ -106,8 +106,9 @@ export function CoveragePanel({
         <p className="cp-note">Checking what the summary covers…</p>
       </section>
     );
-  const missing = report.items.filter((i) => !i.covered && !i.dismissed);
+  const missing = report.items.filter((i) => !i.covered && !i.dismissed && !i.resolved);
   const dismissed = report.items.filter((i) => i.dismissed);
+  const resolved = report.items.filter((i) => i.resolved && !i.dismissed);
   const figure = coverageFigure(report);
   return (
     <section className="cp-coverage" aria-label="Coverage check" data-testid="coverage">
@@ -118,7 +119,7 @@ export function CoveragePanel({
           data-testid="coverage-figure"
           aria-live="polite"
         >
-          {figure} mentioned
+          {figure}
         </span>
         {missing.length > 1 && (
           <button type="button" className="btn small" onClick={() => onAddAll(missing)}>
@@ -148,8 +149,8 @@ export function CoveragePanel({
         </p>
       )}
       <p className="cp-note">
-        Files, commands, errors, names, values, links, instructions and to-dos of the summarized range,
-        checked against the summary without a model.
+        Key items are files changed, errors still open, the person's rules and names, and open to-dos; files,
+        commands, names, links and values of the summarized range are counted in all. Checked without a model.
       </p>
       {missing.length === 0 ? (
         <p className="cp-note" data-testid="coverage-complete">
@@ -177,6 +178,16 @@ export function CoveragePanel({
             </details>
           );
         })
+      )}
+      {resolved.length > 0 && (
+        <details className="cp-cov-group" data-testid="coverage-resolved">
+          <summary>Resolved later in the range ({resolved.length}), not counted</summary>
+          <ul>
+            {resolved.map((i) => (
+              <ItemRow key={i.key} item={i} />
+            ))}
+          </ul>
+        </details>
       )}
       {dismissed.length > 0 && (
         <details className="cp-cov-group">
