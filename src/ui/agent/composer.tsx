@@ -100,7 +100,7 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
     setHidden(false);
     setSentPrompt(prompt);
     const out = await controller.send(loaded, prompt).finally(() => setSentPrompt(null));
-    // The prompt was not saved (refused, or the run only got a lost reply first): keep it.
+    // The prompt was not saved (refused, or nothing could be written): keep it.
     const saved = out.ok && out.promptSent;
     if (!saved) setText((t) => (t === "" ? prompt : t));
     if (!out.ok && out.reason === "setup") toast({ kind: "error", message: out.message });
@@ -168,8 +168,8 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
       )}
       {lostReply && !blocked && !state.interrupted && (
         <div className="agent-status" role="status" data-testid="reply-missing">
-          Your last message has no reply (it was lost or dropped). Sending first asks the model for that
-          reply, then sends your new message, so the model never gets two messages of yours in a row.
+          Your last message has no reply (it was lost or dropped). Your next message goes out together with
+          it, as one message, as pi does.
         </div>
       )}
       <div className="agent-bar">
