@@ -27,6 +27,8 @@ import {
   modelLimits,
   type ProviderSettings,
 } from "./agent-settings.ts";
+import { fitSettings, sessionStartTokens } from "./compaction-fit.ts";
+import { loadCompactionSettings } from "./compaction-settings.ts";
 import { entryIdSource } from "./ids.ts";
 import {
   dropInterrupted,
@@ -329,12 +331,19 @@ export function createAgentService(deps: AgentServiceDeps) {
       if (!changed.ok) return fail("storage", `Could not save the session: ${changed.message}`);
       let path = changed.path;
       const limits = modelLimits(settings, wanted.modelId);
+      // The output budget and window fitted to the model: each request's max_tokens fits the room left.
+      const fitted = fitSettings(
+        await loadCompactionSettings(deps.db, sessionId),
+        limits,
+        sessionStartTokens(path),
+      );
       const endpoint: Endpoint = {
         baseUrl: settings.baseUrl,
         apiKey,
         provider: settings.providerId,
         model: wanted.modelId,
-        maxTokens: limits.maxOutput,
+        maxTokens: fitted.fit.outputBudget,
+        contextWindow: fitted.contextWindow,
         reasoning: limits.reasoning,
       };
       const ctx = (): HookContext => ({

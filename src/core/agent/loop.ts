@@ -80,6 +80,8 @@ export interface AgentRunResult {
   lastAssistant?: AssistantMessage;
   errorMessage?: string;
   turns: number;
+  /** The max_tokens of the last request, when the caller's model call set one (agent-runner). */
+  requestedMaxTokens?: number;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
