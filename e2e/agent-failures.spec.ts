@@ -39,18 +39,14 @@ async function failThenRecover(page: Page, key: string, failure: ReplySpec[], ex
   await expect(page.getByTestId("agent-run")).toContainText("Recovered fine.");
   await expect(page.getByTestId("run-error")).toBeHidden();
   await page.reload();
-  // A hidden failed reply leaves the first message unanswered: it gets its reply first.
-  await expect.poll(() => entryCount(page)).toBe(6 + 2 * hidden);
+  // pi 1.6's rule: the failed reply is not sent again; the next message goes out joined to the first.
+  await expect.poll(() => entryCount(page)).toBe(6 + hidden);
   const lines = parseJsonl((await exportOpen(page)).text);
   const messages = lines
     .filter((l) => l.type === "message")
     .map((l) => l.message as Record<string, unknown>)
     .filter((m) => m.role !== "system");
-  expect(messages.map((m) => m.role)).toEqual(
-    hidden
-      ? ["user", "assistant", "assistant", "user", "assistant"]
-      : ["user", "assistant", "user", "assistant"],
-  );
+  expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
   expect(messages[1]).toMatchObject({ stopReason: "error" });
   expect(String(messages[1]!.errorMessage)).toMatch(expected);
   expect(JSON.stringify(lines)).not.toContain(key);

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
-import { composerInput, newSession, send, setUpProvider, waitIdle } from "./agent-helpers.ts";
+import { composerInput, entryCount, newSession, send, setUpProvider, waitIdle } from "./agent-helpers.ts";
 import { serveStatic } from "./bench/lib/browser.ts";
 import { uniqueKey } from "./mock/client.ts";
 import { AppPage } from "./pages/app-page.ts";
@@ -109,28 +109,30 @@ test("offline: the app opens from the service worker, imports, compacts with the
   expect(last.type).toBe("compaction");
   expect(last.summary).toContain("WRITTEN-OFFLINE");
 
-  // Sending to the model: the composer says plainly that the endpoint cannot be reached.
+  // Sending to the model: nothing is written, the text stays in the box, and it says so plainly.
   await newSession(page);
   await expect(notice).toBeVisible();
   await send(page, "are you there?");
-  // (the run fails at once; on a busy machine its first steps can take a while)
-  await expect(page.getByTestId("run-error")).toContainText(
-    /You are offline: the model endpoint .* cannot be reached/,
+  // (on a busy machine the agent's first steps can take a while)
+  await expect(page.getByTestId("run-problem")).toContainText(
+    "You are offline: nothing was sent and nothing was saved.",
     { timeout: 30_000 },
   );
   await waitIdle(page);
   await expect(page.getByTestId("retry-status")).toBeHidden();
-  await expect(composerInput(page)).toBeVisible();
+  await expect(composerInput(page)).toHaveValue("are you there?");
+  expect(await entryCount(page)).toBe(0);
   await page.screenshot({ path: `${SHOTS}/offline-composer-1280.png` });
   await page.setViewportSize({ width: 800, height: 700 });
   await page.screenshot({ path: `${SHOTS}/offline-composer-800.png` });
   await page.emulateMedia({ colorScheme: "dark" });
   await page.screenshot({ path: `${SHOTS}/offline-composer-800-dark.png` });
 
-  // Back online: the notice goes.
+  // Back online: the notice goes, and the held message is offered.
   await context.setOffline(false);
   await expect(notice).toBeHidden();
   await expect(page.getByTestId("offline-composer-notice")).toBeHidden();
+  await expect(page.getByTestId("back-online")).toContainText("The connection is back.");
 });
 
 test("offline: the example session opens from the precache", async ({ page, context }) => {

@@ -57,6 +57,14 @@ export function offlineMessage(baseUrl: string): string {
  */
 export const looksLikeOverflow = (text: string): boolean => isContextOverflowError(text);
 
+/**
+ * An overflow in plain words; the provider's own words follow (the overflow rules of
+ * core/compaction read them there).
+ */
+export function overflowMessage(raw: string): string {
+  return `The conversation is too long for this model's context window. Provider's words: ${raw}`;
+}
+
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
 function isLocalEndpoint(baseUrl: string): boolean {
@@ -141,7 +149,8 @@ export function classifyError(
         message: `The connection dropped while the reply was streaming (${text || "connection lost"}). What arrived is kept; send again to continue.`,
       };
     }
-    if (looksLikeOverflow(text)) return { kind: "context-overflow", providerText: text, message: text };
+    if (looksLikeOverflow(text))
+      return { kind: "context-overflow", providerText: text, message: overflowMessage(text) };
     if (ctx.offline)
       return { kind: "cors-or-network", providerText: text, message: offlineMessage(ctx.baseUrl) };
     if (isMixedContent(ctx.baseUrl, ctx.pageProtocol)) {
@@ -162,7 +171,8 @@ export function classifyError(
     };
   }
 
-  if (looksLikeOverflow(raw)) return { kind: "context-overflow", status, providerText: text, message: raw };
+  if (looksLikeOverflow(raw))
+    return { kind: "context-overflow", status, providerText: text, message: overflowMessage(raw) };
   if (status === 401) {
     return {
       kind: "auth",

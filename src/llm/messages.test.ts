@@ -102,7 +102,7 @@ describe("toChatMessages", () => {
     expect(JSON.stringify(out[4])).toContain("data:image/jpeg;base64,BBB");
   });
 
-  it("drops error replies, unmatched tool calls and orphan tool results; keeps aborted text", () => {
+  it("pi 1.6's rule: drops error and stopped replies and orphan tool results", () => {
     const msgs: AgentMessage[] = [
       { role: "user", content: "hi", timestamp: 1 },
       assistant([{ type: "text", text: "" }], "error"),
@@ -115,9 +115,26 @@ describe("toChatMessages", () => {
       ),
       { role: "toolResult", toolCallId: "ghost", toolName: "ls", content: [], isError: true, timestamp: 2 },
     ];
+    expect(toChatMessages("", msgs)).toEqual([{ role: "user", content: "hi" }]);
+  });
+
+  it("a call without a result gets pi's 'No result provided'; user messages back to back are joined", () => {
+    const msgs: AgentMessage[] = [
+      { role: "user", content: "hi", timestamp: 1 },
+      assistant([{ type: "toolCall", id: "c1", name: "ls", arguments: {} }], "toolUse"),
+      { role: "user", content: "and?", timestamp: 3 },
+      assistant([{ type: "text", text: "cut" }], "error"),
+      { role: "user", content: "again", timestamp: 5 },
+    ];
     expect(toChatMessages("", msgs)).toEqual([
       { role: "user", content: "hi" },
-      { role: "assistant", content: "partial" },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "c1", type: "function", function: { name: "ls", arguments: "{}" } }],
+      },
+      { role: "tool", tool_call_id: "c1", content: "No result provided" },
+      { role: "user", content: "and?\n\nagain" },
     ]);
   });
 

@@ -4,17 +4,21 @@
  * Rules:
  * - the system prompt becomes the first `system` message;
  * - user content: a plain string when it is only text, else parts with `image_url` data URLs;
+ * - first pi 1.6's rule for replies (core/agent/request-messages.ts): a reply that ended in an
+ *   error or was stopped is left out, calls without a result get pi's "No result provided",
+ *   back-to-back user messages are joined into one (alternating roles);
  * - assistant: text blocks joined, toolCall blocks -> `tool_calls` with JSON string arguments,
- *   thinking blocks dropped; an assistant message that ended in `error` is left out (it is not part
- *   of the conversation the model should see), an `aborted` one keeps its text;
+ *   thinking blocks dropped;
  * - toolResult -> role "tool" with `tool_call_id`; images of a tool result follow as a user message
- *   (the tool role carries text only);
+ *   (the tool role carries text only), joined with a user message right after them;
  * - a tool call without a result and a result without its call are dropped, since providers reject
  *   unmatched pairs with a 400;
  * - other roles should already be user messages (session-core's toLlmMessages); any that remain are
  *   converted defensively into user text.
  */
 import type OpenAI from "openai";
+import { JOIN_SEPARATOR, requestMessages } from "../core/agent/request-messages.ts";
+import type { LlmMessage } from "../core/session/context.ts";
 import type { AgentMessage, ImageContent, TextContent, ToolCall } from "../core/session/types.ts";
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -60,7 +64,17 @@ function fallbackUserText(m: AgentMessage): string {
   }
 }
 
-export function toChatMessages(systemPrompt: string, messages: readonly AgentMessage[]): ChatMessage[] {
+/** Model-facing messages: other roles (should be converted already) become user text. */
+function llmMessages(messages: readonly AgentMessage[]): LlmMessage[] {
+  return messages.flatMap((m): LlmMessage[] => {
+    if (m.role === "user" || m.role === "assistant" || m.role === "toolResult") return [m];
+    const text = fallbackUserText(m);
+    return text === "" ? [] : [{ role: "user", content: text, timestamp: m.timestamp }];
+  });
+}
+
+export function toChatMessages(systemPrompt: string, agentMessages: readonly AgentMessage[]): ChatMessage[] {
+  const messages = requestMessages(llmMessages(agentMessages));
   const answered = new Set<string>();
   const called = new Set<string>();
   for (const m of messages) {
@@ -121,13 +135,26 @@ export function toChatMessages(systemPrompt: string, messages: readonly AgentMes
         }
         break;
       }
-      default: {
-        const text = fallbackUserText(m);
-        if (text !== "") out.push({ role: "user", content: text });
-      }
     }
   }
-  return fixToolMessageOrder(out, toolImages);
+  return joinUsers(fixToolMessageOrder(out, toolImages));
+}
+
+/** A tool result's images (a user message) right before a user message: one user message. */
+function joinUsers(messages: ChatMessage[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  const parts = (c: unknown): UserPart[] =>
+    typeof c === "string" ? [{ type: "text", text: c }] : Array.isArray(c) ? (c as UserPart[]) : [];
+  for (const m of messages) {
+    const last = out[out.length - 1];
+    if (last?.role === "user" && m.role === "user") {
+      out[out.length - 1] = {
+        role: "user",
+        content: [...parts(last.content), { type: "text", text: JOIN_SEPARATOR }, ...parts(m.content)],
+      };
+    } else out.push(m);
+  }
+  return out;
 }
 
 /**

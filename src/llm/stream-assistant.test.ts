@@ -146,7 +146,10 @@ describe("streamAssistant against the mock server", () => {
       await scriptReplies(key, [{ error: { preset } }], origin);
       const m = await streamAssistant(params(key));
       expect(m.stopReason).toBe("error");
-      expect(m.errorMessage?.startsWith("400 ")).toBe(true);
+      // Plain words first, the provider's own words after them.
+      expect(m.errorMessage).toMatch(
+        /^The conversation is too long for this model's context window\. Provider's words: 400 /,
+      );
       expect(isContextOverflowError(m.errorMessage)).toBe(true);
       expect(await getRequests(key, origin)).toHaveLength(1);
     },

@@ -15,6 +15,7 @@
 import { type AgentRunResult, runAgent } from "../core/agent/loop.ts";
 import { settingsChanges } from "../core/agent/settings.ts";
 import type { AgentTool, ModelStreamFn } from "../core/agent/types.ts";
+import { requestInputTokens, requestMaxTokens } from "../core/compaction/model-fit.ts";
 import type { AssistantMessage, SessionEntry, UserContentBlock } from "../core/session/types.ts";
 import { modelInfo } from "../llm/providers.ts";
 import { type EndpointConfig, streamAssistant } from "../llm/stream-assistant.ts";
@@ -57,7 +58,10 @@ export interface RunRequest {
   prompt?: string | UserContentBlock[];
   endpoint: EndpointConfig & {
     model: string;
+    /** The output budget; with `contextWindow` each request asks for what fits (model-fit.ts). */
     maxTokens?: number;
+    /** The window in use: max_tokens never exceeds the room the request leaves in it. */
+    contextWindow?: number;
     /** Whether the model takes reasoning_effort; defaults to the model table. */
     reasoning?: boolean;
   };
@@ -221,8 +225,18 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
       }
     }
 
+    /** The max_tokens of the last request (a "length" stop below it means the input was cut). */
+    let requestedMaxTokens: number | undefined;
+    const maxTokensFor = (r: Parameters<ModelStreamFn>[0]): number | undefined => {
+      const budget = req.endpoint.maxTokens;
+      if (budget === undefined || req.endpoint.contextWindow === undefined) return budget;
+      const input = requestInputTokens(r.systemPrompt, r.tools, r.messages);
+      return requestMaxTokens(req.endpoint.contextWindow, input, budget);
+    };
     const streamModel: ModelStreamFn = async (r) => {
       const level = reasoning && r.thinkingLevel !== "off" ? r.thinkingLevel : undefined;
+      const maxTokens = maxTokensFor(r);
+      requestedMaxTokens = maxTokens;
       const reply = await stream({
         baseUrl: req.endpoint.baseUrl,
         apiKey: req.endpoint.apiKey,
@@ -231,7 +245,7 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
         systemPrompt: r.systemPrompt,
         messages: r.messages,
         tools: r.tools,
-        ...(req.endpoint.maxTokens !== undefined ? { maxTokens: req.endpoint.maxTokens } : {}),
+        ...(maxTokens !== undefined ? { maxTokens } : {}),
         ...(level ? { reasoningEffort: level } : {}),
         signal: r.signal,
         onEvent: r.onEvent,
@@ -240,7 +254,7 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
       return { ...reply, thinkingLevel: level ?? "off" };
     };
 
-    return runAgent(
+    const result = await runAgent(
       {
         path,
         ...(leafId !== undefined ? { leafId } : {}),
@@ -296,6 +310,7 @@ export function createAgentRunner(deps: AgentRunnerDeps): AgentRunner {
         },
       },
     );
+    return requestedMaxTokens !== undefined ? { ...result, requestedMaxTokens } : result;
   }
 
   async function runLocked(req: RunRequest, ctrl: AbortController): Promise<RunOutcome> {

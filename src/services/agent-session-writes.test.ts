@@ -144,7 +144,7 @@ describe("one writer per session", () => {
     expect((await renameSession(db, s.sessionId, "after")).ok).toBe(true);
   });
 
-  it("a path ending with a user message gets that reply first: never two user messages in a row", async () => {
+  it("a path ending with a user message: pi's rule, the next prompt joins it in one request, never two user messages in a row", async () => {
     const s = await setup();
     const a = s.tab("tab-a").session(s.sessionId);
     await a.send(await s.load(), "first");
@@ -155,12 +155,11 @@ describe("one writer per session", () => {
     const out = await a.send(await s.load(), "next");
     expect(out.ok && out.promptSent).toBe(true);
     const chats = (await getChatRequests(s.key, mock.origin)).slice(before);
-    expect(chats.map((c) => chatRoles(c).slice(-3))).toEqual([
-      ["user", "assistant", "user"],
-      ["user", "assistant", "user"],
-    ]);
+    expect(chats.map((c) => chatRoles(c).slice(-3))).toEqual([["user", "assistant", "user"]]);
+    const last = (chats[0]!.body as { messages: { content: unknown }[] }).messages.at(-1)!;
+    expect(last.content).toBe("lost one\n\nnext");
     const entries = await readEntries(db, s.sessionId);
-    expect(entries.slice(-4).map(role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(entries.slice(-4).map(role)).toEqual(["assistant", "user", "user", "assistant"]);
   });
 
   it("a reply left by a tab that went away is offered; kept, it is an aborted assistant message", async () => {

@@ -17,6 +17,7 @@ import {
   setLoopActive,
 } from "../db/index.ts";
 import { providerPreset } from "../llm/providers.ts";
+import { browserOffline } from "../llm/stream-assistant.ts";
 import { activeTools, createWorkspaceTools, toolSpecs } from "../tools/index.ts";
 import { type AgentRunner, createAgentRunner, type RunRequest } from "./agent-runner.ts";
 import {
@@ -26,9 +27,10 @@ import {
   modelLimits,
   type ProviderSettings,
 } from "./agent-settings.ts";
+import { fitSettings, sessionStartTokens } from "./compaction-fit.ts";
+import { loadCompactionSettings } from "./compaction-settings.ts";
 import { entryIdSource } from "./ids.ts";
 import {
-  awaitsReply,
   dropInterrupted,
   findInterrupted,
   INTERRUPTED_NOTE,
@@ -57,6 +59,9 @@ export * from "./agent-types.ts";
 
 const NOT_SENT_ELSEWHERE =
   "Not sent: this session is running in another tab (it started there first). Nothing was written; your message is back in the box. Send it when that run has finished.";
+/** A send while the browser is offline: nothing is written, the text stays (the composer offers it again). */
+export const OFFLINE_NOT_SENT =
+  "You are offline: nothing was sent and nothing was saved. Your message is still in the box; send it when the connection is back.";
 const KEEP_OR_DROP_FIRST =
   "A reply was cut off by a reload: keep it or drop it (above) before sending, so the session stays in order.";
 
@@ -66,6 +71,7 @@ export function createAgentService(deps: AgentServiceDeps) {
   const queryLocks = deps.queryLocks === undefined ? defaultLockQuery() : deps.queryLocks;
   const locks = deps.locks === undefined ? defaultLocks() : deps.locks;
   const owner = deps.owner ?? PAGE_ID;
+  const offline = deps.offline ?? browserOffline;
 
   function controller(sessionId: string): SessionController {
     const existing = controllers.get(sessionId);
@@ -260,6 +266,8 @@ export function createAgentService(deps: AgentServiceDeps) {
       async send(loaded, prompt) {
         if (state.running) return { ok: false, reason: "busy", message: "A run is already in progress." };
         if (state.interrupted) return fail("setup", KEEP_OR_DROP_FIRST);
+        // Offline: the request cannot go out; write nothing (no user entry, no error entry).
+        if (offline()) return fail("offline", OFFLINE_NOT_SENT);
         // Running from here on, at once: the view that sent it sees the run begin in the same turn.
         set({ running: true, problem: null, unsaved: null, live: null, log: [] });
         try {
@@ -297,7 +305,7 @@ export function createAgentService(deps: AgentServiceDeps) {
       },
     };
 
-    const fail = (reason: "setup" | "storage", message: string): SendOutcome => {
+    const fail = (reason: "setup" | "storage" | "offline", message: string): SendOutcome => {
       set({ problem: message });
       return { ok: false, reason, message };
     };
@@ -324,12 +332,19 @@ export function createAgentService(deps: AgentServiceDeps) {
       if (!changed.ok) return fail("storage", `Could not save the session: ${changed.message}`);
       let path = changed.path;
       const limits = modelLimits(settings, wanted.modelId);
+      // The output budget and window fitted to the model: each request's max_tokens fits the room left.
+      const fitted = fitSettings(
+        await loadCompactionSettings(deps.db, sessionId),
+        limits,
+        sessionStartTokens(path),
+      );
       const endpoint: Endpoint = {
         baseUrl: settings.baseUrl,
         apiKey,
         provider: settings.providerId,
         model: wanted.modelId,
-        maxTokens: limits.maxOutput,
+        maxTokens: fitted.fit.outputBudget,
+        contextWindow: fitted.contextWindow,
         reasoning: limits.reasoning,
       };
       const ctx = (): HookContext => ({
@@ -402,11 +417,9 @@ export function createAgentService(deps: AgentServiceDeps) {
         }
         return outcome;
       };
-      // A user message whose reply was lost gets that reply first: never two user messages in a row.
-      let promptSent = true;
-      let outcome = awaitsReply(path) ? await runWithRetry(undefined) : null;
-      if (outcome?.ok && outcome.result.stopReason !== "stop") promptSent = false;
-      else if (!outcome || outcome.ok) outcome = await runWithRetry(prompt);
+      // pi 1.6's one rule for a message left without a reply: the new prompt follows it, and the
+      // request joins the two (core/agent/request-messages.ts), never two user messages in a row.
+      const outcome = await runWithRetry(prompt);
       if (!outcome.ok) {
         if (outcome.reason === "running-elsewhere") set({ elsewhere: true });
         return outcome;
@@ -416,7 +429,7 @@ export function createAgentService(deps: AgentServiceDeps) {
         set({ unsaved: state.live ?? result.lastAssistant ?? null, live: null });
       }
       // Saved, that is: the prompt's user message is in the log (a failed save leaves it out).
-      return { ok: true, result, promptSent: promptSent && state.log.some((m) => m.role === "user") };
+      return { ok: true, result, promptSent: state.log.some((m) => m.role === "user") };
     }
 
     controllers.set(sessionId, c);

@@ -69,9 +69,9 @@ export const IDLE_AGENT_STATE: SessionAgentState = {
 };
 
 export type SendOutcome =
-  /** `promptSent` false: the run only got the reply a lost one left missing (the prompt waits). */
+  /** `promptSent` false: the prompt was not saved (it goes back to the composer). */
   | { ok: true; result: AgentRunResult; promptSent: boolean }
-  | { ok: false; reason: "busy" | "running-elsewhere" | "setup" | "storage"; message: string };
+  | { ok: false; reason: "busy" | "running-elsewhere" | "setup" | "storage" | "offline"; message: string };
 
 export interface WorkspaceSource {
   current(): Promise<Workspace>;
@@ -89,6 +89,8 @@ export interface AgentServiceDeps {
   pollMs?: number;
   /** This tab's id in run marks (src/db PAGE_ID); tests give each simulated tab its own. */
   owner?: string;
+  /** Whether the browser is offline (navigator.onLine false); injected for tests. */
+  offline?: () => boolean;
 }
 
 export interface SessionController {

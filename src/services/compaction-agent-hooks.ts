@@ -11,6 +11,7 @@ import type { CompleteFn } from "../core/compaction/summarize.ts";
 import type { AssistantMessage, SessionEntry } from "../core/session/types.ts";
 import type { CutpointDb } from "../db/schema.ts";
 import type { AgentHooks, HookContext } from "./agent-session.ts";
+import { fitSettings, sessionStartTokens } from "./compaction-fit.ts";
 import {
   type AutoCompactResult,
   compactAutomatically,
@@ -59,8 +60,13 @@ export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
   onWaitingCount((sessionId, count) => deps.ui.setWaiting(sessionId, count));
 
   async function context(ctx: HookContext) {
-    const settings = await loadCompactionSettings(db, ctx.sessionId);
-    const window = settings.contextWindow ?? ctx.limits.contextWindow;
+    // Reserve and keep-recent fitted to the model's window (services/compaction-fit.ts).
+    const fitted = fitSettings(
+      await loadCompactionSettings(db, ctx.sessionId),
+      ctx.limits,
+      sessionStartTokens(ctx.path),
+    );
+    const { settings, contextWindow: window } = fitted;
     const endpoint = {
       baseUrl: ctx.endpoint.baseUrl,
       apiKey: ctx.endpoint.apiKey,
@@ -76,6 +82,7 @@ export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
     moment: "before-prompt" | "between-turns" | "after-run",
     path: readonly SessionEntry[],
     last?: AssistantMessage,
+    lastMaxTokens?: number,
   ): CompactionDecision {
     return decideCompaction({
       moment,
@@ -86,7 +93,10 @@ export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
       reserveTokens: c.settings.reserveTokens,
       trigger: c.settings.trigger,
       model: ctx.endpoint.model,
-      ...(ctx.limits.maxOutput ? { maxOutputTokens: ctx.limits.maxOutput } : {}),
+      // The max_tokens the request asked for (fitted to the room left), else the model's limit.
+      ...((last && lastMaxTokens) || ctx.limits.maxOutput
+        ? { maxOutputTokens: (last && lastMaxTokens) || ctx.limits.maxOutput }
+        : {}),
       ...(last ? { lastReply: last } : {}),
       recoveryAttempted: recovered.has(ctx.sessionId),
     });
@@ -211,7 +221,7 @@ export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
       const path = result.path;
       if (last && last.stopReason !== "error" && last.stopReason !== "length") recovered.delete(sessionId);
       const c = await context(ctx);
-      const d = decide(ctx, c, "after-run", path, last);
+      const d = decide(ctx, c, "after-run", path, last, result.requestedMaxTokens);
       if (d.action === "report") {
         deps.ui.notify({ sessionId, key: `overflow:${sessionId}`, kind: "error", message: d.message });
         return;

@@ -223,10 +223,16 @@ describe("compaction settings", () => {
       normalizeSettings({ mode: "sometimes", reserveTokens: -1, contextWindow: 5, branchSummary: "maybe" }),
     ).toMatchObject({
       mode: "ask",
-      reserveTokens: 16384,
+      // Reserve and keep-recent unset (or pi's defaults, as older saves wrote them): follow the model.
+      reserveTokens: null,
       contextWindow: null,
       branchSummary: "ask",
     });
+    expect(normalizeSettings({ reserveTokens: 16384, keepRecentTokens: 20000 })).toMatchObject({
+      reserveTokens: null,
+      keepRecentTokens: null,
+    });
+    expect(normalizeSettings({ reserveTokens: 4000 }).reserveTokens).toBe(4000);
     expect(normalizeSettings({ branchSummary: "never" }).branchSummary).toBe("never");
     const saved = await saveCompactionSettings(db, { mode: "auto", contextWindow: 8000 });
     expect(saved.ok).toBe(true);

@@ -184,7 +184,8 @@ export interface AutoCompactInput {
   path: readonly SessionEntry[];
   /** The session's leaf now (the compaction is refused if it moved). */
   expectedLeafId: string | null;
-  settings: Pick<CompactionUserSettings, "reserveTokens" | "keepRecentTokens">;
+  /** Fitted to the model (services/compaction-fit.ts). */
+  settings: { reserveTokens: number; keepRecentTokens: number };
   /** Without an endpoint the offline summary is used. */
   endpoint: SummarizerEndpoint | null;
   signal: AbortSignal;

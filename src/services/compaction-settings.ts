@@ -1,7 +1,8 @@
 /**
  * Compaction settings (persisted under the settings key "compaction"): what happens past the
  * trigger (ask / auto / remind / off), where the trigger lies (window − reserve, as pi sets it, or
- * a share of the window), reserve and keep-recent tokens, an optional context-window override,
+ * a share of the window), reserve and keep-recent tokens (null: they follow the model's window,
+ * core/compaction/model-fit.ts), an optional context-window override,
  * the estimator, the summarizer model and whether leaving a branch offers a branch summary. Read
  * loose, write strict: unknown or bad values fall back to the defaults.
  */
@@ -21,8 +22,10 @@ export type BranchSummaryMode = "ask" | "never";
 
 export interface CompactionUserSettings {
   mode: CompactionMode;
-  reserveTokens: number;
-  keepRecentTokens: number;
+  /** null: follows the model (pi's 16,384 from a 64k window up, a quarter of smaller ones). */
+  reserveTokens: number | null;
+  /** null: follows the model (pi's 20,000 from a 64k window up, the same share below). */
+  keepRecentTokens: number | null;
   /** Overrides the model's context window when set (e.g. a local server with a small window). */
   contextWindow: number | null;
   estimator: EstimatorChoice;
@@ -35,8 +38,8 @@ export interface CompactionUserSettings {
 
 export const DEFAULT_USER_SETTINGS: Readonly<CompactionUserSettings> = {
   mode: "ask",
-  reserveTokens: DEFAULT_COMPACTION_SETTINGS.reserveTokens,
-  keepRecentTokens: DEFAULT_COMPACTION_SETTINGS.keepRecentTokens,
+  reserveTokens: null,
+  keepRecentTokens: null,
   contextWindow: null,
   estimator: "pi",
   summarizerModel: "",
@@ -54,6 +57,15 @@ function readTrigger(v: unknown): TriggerSetting {
 const posInt = (v: unknown, min = 0): number | undefined =>
   typeof v === "number" && Number.isFinite(v) && v >= min ? Math.floor(v) : undefined;
 
+/**
+ * A token setting as stored: a number the person set, or null (follow the model). Before settings
+ * could follow the model every save wrote pi's defaults, so a stored default reads as null.
+ */
+const tokenSetting = (v: unknown, piDefault: number): number | null => {
+  const value = posInt(v, 0);
+  return value === undefined || value === piDefault ? null : value;
+};
+
 /** Normalizes whatever is stored into valid settings. */
 export function normalizeSettings(raw: unknown): CompactionUserSettings {
   const r = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
@@ -63,8 +75,8 @@ export function normalizeSettings(raw: unknown): CompactionUserSettings {
   const windowValue = posInt(r.contextWindow, 1024);
   return {
     mode,
-    reserveTokens: posInt(r.reserveTokens, 0) ?? d.reserveTokens,
-    keepRecentTokens: posInt(r.keepRecentTokens, 0) ?? d.keepRecentTokens,
+    reserveTokens: tokenSetting(r.reserveTokens, DEFAULT_COMPACTION_SETTINGS.reserveTokens),
+    keepRecentTokens: tokenSetting(r.keepRecentTokens, DEFAULT_COMPACTION_SETTINGS.keepRecentTokens),
     contextWindow: windowValue ?? null,
     estimator: r.estimator === "tokenizer" ? "tokenizer" : "pi",
     summarizerModel: typeof r.summarizerModel === "string" ? r.summarizerModel.trim() : d.summarizerModel,

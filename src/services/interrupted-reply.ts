@@ -2,14 +2,12 @@
  * Replies lost to a reload or a crash. The reply streaming when the tab went away survives as a
  * checkpoint (src/db reply-checkpoints.ts); once no tab runs the session it is an interrupted
  * reply the person keeps (appended as an assistant message with stopReason "aborted" and an
- * errorMessage saying why, the way pi marks a reply cut short; pi does not replay aborted
- * replies to the model, Cutpoint sends their text) or drops.
+ * errorMessage saying why, the way pi marks a reply cut short) or drops. Either way it is not sent
+ * to the model again (pi 1.6's rule, core/agent/request-messages.ts).
  *
  * `awaitsReply`: whether the path ends with a user message and no reply, i.e. its reply was lost
- * (or dropped). The next send then first asks for that reply, then sends the new message, so the
- * model never gets two user messages in a row for a vanished reply and every message on the path
- * keeps its answer. Only a reply with text can be kept (`keepable`): an empty one would be left
- * out of the request and leave the same gap.
+ * (or dropped): the next message then goes out joined to it, as one user message. Only a reply
+ * with text can be kept (`keepable`): an empty one would show nothing.
  */
 import { buildSessionContext, type SessionContext } from "../core/session/context.ts";
 import type { AssistantMessage, MessageEntry, SessionEntry } from "../core/session/types.ts";

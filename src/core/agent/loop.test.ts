@@ -155,9 +155,10 @@ describe("runAgent", () => {
     expect(r.newEntries[0]?.parentId).toBe("c");
     const req = h.requests[0]!;
     expect(req.thinkingLevel).toBe("high");
-    expect(req.messages.map((m) => m.role)).toEqual(["user", "user"]);
+    // The summary and the new prompt, back to back, go out as one user message (alternating roles).
+    expect(req.messages.map((m) => m.role)).toEqual(["user"]);
     expect(JSON.stringify(req.messages[0])).toContain("SUM");
-    expect(req.messages[1]).toMatchObject({ content: "new" });
+    expect(JSON.stringify(req.messages[0])).toMatch(/SUM.*new/);
     expect(r.path).toHaveLength(5);
     expect(path).toHaveLength(3);
   });
@@ -181,7 +182,7 @@ describe("runAgent", () => {
     expect(r.newEntries[0]?.parentId).toBe("a");
   });
 
-  it("abort during streaming keeps the partial reply and answers its tool calls with 'aborted'", async () => {
+  it("abort during streaming keeps the partial reply and, like pi 1.6, writes no results for its calls", async () => {
     const ctrl = new AbortController();
     const h = harness([
       () => {
@@ -194,13 +195,10 @@ describe("runAgent", () => {
       h.deps,
     );
     expect(r.stopReason).toBe("aborted");
-    expect(roles(r.newEntries)).toEqual(["user", "assistant", "toolResult"]);
+    expect(roles(r.newEntries)).toEqual(["user", "assistant"]);
     const a = (r.newEntries[1] as MessageEntry).message as AssistantMessage;
     expect(a.stopReason).toBe("aborted");
     expect(a.content[0]).toEqual(text("partial"));
-    const tr = (r.newEntries[2] as MessageEntry).message as ToolResultMessage;
-    expect(tr.isError).toBe(true);
-    expect(JSON.stringify(tr.content)).toMatch(/aborted/);
     expect(h.executed).toEqual([]);
   });
 

@@ -8,11 +8,13 @@
  *
  * Every message is handed to `append` as soon as it is complete (the user prompt, each assistant
  * reply, each tool result), as a `message` entry chained to the previous one. Each request is
- * built from the session context of the path so far (buildSessionContext + toLlmMessages), so
- * compactions and summaries on the path apply.
+ * built from the session context of the path so far (buildSessionContext + toLlmMessages +
+ * requestMessages), so compactions and summaries on the path apply and the request is what pi
+ * 1.6 would send (failed and stopped replies left out, back-to-back user messages joined).
  *
- * Abort: the partial reply is kept with stopReason "aborted"; tool calls not yet started get
- * error results saying they were aborted. A reply cut at the output limit ("length") does not run
+ * Abort: the partial reply is kept with stopReason "aborted" and its calls get no results (pi 1.6
+ * writes none: such a reply is not sent again, request-messages.ts); calls of a complete reply
+ * not yet started when the run stops get error results saying they were aborted. A reply cut at the output limit ("length") does not run
  * its (possibly incomplete) tool calls: they get error results too, so every call is answered.
  */
 import { buildSessionContext, toLlmMessages } from "../session/context.ts";
@@ -26,6 +28,7 @@ import type {
   UserContentBlock,
   UserMessage,
 } from "../session/types.ts";
+import { requestMessages } from "./request-messages.ts";
 import type { ModelStreamEvent, ModelStreamFn, ToolOutput, ToolSpec } from "./types.ts";
 
 export const DEFAULT_MAX_TURNS = 50;
@@ -77,6 +80,8 @@ export interface AgentRunResult {
   lastAssistant?: AssistantMessage;
   errorMessage?: string;
   turns: number;
+  /** The max_tokens of the last request, when the caller's model call set one (agent-runner). */
+  requestedMaxTokens?: number;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -176,7 +181,7 @@ export async function runAgent(input: AgentRunInput, deps: AgentLoopDeps): Promi
     const reply = await deps.streamModel({
       // The session's own prompt (its system messages replayed) wins over the configured one.
       systemPrompt: systemMessageText(context.systemMessage) || input.systemPrompt,
-      messages: toLlmMessages(context.messages),
+      messages: requestMessages(toLlmMessages(context.messages)),
       tools: [...input.tools],
       thinkingLevel: context.thinkingLevel,
       signal,
@@ -187,7 +192,8 @@ export async function runAgent(input: AgentRunInput, deps: AgentLoopDeps): Promi
     if (failed) return result("error", failed);
     const calls = toolCallsOf(reply);
 
-    if (reply.stopReason === "aborted" || (signal.aborted && reply.stopReason !== "error")) {
+    if (reply.stopReason === "aborted") return result("aborted");
+    if (signal.aborted && reply.stopReason !== "error") {
       const f = await answerUnrun(calls, "Tool call aborted: the run was stopped before it started.");
       return result("aborted", f ?? undefined);
     }

@@ -54,6 +54,8 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
   const [modelDraft, setModelDraft] = useState<string | null>(null);
   /** The prompt of the run in progress (shown while it waits for a compaction review). */
   const [sentPrompt, setSentPrompt] = useState<string | null>(null);
+  /** A message not sent because the browser was offline ("back": the connection returned). */
+  const [offlineHeld, setOfflineHeld] = useState<"offline" | "back" | null>(null);
   const waiting = useSessionCompaction(sessionId, (s) => s.queued);
   const inputRef = useRef<HTMLTextAreaElement>(null);
 
@@ -100,12 +102,22 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
     setHidden(false);
     setSentPrompt(prompt);
     const out = await controller.send(loaded, prompt).finally(() => setSentPrompt(null));
-    // The prompt was not saved (refused, or the run only got a lost reply first): keep it.
+    // The prompt was not saved (refused, or nothing could be written): keep it.
     const saved = out.ok && out.promptSent;
     if (!saved) setText((t) => (t === "" ? prompt : t));
     if (!out.ok && out.reason === "setup") toast({ kind: "error", message: out.message });
+    setOfflineHeld(!out.ok && out.reason === "offline" ? "offline" : null);
     inputRef.current?.focus();
   }, [text, loaded, running, blocked, controller, toast, sessionId]);
+
+  // A message held back offline: when the browser is online again, offer to send it.
+  useEffect(() => {
+    if (offlineHeld !== "offline") return;
+    const back = () => setOfflineHeld("back");
+    window.addEventListener("online", back);
+    if (navigator.onLine) back();
+    return () => window.removeEventListener("online", back);
+  }, [offlineHeld]);
 
   // Esc stops a run from anywhere on the page (unless a dialog has the focus).
   useEffect(() => {
@@ -168,8 +180,16 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
       )}
       {lostReply && !blocked && !state.interrupted && (
         <div className="agent-status" role="status" data-testid="reply-missing">
-          Your last message has no reply (it was lost or dropped). Sending first asks the model for that
-          reply, then sends your new message, so the model never gets two messages of yours in a row.
+          Your last message has no reply (it was lost or dropped). Your next message goes out together with
+          it, as one message, as pi does.
+        </div>
+      )}
+      {offlineHeld === "back" && text.trim() !== "" && !running && (
+        <div className="agent-status" role="status" data-testid="back-online">
+          The connection is back. Your message is still in the box.{" "}
+          <button type="button" className="btn small primary" onClick={() => void send()}>
+            Send it now
+          </button>
         </div>
       )}
       <div className="agent-bar">

@@ -14,6 +14,10 @@ import { RawToggle } from "../timeline/raw-toggle.tsx";
 
 const MAX_RESULT_CHARS = 20_000;
 
+/** A reply the person stopped: their choice, not an error (like pi, it is not sent to the model again). */
+export const STOPPED_BY_YOU =
+  "Stopped by you. What arrived is kept here; the model does not see it again (your next message goes out with the one before).";
+
 function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
@@ -83,6 +87,26 @@ function AssistantBlocks({ message, streaming }: { message: AssistantMessage; st
   );
 }
 
+const PROVIDER_WORDS = "Provider's words: ";
+
+/** A failed reply's words: the plain sentence, the provider's own text one click away. */
+function ReplyError({ text }: { text: string }) {
+  const at = text.indexOf(PROVIDER_WORDS);
+  const plain = at >= 0 ? text.slice(0, at).trim() : text;
+  const raw = at >= 0 ? text.slice(at + PROVIDER_WORDS.length) : "";
+  return (
+    <div className="agent-flag error" role="alert" data-testid="reply-error">
+      <SafeText text={plain} />
+      {raw !== "" && (
+        <details className="agent-provider-words">
+          <summary>The provider's words</summary>
+          <SafeText text={raw} />
+        </details>
+      )}
+    </div>
+  );
+}
+
 export function AssistantView({ message, streaming }: { message: AssistantMessage; streaming: boolean }) {
   return (
     <div
@@ -95,13 +119,11 @@ export function AssistantView({ message, streaming }: { message: AssistantMessag
       <AssistantBlocks message={message} streaming={streaming} />
       {!streaming && message.stopReason === "aborted" && (
         <p className="agent-flag aborted" data-testid="aborted-note">
-          {message.errorMessage ?? "Stopped — the partial reply is kept and marked as aborted."}
+          {message.errorMessage ?? STOPPED_BY_YOU}
         </p>
       )}
       {!streaming && message.stopReason === "error" && (
-        <p className="agent-flag error" role="alert" data-testid="reply-error">
-          <SafeText text={message.errorMessage ?? "The request failed."} />
-        </p>
+        <ReplyError text={message.errorMessage ?? "The request failed."} />
       )}
       {!streaming && message.stopReason === "length" && (
         <p className="agent-flag">The reply hit the output limit (max output tokens) and was cut off.</p>

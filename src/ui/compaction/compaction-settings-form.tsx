@@ -1,13 +1,20 @@
 /**
  * Compaction settings inside the Settings dialog: when it fires (ask / auto / remind only / off,
  * and the trigger as window − reserve or a share of the window), for all sessions or for the open
- * session only; branch summaries on leaving a branch (ask / never), window, reserve, keep-recent,
+ * session only; branch summaries on leaving a branch (ask / never), window, reserve, keep-recent
+ * (empty: they follow the model; what does not fit the model is said under them, with the fix),
  * estimator, summarizer.
  */
 import { useLiveQuery } from "dexie-react-hooks";
 import { useId, useState } from "react";
 import type { TriggerSetting } from "../../core/compaction/trigger.ts";
 import { db } from "../../db/instance.ts";
+import {
+  modelLimits,
+  normalizeProviderSettings,
+  PROVIDER_SETTINGS_KEY,
+} from "../../services/agent-settings.ts";
+import { fitSettings, typicalStartTokens } from "../../services/compaction-fit.ts";
 import {
   COMPACTION_SETTINGS_KEY,
   type CompactionMode,
@@ -21,6 +28,8 @@ import {
 } from "../../services/compaction-settings.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import type { SessionSlotProps } from "../shell/slots.ts";
+import { FitProblems } from "./fit-warning.tsx";
+import { useCompactionModel } from "./use-compaction-model.ts";
 
 const MODES: readonly (readonly [CompactionMode, string])[] = [
   ["ask", "Ask: open the review with a summary generating (default)"],
@@ -149,9 +158,20 @@ function WhenItFires({ sessionId }: { sessionId: string }) {
   );
 }
 
+/** The fit shown in Settings: the open session's (as its meter reads it), else the default model's. */
+function useShownFit(sessionId: string, s: CompactionUserSettings) {
+  const model = useCompactionModel(sessionId);
+  const rawProvider = useLiveQuery(() => db.settings.get(PROVIDER_SETTINGS_KEY), [], undefined);
+  if (model) return { fit: model.fit, contextWindow: model.contextWindow, modelId: model.modelId };
+  const provider = normalizeProviderSettings(rawProvider?.value);
+  const f = fitSettings(s, modelLimits(provider, provider.model), typicalStartTokens());
+  return { fit: f.fit, contextWindow: f.contextWindow, modelId: provider.model };
+}
+
 export function CompactionSettingsForm({ sessionId }: SessionSlotProps) {
   const raw = useLiveQuery(() => db.settings.get(COMPACTION_SETTINGS_KEY), [], undefined);
   const s = normalizeSettings(raw?.value);
+  const fit = useShownFit(sessionId, s);
   const id = useId();
   const save = async (patch: Partial<CompactionUserSettings>) => {
     const r = await saveCompactionSettings(db, patch);
@@ -193,27 +213,42 @@ export function CompactionSettingsForm({ sessionId }: SessionSlotProps) {
         />
       </label>
       <label>
-        Reserve tokens (threshold = window − reserve)
+        Reserve tokens (threshold = window − reserve; empty = follows the model)
         <input
           type="number"
           min={0}
           data-testid="compaction-reserve"
-          defaultValue={s.reserveTokens}
+          defaultValue={s.reserveTokens ?? ""}
+          placeholder={`follows the model: ${fit.fit.reserveTokens.toLocaleString("en-US")}`}
           key={`r${s.reserveTokens}`}
-          onBlur={(e) => void save({ reserveTokens: Number(e.target.value) })}
+          onBlur={(e) => void save({ reserveTokens: num(e.target.value) })}
         />
       </label>
+      <FitProblems
+        problems={fit.fit.problems}
+        settings={["reserve", "trigger", "window"]}
+        testId="fit-reserve"
+      />
       <label>
-        Keep recent tokens
+        Keep recent tokens (empty = follows the model)
         <input
           type="number"
           min={0}
           data-testid="compaction-keep"
-          defaultValue={s.keepRecentTokens}
+          defaultValue={s.keepRecentTokens ?? ""}
+          placeholder={`follows the model: ${fit.fit.keepRecentTokens.toLocaleString("en-US")}`}
           key={`k${s.keepRecentTokens}`}
-          onBlur={(e) => void save({ keepRecentTokens: Number(e.target.value) })}
+          onBlur={(e) => void save({ keepRecentTokens: num(e.target.value) })}
         />
       </label>
+      <FitProblems problems={fit.fit.problems} settings={["keep", "output"]} testId="fit-keep" />
+      <p className="cp-fit-note" data-testid="fit-summary">
+        On {fit.modelId ? `“${fit.modelId}”` : "the default model"} (
+        {fit.contextWindow.toLocaleString("en-US")}
+        -token window): compaction starts past {fit.fit.threshold.toLocaleString("en-US")} tokens, keeps{" "}
+        {fit.fit.keepRecentTokens.toLocaleString("en-US")}, replies get up to{" "}
+        {fit.fit.outputBudget.toLocaleString("en-US")} tokens (less as the context fills).
+      </p>
       <label>
         Token estimator
         <select

@@ -3,7 +3,8 @@
  * window as a bar with segments by category (system prompt and tools, summary, kept by the last
  * compaction, since it; provider usage beyond the estimate as its own part), the reserve zone
  * hatched, a tick at the trigger, the numbers in words, the source and the estimator; "remind
- * only" past the trigger when that mode is chosen. Hover or keyboard focus shows the breakdown
+ * only" past the trigger when that mode is chosen; settings that do not fit the model, with Settings
+ * one click away. Hover or keyboard focus shows the breakdown
  * (a click or Escape hides it); the button opens the token timeline.
  */
 import { useEffect, useId } from "react";
@@ -14,6 +15,7 @@ import { SafeText } from "../common/safe-text.tsx";
 import { useTooltip } from "../common/use-tooltip.ts";
 import type { SessionSlotProps } from "../shell/slots.ts";
 import { CompactButton, REVIEW_SHORTCUT } from "./compact-button.tsx";
+import { MeterFitWarning } from "./fit-warning.tsx";
 import { estimatorLabel, fullTokens, kTokens, percent } from "./format-tokens.ts";
 import { useReviewPersistence } from "./review-persistence.ts";
 import { type CompactionModel, useCompactionModel } from "./use-compaction-model.ts";
@@ -193,11 +195,13 @@ export function ContextMeter({ sessionId }: SessionSlotProps) {
         <span>
           Trigger: {fullTokens(n.threshold)} ({triggerText(model)}
           {model.sessionOverride ? ", this session" : ""}) · reserve {fullTokens(model.reserveTokens)}
+          {model.fit.reserveSource === "model" ? " (follows the model)" : ""}
         </span>
         {n.remindOnly && <span>Remind only: nothing opens by itself past the trigger.</span>}
         <span>Estimator: {estimatorLabel(model.estimatorId)}</span>
         <span>Click: open the token timeline · {REVIEW_SHORTCUT}: review a compaction</span>
       </span>
+      <MeterFitWarning problems={model.fit.problems} />
       <CompactButton sessionId={sessionId} where="top" reason={model.blocker} />
     </span>
   );

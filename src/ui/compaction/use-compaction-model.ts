@@ -7,10 +7,10 @@
 import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useMemo, useState } from "react";
 import type { ContextAccount } from "../../core/compaction/breakdown.ts";
+import type { ModelFit } from "../../core/compaction/model-fit.ts";
 import type { CompactionPlan, PlanFailureCode } from "../../core/compaction/plan.ts";
 import type { Planner } from "../../core/compaction/planner.ts";
 import { type Estimator, PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
-import { triggerThreshold } from "../../core/compaction/trigger.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
 import {
@@ -20,6 +20,7 @@ import {
   type ProviderSettings,
 } from "../../services/agent-settings.ts";
 import { chooseSummarizerModel, modelOnPath } from "../../services/compaction-endpoint.ts";
+import { fitSettings, typicalStartTokens } from "../../services/compaction-fit.ts";
 import {
   COMPACTION_SETTINGS_KEY,
   type CompactionUserSettings,
@@ -49,6 +50,8 @@ export interface CompactionModel {
   version: number;
   /** The settings for all sessions with this session's own mode and trigger over them. */
   settings: CompactionUserSettings;
+  /** Reserve, keep-recent and threshold fitted to the model, and what does not fit (with fixes). */
+  fit: ModelFit;
   /** True when this session has its own mode or trigger. */
   sessionOverride: boolean;
   provider: ProviderSettings;
@@ -150,9 +153,12 @@ function useBuildModel(sessionId: string): CompactionModel | undefined {
     if (!indexed) return undefined;
     const { planner, path: p } = indexed;
     const limits = modelLimits(provider, modelId);
-    const contextWindow = settings.contextWindow ?? limits.contextWindow;
-    const keepRecentTokens = keepOverride ?? settings.keepRecentTokens;
-    const reserveTokens = settings.reserveTokens;
+    const { account } = indexed;
+    const start = account.parts.systemPrompt + account.parts.tools || typicalStartTokens();
+    const fitted = fitSettings(settings, limits, start);
+    const { contextWindow } = fitted;
+    const keepRecentTokens = keepOverride ?? fitted.settings.keepRecentTokens;
+    const reserveTokens = fitted.settings.reserveTokens;
     const planSettings = { keepRecentTokens, reserveTokens };
     let r = planner.plan(planSettings, cutEntryId ? { cutEntryId } : {});
     // A hand-picked cut that is no longer valid (the path changed) falls back to the automatic cut.
@@ -160,7 +166,6 @@ function useBuildModel(sessionId: string): CompactionModel | undefined {
     const plan: PlanState = r.ok
       ? { ok: true, plan: r.plan }
       : { ok: false, plan: r.plan, code: r.code, reason: r.reason };
-    const { account } = indexed;
     const blocker =
       r.ok || planner.plan({ keepRecentTokens: 0, reserveTokens }).ok
         ? null
@@ -171,6 +176,7 @@ function useBuildModel(sessionId: string): CompactionModel | undefined {
       planner,
       version: indexed.version,
       settings,
+      fit: fitted.fit,
       sessionOverride: Object.keys(override).length > 0,
       provider,
       modelId,
@@ -178,7 +184,7 @@ function useBuildModel(sessionId: string): CompactionModel | undefined {
       windowSource: settings.contextWindow !== null ? "setting" : "model",
       reserveTokens,
       keepRecentTokens,
-      threshold: triggerThreshold(contextWindow, reserveTokens, settings.trigger),
+      threshold: fitted.fit.threshold,
       context: planner.contextTokens(),
       account,
       summarizerModel: chooseSummarizerModel(provider, settings, p, chosenSummarizer),

@@ -97,9 +97,19 @@ function describeMessage(m: Rec): EntryDescription {
         .join(" ");
       const calls = blocks.filter((b) => b?.type === "toolCall");
       const thinking = blocks.some((b) => b?.type === "thinking");
-      if (m.stopReason === "error" || m.stopReason === "aborted") {
-        const why = typeof m.errorMessage === "string" ? m.errorMessage : String(m.stopReason);
-        return { kind: "error", icon: "⚠", label: "Assistant error", excerpt: oneLine(`${why} ${text}`) };
+      // A stop by the person (or a reply a reload cut off and they kept) is no error.
+      if (m.stopReason === "aborted") {
+        const interrupted = typeof m.errorMessage === "string" && m.errorMessage !== "";
+        return {
+          kind: "assistant",
+          icon: "◼",
+          label: interrupted ? "Interrupted reply" : "Stopped by you",
+          excerpt: oneLine(text || "(nothing had arrived)"),
+        };
+      }
+      if (m.stopReason === "error") {
+        const why = typeof m.errorMessage === "string" ? m.errorMessage : "The request failed.";
+        return { kind: "error", icon: "⚠", label: "Reply failed", excerpt: oneLine(`${why} ${text}`) };
       }
       if (calls.length > 0) {
         const list = calls.map((c) => `${String(c.name)}(${argsSummary(c.arguments)})`).join(", ");

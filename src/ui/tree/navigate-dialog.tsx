@@ -4,7 +4,9 @@
  * model (or an offline draft without a key), editable; then Confirm (writes the branch_summary,
  * which becomes the leaf), Skip (a move entry only) or Cancel (nothing is written).
  */
+
 import { useEffect, useMemo, useRef, useState } from "react";
+import { FULL_WINDOW, modelReserve } from "../../core/compaction/model-fit.ts";
 import { BRANCH_SUMMARY_PREAMBLE } from "../../core/compaction/prompts.ts";
 import type { TreeData } from "../../core/session/session-tree.ts";
 import type { FileListDetails, Usage } from "../../core/session/types.ts";
@@ -96,7 +98,7 @@ function NavigateBody({
         (provider.model ? modelLimits(provider, provider.model).contextWindow : undefined);
       if (live)
         setLimits({
-          reserveTokens: compaction.reserveTokens,
+          reserveTokens: compaction.reserveTokens ?? modelReserve(window ?? FULL_WINDOW),
           ...(window ? { contextWindow: window } : {}),
           online,
         });
