@@ -56,6 +56,7 @@ export * from "./agent-types.ts";
 
 const NOT_SENT_ELSEWHERE =
   "Not sent: this session is running in another tab (it started there first). Nothing was written; your message is back in the box. Send it when that run has finished.";
+const WAIT_STOPPED = "Stopped: your message was not sent; it is back in the box.";
 const KEEP_OR_DROP_FIRST =
   "A reply was cut off by a reload: keep it or drop it (above) before sending, so the session stays in order.";
 
@@ -74,6 +75,8 @@ export function createAgentService(deps: AgentServiceDeps) {
     let recording = false;
     /** The run mark while this tab holds the session's run. */
     let mark: string | null = null;
+    /** Stop of the send in progress (ends a wait for a review before the prompt goes out). */
+    let stopSend: AbortController | null = null;
     const runner: AgentRunner = createAgentRunner({
       persistence: {
         // Each batch chains to the entry it was planned on: refused when the stored leaf moved.
@@ -223,7 +226,10 @@ export function createAgentService(deps: AgentServiceDeps) {
           }
         };
       },
-      stop: () => runner.abort(),
+      stop: () => {
+        stopSend?.abort();
+        runner.abort();
+      },
       effective: effectiveSettings,
       async resolveInterrupted(action) {
         const cp = state.interrupted;
@@ -261,6 +267,7 @@ export function createAgentService(deps: AgentServiceDeps) {
         if (state.interrupted) return fail("setup", KEEP_OR_DROP_FIRST);
         // Running from here on, at once: the view that sent it sees the run begin in the same turn.
         set({ running: true, problem: null, unsaved: null, live: null, log: [] });
+        stopSend = new AbortController();
         try {
           // Never looked (no view had subscribed: the agent's code loaded for this send): a reply
           // cut off by a reload is found first.
@@ -290,6 +297,7 @@ export function createAgentService(deps: AgentServiceDeps) {
           return fail("storage", `Could not start the run: ${held.message}`);
         } finally {
           recording = false;
+          stopSend = null;
           set({ running: false, runner: runner.getState() });
           void poll();
         }
@@ -339,10 +347,13 @@ export function createAgentService(deps: AgentServiceDeps) {
         thinkingLevel: wanted.thinkingLevel,
         systemPrompt,
       });
+      const signal = stopSend?.signal;
       for (const h of hooks) {
-        const next = await h.beforePrompt?.(ctx());
+        const next = await h.beforePrompt?.({ ...ctx(), prompt, ...(signal ? { signal } : {}) });
         if (next) path = next;
       }
+      // Stopped while it waited for a review: nothing was sent; the text goes back to the person.
+      if (signal?.aborted) return { ok: false, reason: "stopped", message: WAIT_STOPPED };
       tools = createWorkspaceTools(ws).map((t) => ({
         ...t,
         execute: async (args, context) => {
@@ -363,7 +374,7 @@ export function createAgentService(deps: AgentServiceDeps) {
         setLoopActive(sessionId, null);
         try {
           for (const h of hooks) {
-            const next = await h.betweenTurns?.(ctx());
+            const next = await h.betweenTurns?.({ ...ctx(), ...(signal ? { signal } : {}) });
             if (next) {
               path = next;
               changed = true;

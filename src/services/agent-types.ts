@@ -24,6 +24,10 @@ export interface HookContext {
   limits: ModelLimits;
   thinkingLevel: string;
   systemPrompt: string;
+  /** Before a prompt: its text (stored while it waits for a review). */
+  prompt?: string;
+  /** Aborted by Stop: a wait for a review ends, and the prompt is not sent. */
+  signal?: AbortSignal;
 }
 
 /** Extension points for the compaction UI (auto-compaction, overflow recovery). */
@@ -78,7 +82,7 @@ export const IDLE_AGENT_STATE: SessionAgentState = {
 export type SendOutcome =
   /** `promptSent` false: the run only got the reply a lost one left missing (the prompt waits). */
   | { ok: true; result: AgentRunResult; promptSent: boolean }
-  | { ok: false; reason: "busy" | "running-elsewhere" | "setup" | "storage"; message: string };
+  | { ok: false; reason: "busy" | "running-elsewhere" | "setup" | "storage" | "stopped"; message: string };
 
 export interface WorkspaceSource {
   current(): Promise<Workspace>;

@@ -29,6 +29,7 @@ import type { SessionSlotProps } from "../shell/slots.ts";
 import { sessionPath } from "../tree/tree-model.ts";
 import { CompactionNotice, LiveRun } from "./live-run.tsx";
 import { useProviderSettings, useSessionAgent } from "./use-agent.ts";
+import { WaitingPrompt } from "./waiting-prompt.tsx";
 
 // Opened on demand: not needed to show a session.
 const SystemPromptDialog = lazyComponent(
@@ -87,6 +88,26 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
     [running, path, context],
   );
 
+  /** Cancel on a waiting prompt: its text is not given back when the stopped send returns. */
+  const dropReturned = useRef(false);
+  const sendPrompt = useCallback(
+    async (prompt: string) => {
+      if (!loaded || prompt === "" || running || blocked) return false;
+      setHidden(false);
+      setSentPrompt(prompt);
+      const out = await controller.send(loaded, prompt).finally(() => setSentPrompt(null));
+      // The prompt was not saved (refused, stopped, or the run only got a lost reply first): keep it.
+      const saved = out.ok && out.promptSent;
+      const drop = !out.ok && out.reason === "stopped" && dropReturned.current;
+      dropReturned.current = false;
+      if (!saved && !drop) setText((t) => (t === "" ? prompt : t));
+      if (!out.ok && out.reason === "setup") toast({ kind: "error", message: out.message });
+      inputRef.current?.focus();
+      return true;
+    },
+    [loaded, running, blocked, controller, toast],
+  );
+
   const send = useCallback(async () => {
     const prompt = text.trim();
     const compact = parseCompactCommand(prompt); // `/compact [focus]` opens the compaction preview
@@ -97,15 +118,8 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
     }
     if (!loaded || prompt === "" || running || blocked) return;
     setText("");
-    setHidden(false);
-    setSentPrompt(prompt);
-    const out = await controller.send(loaded, prompt).finally(() => setSentPrompt(null));
-    // The prompt was not saved (refused, or the run only got a lost reply first): keep it.
-    const saved = out.ok && out.promptSent;
-    if (!saved) setText((t) => (t === "" ? prompt : t));
-    if (!out.ok && out.reason === "setup") toast({ kind: "error", message: out.message });
-    inputRef.current?.focus();
-  }, [text, loaded, running, blocked, controller, toast, sessionId]);
+    await sendPrompt(prompt);
+  }, [text, loaded, running, blocked, sessionId, sendPrompt]);
 
   // Esc stops a run from anywhere on the page (unless a dialog has the focus).
   useEffect(() => {
@@ -144,12 +158,26 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
   return (
     <div className="agent-composer" data-testid="agent-composer">
       <CompactionNotice sessionId={sessionId} />
+      <WaitingPrompt
+        sessionId={sessionId}
+        path={path}
+        elsewhere={blocked}
+        onSend={(t) => void sendPrompt(t)}
+        onEdit={(t) => {
+          setText(t);
+          inputRef.current?.focus();
+        }}
+        onStop={(keepText) => {
+          dropReturned.current = !keepText;
+          controller.stop();
+        }}
+      />
       {(!hidden || state.interrupted) && (
         <ErrorBoundary name="the current run">
           <LiveRun
             state={state}
             sessionId={sessionId}
-            waiting={waiting > 0 ? { count: waiting, prompt: sentPrompt } : null}
+            waiting={waiting > 0}
             onClose={() => setHidden(true)}
             onResolveInterrupted={resolveInterrupted}
           />
