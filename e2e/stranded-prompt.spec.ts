@@ -122,3 +122,52 @@ test("Stop during the wait sends nothing and gives the text back", async ({ page
   const entries = parseJsonl((await exportOpen(page)).text);
   expect(JSON.stringify(entries)).not.toContain("STOPPED-QUESTION");
 });
+
+test("Stop during Generate keeps the partial summary, marked incomplete; Confirm asks once", async ({
+  page,
+}) => {
+  const key = uniqueKey("partial");
+  await page.goto("/");
+  await setUpProvider(page, key);
+  await compactionSettings(page, { mode: "ask", window: 100000, reserve: 2000, keep: 1000 });
+  await newSession(page);
+  await scriptReplies(key, [
+    ...GROW.map((r) => ({ ...r, usage: { prompt_tokens: 1000, completion_tokens: 100 } })),
+    // The summary: two chunks arrive, then it holds (still being written) until Stop.
+    { text: ["## Goal\n", "PARTIAL-SUMMARY written so far", " and never finished"], holdAfterChunks: 3 },
+  ]);
+  await grow(page);
+  await send(page, "/compact");
+  const preview = page.getByTestId("compaction-preview");
+  await expect(preview).toBeVisible();
+  await page.getByTestId("generate").click();
+  const editor = page.getByTestId("summary-editor");
+  await expect(editor).toHaveValue(/PARTIAL-SUMMARY written so far/);
+  await preview.getByTestId("stop").click();
+  // What it wrote stays, marked incomplete, and can be edited.
+  await expect(editor).toHaveValue(/## Goal\nPARTIAL-SUMMARY written so far/);
+  await expect(page.getByTestId("draft-incomplete")).toBeVisible();
+  await expect(page.getByTestId("preview-status")).toContainText("incomplete");
+  await expect(preview).not.toContainText("Nothing was written.");
+  await editor.fill(`${await editor.inputValue()} HAND-FINISHED`);
+
+  // Confirm asks once whether to keep it as it is; "Go back" writes nothing.
+  await page.getByTestId("confirm").click();
+  const ask = page.getByTestId("confirm-incomplete");
+  await expect(ask).toContainText("stopped midway");
+  await ask.getByRole("button", { name: "Go back to edit" }).click();
+  await expect(ask).toHaveCount(0);
+  let entries = parseJsonl((await exportOpen(page)).text);
+  expect(entries.some((e) => e.type === "compaction")).toBe(false);
+  await page.getByTestId("confirm").click();
+  await page
+    .getByTestId("confirm-incomplete")
+    .getByRole("button", { name: "Keep it as it is and confirm" })
+    .click();
+  await expect(preview).toHaveCount(0);
+  entries = parseJsonl((await exportOpen(page)).text);
+  const compaction = entries.at(-1)!;
+  expect(compaction.type).toBe("compaction");
+  expect(String(compaction.summary)).toContain("PARTIAL-SUMMARY written so far HAND-FINISHED");
+  expect(String(compaction.summary)).not.toContain("never finished");
+});

@@ -34,6 +34,8 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
   const ok = model.plan.ok && plan !== undefined;
   const { generate, stop, useOffline } = useSummaryGeneration(sessionId, ok ? plan : undefined, model.path);
   const [busy, setBusy] = useState(false);
+  /** Confirm of an incomplete draft asks once whether to keep it as it is. */
+  const [askIncomplete, setAskIncomplete] = useState(false);
   const headId = useId();
   const rootRef = useRef<HTMLElement>(null);
   const focusRef = useRef<HTMLTextAreaElement>(null);
@@ -87,8 +89,13 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
 
   const stale =
     s.draftTarget !== null && plan !== undefined && s.draftTarget.firstKeptEntryId !== plan.firstKeptEntryId;
-  const confirm = async () => {
+  const confirm = async (asIs = false) => {
     if (!plan || stale) return;
+    if (s.draftIncomplete && !asIs) {
+      setAskIncomplete(true);
+      return;
+    }
+    setAskIncomplete(false);
     setBusy(true);
     const done = await confirmReview(model, plan, coverageRef.current);
     setBusy(false);
@@ -123,7 +130,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
       <header className="cp-preview-head">
         <h2 id={headId}>Compaction review</h2>
         <span className={`cp-status st-${s.status}`} data-testid="preview-status">
-          {statusText(s.status, s.draftSource, s.undoneFrom !== null)}
+          {statusText(s.status, s.draftSource, s.undoneFrom !== null, s.draftIncomplete)}
         </span>
         <button
           type="button"
@@ -188,6 +195,22 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
         </div>
       </div>
       <div className="cp-actions">
+        {askIncomplete && s.status === "ready" && s.draftIncomplete && (
+          <div
+            className="cp-confirm-why cp-ask"
+            role="alertdialog"
+            aria-label="Confirm an incomplete summary"
+            data-testid="confirm-incomplete"
+          >
+            <span>This summary was stopped midway and may end mid-sentence. Keep it as it is?</span>
+            <button type="button" className="btn small primary" onClick={() => void confirm(true)}>
+              Keep it as it is and confirm
+            </button>
+            <button type="button" className="btn small" onClick={() => setAskIncomplete(false)}>
+              Go back to edit
+            </button>
+          </div>
+        )}
         {whyNot && (
           <p className="cp-confirm-why" id={whyId} role="status" data-testid="confirm-why">
             {whyNot}
@@ -250,12 +273,13 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
   );
 }
 
-function statusText(status: string, source: string | null, undone: boolean): string {
+function statusText(status: string, source: string | null, undone: boolean, incomplete = false): string {
   switch (status) {
     case "generating":
       return source === "offline" ? "Writing the offline summary…" : "Generating…";
     case "ready":
       if (undone) return "Undone summary: edit, then confirm";
+      if (incomplete) return "Stopped: incomplete draft";
       return source === "offline" ? "Offline draft ready" : "Draft ready: edit, then confirm";
     case "failed":
       return "Failed";

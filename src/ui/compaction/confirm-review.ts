@@ -71,6 +71,7 @@ export async function confirmReview(
     draftTarget: null,
     draftSource: null,
     undoneFrom: null,
+    draftIncomplete: false,
     previous: null,
     error: null,
     cutEntryId: null,
