@@ -171,3 +171,52 @@ test("Stop during Generate keeps the partial summary, marked incomplete; Confirm
   expect(String(compaction.summary)).toContain("PARTIAL-SUMMARY written so far HAND-FINISHED");
   expect(String(compaction.summary)).not.toContain("never finished");
 });
+
+test("an overflow with nothing to summarize: the ways out; edit it shorter and the next message is answered", async ({
+  page,
+}) => {
+  const key = uniqueKey("deadend");
+  await page.goto("/");
+  await setUpProvider(page, key);
+  await newSession(page);
+  await scriptReplies(key, [
+    { error: { preset: "context-llamacpp" } },
+    { text: "SHORTER-ANSWERED", usage: { prompt_tokens: 300, completion_tokens: 5 } },
+  ]);
+  const huge = `HUGE-MESSAGE ${para("paste", 6000)}`;
+  await send(page, huge);
+  await waitIdle(page);
+  const way = page.getByTestId("overflow-way-out");
+  await expect(way).toContainText("Your last message did not fit the model's window.");
+  await expect(way).toContainText("nothing older to summarize");
+  for (const name of ["Edit and resend it shorter", "Drop it", "Use a model with a larger window"])
+    await expect(way.getByRole("button", { name })).toBeVisible();
+  // No tool output in this session: masking cannot help, so it is not offered.
+  await expect(way.getByRole("button", { name: /^Mask/ })).toHaveCount(0);
+  // Said once: the raw "compaction failed: Nothing to summarize" banner is not shown beside it.
+  await expect(page.getByTestId("compaction-notice")).toHaveCount(0);
+  // Still there after a reload (found from the session itself).
+  await page.reload();
+  await expect(way).toBeVisible();
+  // What was recorded for the failure is what pi 1.6 records: the message, the error reply, the omission.
+  let entries = parseJsonl((await exportOpen(page)).text);
+  const kinds = (list: Record<string, unknown>[]) =>
+    list.map((e) => (e.type === "message" ? (e.message as { role: string }).role : e.type));
+  expect(kinds(entries).slice(-3)).toEqual(["user", "assistant", "context_edit"]);
+
+  await way.getByRole("button", { name: "Edit and resend it shorter" }).click();
+  await expect(composerInput(page)).toHaveValue(huge.trim());
+  await expect(way).toHaveCount(0);
+  await composerInput(page).fill("SHORTER question");
+  await composerInput(page).press("Enter");
+  await waitIdle(page);
+  await expect(page.getByText("SHORTER-ANSWERED").first()).toBeVisible();
+  const chats = await getChatRequests(key);
+  expect(chats).toHaveLength(2);
+  // The answered request carries the shorter message only (the huge one is on a side branch).
+  expect(JSON.stringify(chats[1]!.body)).toContain("SHORTER question");
+  expect(JSON.stringify(chats[1]!.body)).not.toContain("HUGE-MESSAGE");
+  entries = parseJsonl((await exportOpen(page)).text);
+  expect(kinds(entries).slice(-4)).toEqual(["context_edit", "custom", "user", "assistant"]);
+  expect(JSON.stringify(entries)).toContain("HUGE-MESSAGE");
+});

@@ -28,6 +28,7 @@ import { LoadBoundary } from "../shell/load-boundary.tsx";
 import type { SessionSlotProps } from "../shell/slots.ts";
 import { sessionPath } from "../tree/tree-model.ts";
 import { CompactionNotice, LiveRun } from "./live-run.tsx";
+import { OverflowWayOut } from "./overflow-way-out.tsx";
 import { useProviderSettings, useSessionAgent } from "./use-agent.ts";
 import { WaitingPrompt } from "./waiting-prompt.tsx";
 
@@ -57,6 +58,9 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
   const [sentPrompt, setSentPrompt] = useState<string | null>(null);
   const waiting = useSessionCompaction(sessionId, (s) => s.queued);
   const inputRef = useRef<HTMLTextAreaElement>(null);
+  const modelRef = useRef<HTMLInputElement>(null);
+  /** An overflow dead end stands (its panel says what happened to the last message). */
+  const [deadEnd, setDeadEnd] = useState(false);
 
   // "Edit and resend" / navigating to a user message hands its text to this composer.
   const draft = useTreeStore((s) => s.composerDraft);
@@ -158,6 +162,17 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
   return (
     <div className="agent-composer" data-testid="agent-composer">
       <CompactionNotice sessionId={sessionId} />
+      <OverflowWayOut
+        sessionId={sessionId}
+        path={path}
+        running={running || blocked}
+        onEdit={(t) => {
+          setText(t);
+          inputRef.current?.focus();
+        }}
+        onPickModel={() => modelRef.current?.focus()}
+        onFound={setDeadEnd}
+      />
       <WaitingPrompt
         sessionId={sessionId}
         path={path}
@@ -194,7 +209,7 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
           it finishes there.
         </div>
       )}
-      {lostReply && !blocked && !state.interrupted && (
+      {lostReply && !blocked && !state.interrupted && !deadEnd && (
         <div className="agent-status" role="status" data-testid="reply-missing">
           Your last message has no reply (it was lost or dropped). Sending first asks the model for that
           reply, then sends your new message, so the model never gets two messages of yours in a row.
@@ -204,6 +219,7 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
         <label className="agent-inline">
           <span>Model</span>
           <input
+            ref={modelRef}
             className="agent-model-input"
             aria-label="Model of this session"
             value={known ? (modelDraft ?? effective?.modelId ?? "") : ""}

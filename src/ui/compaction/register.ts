@@ -10,7 +10,7 @@ import { PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
 import { db } from "../../db/instance.ts";
 import type { AgentHooks } from "../../services/agent-types.ts";
 import type { CompactionUi } from "../../services/compaction-agent-hooks.ts";
-import { promptWaits } from "../../services/prompt-waits-instance.ts";
+import { promptWaits } from "../../services/stranded-instance.ts";
 import { sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { whenAgentLoads } from "../agent/agent-handle.ts";
