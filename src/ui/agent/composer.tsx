@@ -265,12 +265,15 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
         >
           Files
         </button>
-        {settings && settings.model === "" && (
-          <button type="button" className="link" onClick={() => openSettings(true)}>
-            Set up a provider…
-          </button>
-        )}
       </div>
+      {settings && settings.model === "" && (
+        <div className="agent-status agent-setup" role="status" data-testid="setup-model">
+          <span>No model is set up yet: choose a provider, its key and a model to send messages.</span>
+          <button type="button" className="btn small primary" onClick={() => openSettings(true)}>
+            Set up a model
+          </button>
+        </div>
+      )}
       <form
         className="agent-input-row"
         onSubmit={(e) => {
