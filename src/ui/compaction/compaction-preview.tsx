@@ -89,8 +89,10 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
 
   const stale =
     s.draftTarget !== null && plan !== undefined && s.draftTarget.firstKeptEntryId !== plan.firstKeptEntryId;
+  // A draft made for a plan that no longer stands (another tab compacted or wrote meanwhile).
+  const movedOn = s.status === "ready" && s.draftTarget !== null && !ok;
   const confirm = async (asIs = false) => {
-    if (!plan || stale) return;
+    if (!plan || stale || movedOn) return;
     if (s.draftIncomplete && !asIs) {
       setAskIncomplete(true);
       return;
@@ -108,11 +110,13 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
   const whyNot =
     s.status !== "ready"
       ? null
-      : stale
-        ? "The cut moved since this summary was made: put the cut back, or regenerate (or use the offline summary) to confirm."
-        : s.draft.trim() === ""
-          ? "The summary is empty: write one, or generate it, to confirm."
-          : null;
+      : movedOn
+        ? `The session moved on since this draft was made (another tab or a run wrote to it): ${model.plan.reason ?? "its plan changed"} Nothing was written; this draft no longer applies. Copy what you need, then discard it.`
+        : stale
+          ? "The cut moved since this summary was made: put the cut back, or regenerate (or use the offline summary) to confirm."
+          : s.draft.trim() === ""
+            ? "The summary is empty: write one, or generate it, to confirm."
+            : null;
 
   return (
     <section
@@ -261,7 +265,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
         <button
           type="button"
           className="btn primary"
-          disabled={s.status !== "ready" || stale || busy || s.draft.trim() === ""}
+          disabled={s.status !== "ready" || stale || movedOn || busy || s.draft.trim() === ""}
           aria-describedby={whyNot ? whyId : undefined}
           onClick={() => void confirm()}
           data-testid="confirm"
