@@ -16,8 +16,9 @@ import { watchConnectivity } from "./ui/shell/pwa-state.ts";
 import { loadMarkdown } from "./ui/timeline/lazy-markdown.tsx";
 import "./ui/styles.css";
 import "./ui/shell/register.ts";
-import "./ui/compaction/register.ts";
+// The agent's before the compaction's: Settings opens on the model provider.
 import "./ui/agent/register.ts";
+import "./ui/compaction/register.ts";
 import "./ui/tree/register.ts";
 import "./ui/pins/register.ts";
 

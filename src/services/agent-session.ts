@@ -62,6 +62,7 @@ const NOT_SENT_ELSEWHERE =
 /** A send while the browser is offline: nothing is written, the text stays (the composer offers it again). */
 export const OFFLINE_NOT_SENT =
   "You are offline: nothing was sent and nothing was saved. Your message is still in the box; send it when the connection is back.";
+const WAIT_STOPPED = "Stopped: your message was not sent; it is back in the box.";
 const KEEP_OR_DROP_FIRST =
   "A reply was cut off by a reload: keep it or drop it (above) before sending, so the session stays in order.";
 
@@ -81,6 +82,8 @@ export function createAgentService(deps: AgentServiceDeps) {
     let recording = false;
     /** The run mark while this tab holds the session's run. */
     let mark: string | null = null;
+    /** Stop of the send in progress (ends a wait for a review before the prompt goes out). */
+    let stopSend: AbortController | null = null;
     const runner: AgentRunner = createAgentRunner({
       persistence: {
         // Each batch chains to the entry it was planned on: refused when the stored leaf moved.
@@ -230,7 +233,10 @@ export function createAgentService(deps: AgentServiceDeps) {
           }
         };
       },
-      stop: () => runner.abort(),
+      stop: () => {
+        stopSend?.abort();
+        runner.abort();
+      },
       effective: effectiveSettings,
       async resolveInterrupted(action) {
         const cp = state.interrupted;
@@ -270,6 +276,7 @@ export function createAgentService(deps: AgentServiceDeps) {
         if (offline()) return fail("offline", OFFLINE_NOT_SENT);
         // Running from here on, at once: the view that sent it sees the run begin in the same turn.
         set({ running: true, problem: null, unsaved: null, live: null, log: [] });
+        stopSend = new AbortController();
         try {
           // Never looked (no view had subscribed: the agent's code loaded for this send): a reply
           // cut off by a reload is found first.
@@ -299,6 +306,7 @@ export function createAgentService(deps: AgentServiceDeps) {
           return fail("storage", `Could not start the run: ${held.message}`);
         } finally {
           recording = false;
+          stopSend = null;
           set({ running: false, runner: runner.getState() });
           void poll();
         }
@@ -355,10 +363,13 @@ export function createAgentService(deps: AgentServiceDeps) {
         thinkingLevel: wanted.thinkingLevel,
         systemPrompt,
       });
+      const signal = stopSend?.signal;
       for (const h of hooks) {
-        const next = await h.beforePrompt?.(ctx());
+        const next = await h.beforePrompt?.({ ...ctx(), prompt, ...(signal ? { signal } : {}) });
         if (next) path = next;
       }
+      // Stopped while it waited for a review: nothing was sent; the text goes back to the person.
+      if (signal?.aborted) return { ok: false, reason: "stopped", message: WAIT_STOPPED };
       tools = createWorkspaceTools(ws).map((t) => ({
         ...t,
         execute: async (args, context) => {
@@ -379,7 +390,7 @@ export function createAgentService(deps: AgentServiceDeps) {
         setLoopActive(sessionId, null);
         try {
           for (const h of hooks) {
-            const next = await h.betweenTurns?.(ctx());
+            const next = await h.betweenTurns?.({ ...ctx(), ...(signal ? { signal } : {}) });
             if (next) {
               path = next;
               changed = true;

@@ -25,6 +25,10 @@ export interface HookContext {
   limits: ModelLimits;
   thinkingLevel: string;
   systemPrompt: string;
+  /** Before a prompt: its text (stored while it waits for a review). */
+  prompt?: string;
+  /** Aborted by Stop: a wait for a review ends, and the prompt is not sent. */
+  signal?: AbortSignal;
 }
 
 /** Extension points for the compaction UI (auto-compaction, overflow recovery). */
@@ -71,7 +75,7 @@ export const IDLE_AGENT_STATE: SessionAgentState = {
 export type SendOutcome =
   /** `promptSent` false: the prompt was not saved (it goes back to the composer). */
   | { ok: true; result: AgentRunResult; promptSent: boolean }
-  | { ok: false; reason: "busy" | "running-elsewhere" | "setup" | "storage" | "offline"; message: string };
+  | { ok: false; reason: "busy" | "running-elsewhere" | "setup" | "storage" | "offline" | "stopped"; message: string };
 
 export interface WorkspaceSource {
   current(): Promise<Workspace>;

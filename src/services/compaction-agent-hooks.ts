@@ -19,7 +19,8 @@ import {
   undoCompaction,
 } from "./compaction-runner.ts";
 import { loadCompactionSettings } from "./compaction-settings.ts";
-import { onWaitingCount, takeSkip, waitForReview } from "./review-queue.ts";
+import type { PromptWaits } from "./prompt-waits.ts";
+import { onWaitingCount, takeSkip, WAIT_CANCELLED, waitForReview } from "./review-queue.ts";
 
 export interface CompactionNotice {
   sessionId: string;
@@ -53,6 +54,8 @@ export interface CompactionHooksDeps {
   ui: CompactionUi;
   /** Injected for tests (a scripted summarizer); the real adapter otherwise. */
   complete?: CompleteFn;
+  /** Where a prompt that waits for a review is kept (durable across reloads). */
+  waits?: PromptWaits;
 }
 
 export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
@@ -194,7 +197,22 @@ export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
     if (d.action !== "ask") return;
     if (takeSkip(sessionId)) return;
     deps.ui.openReview(sessionId, reviewReason(d.tokens, window, moment));
-    return waitForReview(sessionId);
+    return wait(ctx);
+  }
+
+  /**
+   * Waits for the review: a prompt is stored first (it survives a reload), and let go when the
+   * review is decided (it goes out now) or the wait is stopped (its text goes back to the person).
+   */
+  async function wait(ctx: HookContext): Promise<SessionEntry[] | undefined> {
+    const prompt = ctx.prompt;
+    if (prompt !== undefined && deps.waits) await deps.waits.hold(ctx.sessionId, prompt);
+    try {
+      const r = await waitForReview(ctx.sessionId, ctx.signal);
+      return r === WAIT_CANCELLED ? undefined : r;
+    } finally {
+      if (prompt !== undefined && deps.waits) await deps.waits.letGo(ctx.sessionId);
+    }
   }
 
   return {
@@ -202,16 +220,21 @@ export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
       recovered.delete(ctx.sessionId);
       const c = await context(ctx);
       if (c.settings.mode === "off") return;
-      if (c.settings.mode !== "auto" && deps.ui.isReviewing(ctx.sessionId))
-        return waitForReview(ctx.sessionId);
+      if (c.settings.mode !== "auto" && deps.ui.isReviewing(ctx.sessionId)) {
+        // Never a wait without its review in sight (a reload closes the side panel).
+        deps.ui.openReview(ctx.sessionId, "Your message waits for this review: confirm or skip it.");
+        return wait(ctx);
+      }
       return onThreshold(ctx, decide(ctx, c, "before-prompt", ctx.path), c.window, ctx.path, "next-message");
     },
 
     async betweenTurns(ctx) {
       const c = await context(ctx);
       if (c.settings.mode === "off") return;
-      if (c.settings.mode !== "auto" && deps.ui.isReviewing(ctx.sessionId))
-        return waitForReview(ctx.sessionId);
+      if (c.settings.mode !== "auto" && deps.ui.isReviewing(ctx.sessionId)) {
+        deps.ui.openReview(ctx.sessionId, "The run waits for this review: confirm or skip it.");
+        return wait(ctx);
+      }
       return onThreshold(ctx, decide(ctx, c, "between-turns", ctx.path), c.window, ctx.path, "between-turns");
     },
 

@@ -29,6 +29,8 @@ export interface SavedReview {
   draftTarget: DraftTarget | null;
   /** The compaction entry the draft is the summary of (offered back after its Undo). */
   undoneFrom: string | null;
+  /** The draft is what a stopped summarizer had written. */
+  draftIncomplete?: boolean;
   focus: string;
   keepRecentOverride: number | null;
   cutEntryId: string | null;
@@ -114,6 +116,7 @@ export function readSavedReview(raw: unknown): SavedReview | undefined {
     draftSource: r.draftSource === "model" || r.draftSource === "offline" ? r.draftSource : null,
     draftTarget: readTarget(r.draftTarget),
     undoneFrom: strOrNull(r.undoneFrom),
+    ...(r.draftIncomplete === true ? { draftIncomplete: true } : {}),
     focus: str(r.focus),
     keepRecentOverride: typeof keep === "number" && Number.isFinite(keep) && keep >= 0 ? keep : null,
     cutEntryId: strOrNull(r.cutEntryId),

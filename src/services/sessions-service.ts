@@ -8,8 +8,11 @@ import {
   appendAtLeaf,
   type CutpointDb,
   exportSessionBlob,
+  fail,
   listDeletedSessions,
   listSessions,
+  markOwner,
+  PAGE_ID,
   prepareSession,
   purgeDeleted,
   type Result,
@@ -20,6 +23,10 @@ import {
 } from "../db/index.ts";
 import { newEntryId, newSessionId } from "./ids.ts";
 import { forgetEntries } from "./session-handover.ts";
+import { defaultLockQuery, type LockQuery, lockHeld } from "./session-run.ts";
+
+export const DELETE_WHILE_RUNNING =
+  "Not deleted: this session is running in another tab (its reply is still being written there). Delete it when that run has finished.";
 
 export const DEFAULT_CWD = "/workspace";
 export const EXAMPLE_URL = "examples/example-session.jsonl";
@@ -105,7 +112,16 @@ export async function deleteSession(
   db: CutpointDb,
   sessionId: string,
   now = Date.now(),
+  options: { queryLocks?: LockQuery | null; owner?: string } = {},
 ): Promise<Result<{ deletedAt: number }>> {
+  // Refused like every other write while another tab runs it (a mark whose lock nobody holds
+  // was left by a closed or crashed tab: it does not stand in the way).
+  const row = await db.sessions.get(sessionId);
+  const mark = row?.runOwner;
+  if (mark && markOwner(mark) !== (options.owner ?? PAGE_ID)) {
+    const query = options.queryLocks === undefined ? defaultLockQuery() : options.queryLocks;
+    if (await lockHeld(query, sessionId)) return fail("busy", DELETE_WHILE_RUNNING);
+  }
   const r = await softDeleteSession(db, sessionId, now);
   if (r.ok) forgetEntries(sessionId);
   return r.ok ? { ok: true, value: { deletedAt: now } } : r;

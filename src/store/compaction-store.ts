@@ -37,6 +37,8 @@ export interface DraftSnapshot {
   draftTarget: DraftTarget | null;
   /** The undone compaction (its id) whose summary this draft is; null for a draft made here. */
   undoneFrom: string | null;
+  /** The summarizer was stopped midway: the draft is what it had written (Confirm asks once). */
+  draftIncomplete?: boolean;
 }
 
 export interface SessionCompaction extends DraftSnapshot {
@@ -77,6 +79,7 @@ export const EMPTY_DRAFT: DraftSnapshot & { status: PreviewStatus; error: string
   draftSource: null,
   draftTarget: null,
   undoneFrom: null,
+  draftIncomplete: false,
   error: null,
 };
 

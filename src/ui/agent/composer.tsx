@@ -28,7 +28,9 @@ import { LoadBoundary } from "../shell/load-boundary.tsx";
 import type { SessionSlotProps } from "../shell/slots.ts";
 import { sessionPath } from "../tree/tree-model.ts";
 import { CompactionNotice, LiveRun } from "./live-run.tsx";
+import { OverflowWayOut } from "./overflow-way-out.tsx";
 import { useProviderSettings, useSessionAgent } from "./use-agent.ts";
+import { WaitingPrompt } from "./waiting-prompt.tsx";
 
 // Opened on demand: not needed to show a session.
 const SystemPromptDialog = lazyComponent(
@@ -58,6 +60,9 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
   const [offlineHeld, setOfflineHeld] = useState<"offline" | "back" | null>(null);
   const waiting = useSessionCompaction(sessionId, (s) => s.queued);
   const inputRef = useRef<HTMLTextAreaElement>(null);
+  const modelRef = useRef<HTMLInputElement>(null);
+  /** An overflow dead end stands (its panel says what happened to the last message). */
+  const [deadEnd, setDeadEnd] = useState(false);
 
   // "Edit and resend" / navigating to a user message hands its text to this composer.
   const draft = useTreeStore((s) => s.composerDraft);
@@ -89,6 +94,27 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
     [running, path, context],
   );
 
+  /** Cancel on a waiting prompt: its text is not given back when the stopped send returns. */
+  const dropReturned = useRef(false);
+  const sendPrompt = useCallback(
+    async (prompt: string) => {
+      if (!loaded || prompt === "" || running || blocked) return false;
+      setHidden(false);
+      setSentPrompt(prompt);
+      const out = await controller.send(loaded, prompt).finally(() => setSentPrompt(null));
+      // The prompt was not saved (refused, stopped, offline, or nothing could be written): keep it.
+      const saved = out.ok && out.promptSent;
+      const drop = !out.ok && out.reason === "stopped" && dropReturned.current;
+      dropReturned.current = false;
+      if (!saved && !drop) setText((t) => (t === "" ? prompt : t));
+      if (!out.ok && out.reason === "setup") toast({ kind: "error", message: out.message });
+      setOfflineHeld(!out.ok && out.reason === "offline" ? "offline" : null);
+      inputRef.current?.focus();
+      return true;
+    },
+    [loaded, running, blocked, controller, toast],
+  );
+
   const send = useCallback(async () => {
     const prompt = text.trim();
     const compact = parseCompactCommand(prompt); // `/compact [focus]` opens the compaction preview
@@ -99,16 +125,8 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
     }
     if (!loaded || prompt === "" || running || blocked) return;
     setText("");
-    setHidden(false);
-    setSentPrompt(prompt);
-    const out = await controller.send(loaded, prompt).finally(() => setSentPrompt(null));
-    // The prompt was not saved (refused, or nothing could be written): keep it.
-    const saved = out.ok && out.promptSent;
-    if (!saved) setText((t) => (t === "" ? prompt : t));
-    if (!out.ok && out.reason === "setup") toast({ kind: "error", message: out.message });
-    setOfflineHeld(!out.ok && out.reason === "offline" ? "offline" : null);
-    inputRef.current?.focus();
-  }, [text, loaded, running, blocked, controller, toast, sessionId]);
+    await sendPrompt(prompt);
+  }, [text, loaded, running, blocked, sessionId, sendPrompt]);
 
   // A message held back offline: when the browser is online again, offer to send it.
   useEffect(() => {
@@ -156,12 +174,37 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
   return (
     <div className="agent-composer" data-testid="agent-composer">
       <CompactionNotice sessionId={sessionId} />
+      <OverflowWayOut
+        sessionId={sessionId}
+        path={path}
+        running={running || blocked}
+        onEdit={(t) => {
+          setText(t);
+          inputRef.current?.focus();
+        }}
+        onPickModel={() => modelRef.current?.focus()}
+        onFound={setDeadEnd}
+      />
+      <WaitingPrompt
+        sessionId={sessionId}
+        path={path}
+        elsewhere={blocked}
+        onSend={(t) => void sendPrompt(t)}
+        onEdit={(t) => {
+          setText(t);
+          inputRef.current?.focus();
+        }}
+        onStop={(keepText) => {
+          dropReturned.current = !keepText;
+          controller.stop();
+        }}
+      />
       {(!hidden || state.interrupted) && (
         <ErrorBoundary name="the current run">
           <LiveRun
             state={state}
             sessionId={sessionId}
-            waiting={waiting > 0 ? { count: waiting, prompt: sentPrompt } : null}
+            waiting={waiting > 0}
             onClose={() => setHidden(true)}
             onResolveInterrupted={resolveInterrupted}
           />
@@ -178,7 +221,7 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
           it finishes there.
         </div>
       )}
-      {lostReply && !blocked && !state.interrupted && (
+      {lostReply && !blocked && !state.interrupted && !deadEnd && (
         <div className="agent-status" role="status" data-testid="reply-missing">
           Your last message has no reply (it was lost or dropped). Your next message goes out together with
           it, as one message, as pi does.
@@ -196,6 +239,7 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
         <label className="agent-inline">
           <span>Model</span>
           <input
+            ref={modelRef}
             className="agent-model-input"
             aria-label="Model of this session"
             value={known ? (modelDraft ?? effective?.modelId ?? "") : ""}
@@ -241,12 +285,15 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
         >
           Files
         </button>
-        {settings && settings.model === "" && (
-          <button type="button" className="link" onClick={() => openSettings(true)}>
-            Set up a provider…
-          </button>
-        )}
       </div>
+      {settings && settings.model === "" && (
+        <div className="agent-status agent-setup" role="status" data-testid="setup-model">
+          <span>No model is set up yet: choose a provider, its key and a model to send messages.</span>
+          <button type="button" className="btn small primary" onClick={() => openSettings(true)}>
+            Set up a model
+          </button>
+        </div>
+      )}
       <form
         className="agent-input-row"
         onSubmit={(e) => {

@@ -201,6 +201,17 @@ export function ApiKeyField(props: {
                 }
               }}
             />
+          </div>
+          {/* Where it is kept is chosen first: Save keeps it that way. */}
+          <KeyModeChoice
+            mode={mode}
+            onMode={setMode}
+            passphrase={passphrase}
+            onPassphrase={setPassphrase}
+            repeat={repeat}
+            onRepeat={setRepeat}
+          />
+          <div className="agent-row">
             <button
               type="button"
               className="btn small"
@@ -210,14 +221,6 @@ export function ApiKeyField(props: {
               {busy ? "Saving…" : "Save key"}
             </button>
           </div>
-          <KeyModeChoice
-            mode={mode}
-            onMode={setMode}
-            passphrase={passphrase}
-            onPassphrase={setPassphrase}
-            repeat={repeat}
-            onRepeat={setRepeat}
-          />
           <p className="agent-hint">
             The key is saved for <strong>{origin}</strong> and sent only there, in the Authorization header;
             it never appears in exported files.

@@ -2,15 +2,14 @@
  * The current (or last) run above the composer: the messages it completed (each already saved),
  * the reply streaming now, and what is going on in words: retry countdown, tool running, the
  * error of a failed run, a reply that could not be saved, a reply cut off by a reload (keep or
- * drop it), the prompt waiting for a compaction review (with its text and Skip and send); and the
- * session's compaction banner.
+ * drop it), that the run waits for a compaction review (its prompt is shown by waiting-prompt.tsx);
+ * and the session's compaction banner.
  */
 import { useEffect, useRef, useState } from "react";
 import type { SessionAgentState } from "../../services/agent-session.ts";
 import { keepable } from "../../services/interrupted-reply.ts";
 import { useCompactionStore, useSessionCompaction } from "../../store/compaction-store.ts";
 import { SafeText } from "../common/safe-text.tsx";
-import { skipReview } from "../compaction/review-actions.ts";
 import { AssistantView, MessageView } from "./message-view.tsx";
 import { useCountdown } from "./use-agent.ts";
 
@@ -132,36 +131,16 @@ export function CompactionNotice({ sessionId }: { sessionId: string }) {
   );
 }
 
-/** The prompt that waits for the review, with its text, and Skip and send next to it. */
-function Waiting({ sessionId, count, prompt }: { sessionId: string; count: number; prompt: string | null }) {
-  return (
-    <div className="agent-status warn agent-waiting" role="status" data-testid="queued-note">
-      <span>
-        {count === 1 ? "Your message waits" : `${count} messages wait`} until you confirm or skip this
-        compaction.
-      </span>
-      {prompt && (
-        <q className="agent-waiting-text" data-testid="waiting-prompt">
-          {prompt}
-        </q>
-      )}
-      <button type="button" className="btn small" onClick={() => skipReview(sessionId)}>
-        Skip and send
-      </button>
-    </div>
-  );
-}
-
 export function LiveRun({
   state,
-  sessionId,
   waiting,
   onClose,
   onResolveInterrupted,
 }: {
   state: SessionAgentState;
   sessionId: string;
-  waiting: { count: number; prompt: string | null } | null;
+  /** Something of this run waits for the compaction review (shown above the run, with its text). */
+  waiting: boolean;
   onClose: () => void;
   onResolveInterrupted: (action: "keep" | "drop") => Promise<string | null>;
 }) {
@@ -220,7 +199,6 @@ export function LiveRun({
         }}
       >
         <div ref={innerRef} className="agent-run-inner">
-          {waiting && <Waiting sessionId={sessionId} count={waiting.count} prompt={waiting.prompt} />}
           {state.log.map((m, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: the log is append-only.
             <MessageView key={i} message={m} />

@@ -11,6 +11,7 @@ import { db } from "../../db/instance.ts";
 import { listModels, testConnection } from "../../llm/connection.ts";
 import { isMixedContent } from "../../llm/errors.ts";
 import { NO_PROVIDER, PROVIDER_PRESETS, type ProviderId, providerPreset } from "../../llm/providers.ts";
+import { checkBaseUrl } from "../../services/agent-base-url.ts";
 import {
   modelLimits,
   type ProviderSettings,
@@ -128,7 +129,17 @@ export function ProviderSettingsForm() {
       settings.model ? { model: settings.model } : {},
     );
     setTesting(false);
-    if (!r.ok) return setTest({ ok: false, message: r.message });
+    // What was tested, and with which key (none given is said plainly: a listing alone proves little).
+    const what = `Tested: listing the models at ${settings.baseUrl.replace(/\/+$/, "")}/models, ${
+      apiKey ? "with the key saved for this address" : "without a key (none is saved for this address)"
+    }.`;
+    const noKey =
+      apiKey === ""
+        ? preset.needsKey
+          ? " No key was given: this provider needs one for messages, so save it above and test again."
+          : " No key was given; this server answered without one."
+        : "";
+    if (!r.ok) return setTest({ ok: false, message: `${what} ${r.message}${noKey}` });
     setModels({ state: "ok", models: r.models });
     const count = `${r.models.length} model${r.models.length === 1 ? "" : "s"} listed`;
     const found =
@@ -137,12 +148,15 @@ export function ProviderSettingsForm() {
         : r.modelFound === false
           ? ` But “${settings.model}” is not listed: check the name, or whether this key may use it.`
           : "";
-    setTest({ ok: r.modelFound !== false, message: `Connected: ${count}.${found}` });
+    setTest({
+      ok: r.modelFound !== false && !(apiKey === "" && preset.needsKey),
+      message: `${what} ${apiKey === "" && preset.needsKey ? "The endpoint answered" : "Connected"}: ${count}.${found}${noKey}`,
+    });
   };
 
   return (
     <form className="agent-settings" aria-label="Model provider" onSubmit={(e) => e.preventDefault()}>
-      <h3>Model provider</h3>
+      <h3 className="settings-heading">Model provider</h3>
       <div className="agent-field">
         <label htmlFor={ids.provider}>Provider</label>
         <select
@@ -186,6 +200,25 @@ export function ProviderSettingsForm() {
         <p className="agent-hint">
           OpenAI-compatible: the part before /chat/completions (usually ends in /v1).
         </p>
+        {checkBaseUrl(baseDraft ?? settings.baseUrl).map((p) => (
+          <p key={p.kind} className="agent-flag error" role="alert" data-testid="base-url-problem">
+            {p.message}{" "}
+            {p.fix && (
+              <button
+                type="button"
+                className="btn small"
+                // Keeps the focus in the field: its blur would save what was typed first.
+                onMouseDown={(e) => e.preventDefault()}
+                onClick={() => {
+                  setBaseDraft(null);
+                  void save({ ...settings, baseUrl: p.fix ?? settings.baseUrl });
+                }}
+              >
+                Use <SafeText text={p.fix} />
+              </button>
+            )}
+          </p>
+        ))}
         {mixed && (
           <p className="agent-flag error" role="alert">
             This page is served over https, so the browser blocks a plain-http endpoint (mixed content). Use

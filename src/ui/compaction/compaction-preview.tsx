@@ -34,6 +34,8 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
   const ok = model.plan.ok && plan !== undefined;
   const { generate, stop, useOffline } = useSummaryGeneration(sessionId, ok ? plan : undefined, model.path);
   const [busy, setBusy] = useState(false);
+  /** Confirm of an incomplete draft asks once whether to keep it as it is. */
+  const [askIncomplete, setAskIncomplete] = useState(false);
   const headId = useId();
   const rootRef = useRef<HTMLElement>(null);
   const focusRef = useRef<HTMLTextAreaElement>(null);
@@ -87,8 +89,15 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
 
   const stale =
     s.draftTarget !== null && plan !== undefined && s.draftTarget.firstKeptEntryId !== plan.firstKeptEntryId;
-  const confirm = async () => {
-    if (!plan || stale) return;
+  // A draft made for a plan that no longer stands (another tab compacted or wrote meanwhile).
+  const movedOn = s.status === "ready" && s.draftTarget !== null && !ok;
+  const confirm = async (asIs = false) => {
+    if (!plan || stale || movedOn) return;
+    if (s.draftIncomplete && !asIs) {
+      setAskIncomplete(true);
+      return;
+    }
+    setAskIncomplete(false);
     setBusy(true);
     const done = await confirmReview(model, plan, coverageRef.current);
     setBusy(false);
@@ -101,11 +110,13 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
   const whyNot =
     s.status !== "ready"
       ? null
-      : stale
-        ? "The cut moved since this summary was made: put the cut back, or regenerate (or use the offline summary) to confirm."
-        : s.draft.trim() === ""
-          ? "The summary is empty: write one, or generate it, to confirm."
-          : null;
+      : movedOn
+        ? `The session moved on since this draft was made (another tab or a run wrote to it): ${model.plan.reason ?? "its plan changed"} Nothing was written; this draft no longer applies. Copy what you need, then discard it.`
+        : stale
+          ? "The cut moved since this summary was made: put the cut back, or regenerate (or use the offline summary) to confirm."
+          : s.draft.trim() === ""
+            ? "The summary is empty: write one, or generate it, to confirm."
+            : null;
 
   return (
     <section
@@ -123,7 +134,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
       <header className="cp-preview-head">
         <h2 id={headId}>Compaction review</h2>
         <span className={`cp-status st-${s.status}`} data-testid="preview-status">
-          {statusText(s.status, s.draftSource, s.undoneFrom !== null)}
+          {statusText(s.status, s.draftSource, s.undoneFrom !== null, s.draftIncomplete)}
         </span>
         <button
           type="button"
@@ -188,6 +199,22 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
         </div>
       </div>
       <div className="cp-actions">
+        {askIncomplete && s.status === "ready" && s.draftIncomplete && (
+          <div
+            className="cp-confirm-why cp-ask"
+            role="alertdialog"
+            aria-label="Confirm an incomplete summary"
+            data-testid="confirm-incomplete"
+          >
+            <span>This summary was stopped midway and may end mid-sentence. Keep it as it is?</span>
+            <button type="button" className="btn small primary" onClick={() => void confirm(true)}>
+              Keep it as it is and confirm
+            </button>
+            <button type="button" className="btn small" onClick={() => setAskIncomplete(false)}>
+              Go back to edit
+            </button>
+          </div>
+        )}
         {whyNot && (
           <p className="cp-confirm-why" id={whyId} role="status" data-testid="confirm-why">
             {whyNot}
@@ -238,7 +265,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
         <button
           type="button"
           className="btn primary"
-          disabled={s.status !== "ready" || stale || busy || s.draft.trim() === ""}
+          disabled={s.status !== "ready" || stale || movedOn || busy || s.draft.trim() === ""}
           aria-describedby={whyNot ? whyId : undefined}
           onClick={() => void confirm()}
           data-testid="confirm"
@@ -250,12 +277,13 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
   );
 }
 
-function statusText(status: string, source: string | null, undone: boolean): string {
+function statusText(status: string, source: string | null, undone: boolean, incomplete = false): string {
   switch (status) {
     case "generating":
       return source === "offline" ? "Writing the offline summary…" : "Generating…";
     case "ready":
       if (undone) return "Undone summary: edit, then confirm";
+      if (incomplete) return "Stopped: incomplete draft";
       return source === "offline" ? "Offline draft ready" : "Draft ready: edit, then confirm";
     case "failed":
       return "Failed";

@@ -70,7 +70,10 @@ function WhenItFires({ sessionId }: { sessionId: string }) {
   return (
     <div className="cp-when" data-testid="compaction-when">
       {sessionId && (
-        <div role="radiogroup" aria-label="Applies to" className="cp-scope">
+        <div role="radiogroup" aria-labelledby={`${id}-scope-title`} className="cp-scope">
+          <span className="cp-group-title" id={`${id}-scope-title`}>
+            Applies to
+          </span>
           <label className="cp-radio">
             <input
               type="radio"
@@ -101,7 +104,10 @@ function WhenItFires({ sessionId }: { sessionId: string }) {
           )}
         </div>
       )}
-      <div role="radiogroup" aria-label="When the context passes the trigger">
+      <div role="radiogroup" aria-labelledby={`${id}-mode-title`}>
+        <span className="cp-group-title" id={`${id}-mode-title`}>
+          When the context passes the trigger
+        </span>
         {MODES.map(([mode, text]) => (
           <label key={mode} className="cp-radio">
             <input
@@ -115,7 +121,10 @@ function WhenItFires({ sessionId }: { sessionId: string }) {
           </label>
         ))}
       </div>
-      <div role="radiogroup" aria-label="Where the trigger lies">
+      <div role="radiogroup" aria-labelledby={`${id}-trigger-title`}>
+        <span className="cp-group-title" id={`${id}-trigger-title`}>
+          Where the trigger lies
+        </span>
         <label className="cp-radio">
           <input
             type="radio"
@@ -180,9 +189,12 @@ export function CompactionSettingsForm({ sessionId }: SessionSlotProps) {
   const num = (v: string) => (v.trim() === "" ? null : Number(v));
   return (
     <fieldset className="cp-settings" data-testid="compaction-settings">
-      <legend>Compaction</legend>
+      <legend className="settings-heading">Compaction</legend>
       <WhenItFires key={sessionId} sessionId={sessionId} />
-      <div role="radiogroup" aria-label="When you move off a branch">
+      <div role="radiogroup" aria-labelledby={`${id}-branch-title`}>
+        <span className="cp-group-title" id={`${id}-branch-title`}>
+          When you move off a branch
+        </span>
         {(
           [
             ["ask", "Leaving a branch: offer a branch summary (default)"],

@@ -9,6 +9,7 @@ import { type CoverageReport, checkCoverage } from "../../core/compaction/covera
 import { coverageDetails } from "../../core/compaction/coverage-details.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
 import type { SystemMessage } from "../../core/session/types.ts";
+import { LEAF_MOVED_MESSAGE } from "../../db/append-at-leaf.ts";
 import { db } from "../../db/instance.ts";
 import { confirmCompaction } from "../../services/compaction-runner.ts";
 import { releaseQueuedPrompts } from "../../services/review-queue.ts";
@@ -61,7 +62,12 @@ export async function confirmReview(
   });
   const ui = useUiStore.getState();
   if (!r.ok) {
-    patch({ error: `Nothing was written: ${r.error.message}` });
+    patch({
+      error:
+        r.error.kind === "conflict" && r.error.message === LEAF_MOVED_MESSAGE
+          ? "The session moved on since this review was drawn (another tab or a run wrote to it). Nothing was written; the review now shows the new plan: check it, then confirm again or discard this draft."
+          : `Nothing was written: ${r.error.message}`,
+    });
     return false;
   }
   const entry = r.value.entry;
@@ -71,6 +77,7 @@ export async function confirmReview(
     draftTarget: null,
     draftSource: null,
     undoneFrom: null,
+    draftIncomplete: false,
     previous: null,
     error: null,
     cutEntryId: null,

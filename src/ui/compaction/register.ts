@@ -10,6 +10,7 @@ import { PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
 import { db } from "../../db/instance.ts";
 import type { AgentHooks } from "../../services/agent-types.ts";
 import type { CompactionUi } from "../../services/compaction-agent-hooks.ts";
+import { promptWaits } from "../../services/stranded-instance.ts";
 import { sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { whenAgentLoads } from "../agent/agent-handle.ts";
@@ -77,7 +78,7 @@ const compactionUi: CompactionUi = {
 let hooks: Promise<AgentHooks> | undefined;
 const loadHooks = () =>
   (hooks ??= import("../../services/compaction-agent-hooks.ts").then((m) =>
-    m.createCompactionHooks({ db, ui: compactionUi }),
+    m.createCompactionHooks({ db, ui: compactionUi, waits: promptWaits }),
   ));
 registerPrefetch(loadHooks);
 // Registered with the agent as it loads, before any run can start (ui/agent/agent-handle.ts).

@@ -20,6 +20,7 @@ function savedOf(s: SessionCompaction): SavedReview {
     draftSource: ready && snap ? snap.draftSource : null,
     draftTarget: ready && snap ? snap.draftTarget : null,
     undoneFrom: ready && snap ? snap.undoneFrom : null,
+    ...(ready && snap?.draftIncomplete ? { draftIncomplete: true } : {}),
     focus: s.focus,
     keepRecentOverride: s.keepRecentOverride,
     cutEntryId: s.cutEntryId,

@@ -27,7 +27,11 @@ export function SummaryDraft({
       <div className="cp-draft-head">
         <label htmlFor={ids.draft}>
           Summary{" "}
-          {s.undoneFrom !== null ? (
+          {s.draftIncomplete && s.status === "ready" ? (
+            <span className="cp-tag incomplete" data-testid="draft-incomplete">
+              incomplete: stopped midway
+            </span>
+          ) : s.undoneFrom !== null ? (
             <span className="cp-tag undone">undone summary</span>
           ) : s.draftSource === "offline" ? (
             <span className="cp-tag offline">offline summary (no model)</span>
@@ -48,6 +52,12 @@ export function SummaryDraft({
         <p className="cp-banner undone" data-testid="undone-draft">
           The undone compaction's summary, at its cut: edit it and confirm it again, or discard it. Nothing is
           written before Confirm.
+        </p>
+      )}
+      {s.draftIncomplete && s.status === "ready" && (
+        <p className="cp-banner incomplete" data-testid="incomplete-draft">
+          Generating was stopped: this is what the summarizer had written, and it may end mid-sentence. Finish
+          it by hand, regenerate, or confirm it as it is.
         </p>
       )}
       {compare && previousSummary ? (

@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef } from "react";
 import type { CompactionFields } from "../../core/compaction/compaction-record.ts";
 import { summaryRecord } from "../../core/compaction/compaction-record.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
+import { planFields } from "../../core/compaction/summarize.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
 import { resolveSummarizer } from "../../services/compaction-endpoint.ts";
@@ -72,6 +73,7 @@ export function useSummaryGeneration(
               draftSource: cur.draftSource,
               draftTarget: cur.draftTarget,
               undoneFrom: cur.undoneFrom,
+              draftIncomplete: cur.draftIncomplete ?? false,
             }
           : cur.status === "generating"
             ? cur.previous
@@ -81,6 +83,7 @@ export function useSummaryGeneration(
         draftSource: source,
         draftTarget: null,
         undoneFrom: null,
+        draftIncomplete: false,
         error: null,
         previous,
       });
@@ -155,7 +158,27 @@ export function useSummaryGeneration(
     });
     if (controller.current === ctrl) controller.current = null;
     if (!r.ok) {
-      if (r.aborted || ctrl.signal.aborted) back("aborted", null);
+      const partial = get().draft;
+      const stopped = r.aborted || ctrl.signal.aborted;
+      // Stopped midway with text written (and no complete draft to give back): what it wrote
+      // stays in the editor, marked incomplete, for the person to finish or confirm as it is.
+      if (stopped && partial.trim() !== "" && !get().previous && get().status === "generating") {
+        useCompactionStore.getState().setStatus(sessionId, "ready", {
+          draft: partial,
+          draftSource: "model",
+          draftTarget: targetOf(
+            p,
+            planFields(p, partial),
+            resolved.endpoint.model,
+            performance.now() - started,
+          ),
+          draftIncomplete: true,
+          error: null,
+          previous: null,
+        });
+        return;
+      }
+      if (stopped) back("aborted", null);
       else back("failed", keptNote(sessionId, r.error));
       return;
     }

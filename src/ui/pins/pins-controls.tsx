@@ -77,7 +77,7 @@ export function SummaryInstructionsSettings({ sessionId }: SessionSlotProps) {
   const set = readStoredInstructions(raw?.value) !== undefined;
   return (
     <fieldset className="si-settings" data-testid="summary-instructions-settings">
-      <legend>Summary instructions</legend>
+      <legend className="settings-heading">Summary instructions</legend>
       <p className="agent-faint">
         What the summarizer is asked to write: {set ? "your own instructions" : "Cutpoint's default"} for all
         sessions. A session can have its own.

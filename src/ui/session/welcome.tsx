@@ -1,6 +1,8 @@
 /** Empty states: no sessions at all (welcome), or none open. */
 import { useLiveQuery } from "dexie-react-hooks";
 import { db } from "../../db/instance.ts";
+import { useUiStore } from "../../store/ui-store.ts";
+import { useProviderSettings } from "../agent/use-agent.ts";
 import { useSessionActions } from "../hooks/use-session-actions.ts";
 import { ImportButton } from "../import/import-button.tsx";
 
@@ -8,6 +10,9 @@ export function Welcome() {
   const count = useLiveQuery(() => db.sessions.where("deletedAt").equals(0).count(), [], undefined);
   const actions = useSessionActions();
   const none = count === 0;
+  const settings = useProviderSettings();
+  const openSettings = useUiStore((s) => s.setSettingsOpen);
+  const noModel = settings !== undefined && settings.model === "";
   return (
     <div className="welcome">
       <h1>{none ? "Welcome to Cutpoint" : "Open a session"}</h1>
@@ -16,8 +21,19 @@ export function Welcome() {
           ? "Run long agent sessions with your own API key, and see context compaction before it happens. Sessions stay in this browser, in the pi coding agent's JSONL format."
           : "Choose a session from the list, or start another one."}
       </p>
+      {noModel && (
+        <div className="welcome-setup" data-testid="welcome-setup">
+          <p>
+            To talk to an agent, set up a model first: a provider (or any OpenAI-compatible server, local ones
+            too), its key, and a model. Importing and reading sessions needs none.
+          </p>
+          <button type="button" className="btn primary" onClick={() => openSettings(true)}>
+            Set up a model
+          </button>
+        </div>
+      )}
       <div className="welcome-actions">
-        <ImportButton className="btn primary" label="Import .jsonl…" />
+        <ImportButton className={noModel ? "btn" : "btn primary"} label="Import .jsonl…" />
         <button type="button" className="btn" onClick={() => void actions.example()}>
           Open the example session
         </button>
