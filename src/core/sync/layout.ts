@@ -44,5 +44,10 @@ export function chunkKey(session: string, device: string, seq: number): string {
 
 /** The folders a target without implicit folders (WebDAV) must have before a chunk is written. */
 export function chunkFolders(session: string): string[] {
-  return [LAYOUT_ROOT, MANIFEST_DIR, CHUNK_DIR, `${CHUNK_DIR}${session}/`];
+  return [...manifestFolders(), CHUNK_DIR, `${CHUNK_DIR}${session}/`];
+}
+
+/** The folders before a manifest is written, outermost first. */
+export function manifestFolders(): string[] {
+  return ["cutpoint-sync/", LAYOUT_ROOT, MANIFEST_DIR];
 }

@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SessionEntry } from "../session/types.ts";
-import { mergeEntries } from "./merge.ts";
+import { mergeEntries, positionAfterMerge } from "./merge.ts";
 
 const entry = (id: string, parentId: string | null): SessionEntry => ({
   type: "message",
@@ -108,5 +108,17 @@ describe("sync merge", () => {
     const r = mergeEntries(new Set(["r"]), [entry("c", "p"), entry("p", "r"), entry("p", "r")]);
     expect(r.append.map((e) => e.id)).toEqual(["p", "c"]);
     expect(r.skipped).toBe(1);
+  });
+});
+
+describe("position after a merge", () => {
+  const file = [entry("r", null), entry("a", "r"), entry("b", "a"), entry("x", "r")];
+  const parentOf = (id: string) => file.find((e) => e.id === id)?.parentId;
+  const never = () => false;
+  it("fast-forwards to the newest entry that continues the branch it stands on", () => {
+    expect(positionAfterMerge(parentOf, "a", [file[2]!, file[3]!], never)).toBe("b");
+  });
+  it("stays when the merge only added other branches", () => {
+    expect(positionAfterMerge(parentOf, "b", [file[3]!], never)).toBeUndefined();
   });
 });

@@ -50,3 +50,45 @@ export function mergeEntries(held: ReadonlySet<string>, batch: readonly SessionE
   const waiting = [...pending.values()].filter((e) => !known.has(e.id));
   return { append, waiting, skipped };
 }
+
+/**
+ * Where this device's position goes after `appended` was merged in: to the newest appended
+ * entry that continues the branch it stands on (`anchor`, the entry it shows; null: before the
+ * first), as a fast-forward; undefined when the merge only added other branches (it stays).
+ * Position markers are never a target (`isMarker`).
+ */
+export function positionAfterMerge(
+  parentOf: (id: string) => string | null | undefined,
+  anchor: string | null,
+  appended: readonly SessionEntry[],
+  isMarker: (entry: SessionEntry) => boolean,
+): string | undefined {
+  const verdict = new Map<string, boolean>();
+  const descends = (start: string): boolean => {
+    const walked: string[] = [];
+    let id: string | null | undefined = start;
+    let found = false;
+    while (id !== null && id !== undefined) {
+      const known = verdict.get(id);
+      if (known !== undefined) {
+        found = known;
+        break;
+      }
+      if (id === anchor) {
+        found = true;
+        break;
+      }
+      walked.push(id);
+      id = parentOf(id);
+      if (walked.length > 1_000_000) break;
+    }
+    if (anchor === null) found = true;
+    for (const w of walked) verdict.set(w, found);
+    return found;
+  };
+  for (let i = appended.length - 1; i >= 0; i--) {
+    const e = appended[i]!;
+    if (!isMarker(e) && descends(e.id)) return e.id;
+  }
+  return undefined;
+}
