@@ -20,6 +20,7 @@ import "./ui/compaction/register.ts";
 import "./ui/agent/register.ts";
 import "./ui/tree/register.ts";
 import "./ui/pins/register.ts";
+import "./ui/sync/register.ts";
 
 watchDatabase(db, (reason) => useUiStore.getState().setDbClosed(reason));
 watchRunLiveness();

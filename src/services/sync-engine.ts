@@ -7,6 +7,7 @@
  * the target, then write this device's manifest.
  */
 
+import { sessionTitle } from "../core/session/session-name.ts";
 import { deviceOfManifest, MANIFEST_DIR, manifestFolders, manifestKey } from "../core/sync/layout.ts";
 import {
   type DeviceManifest,
@@ -25,7 +26,7 @@ import {
   type SessionRow,
   saveSession,
 } from "../db/index.ts";
-import type { KeyStores } from "./key-vault.ts";
+import { type KeyStores, keyStatus } from "./key-vault.ts";
 import {
   describeTarget,
   deviceId,
@@ -33,6 +34,7 @@ import {
   loadSyncConfig,
   openStore,
   readSecrets,
+  targetUrl,
 } from "./sync-config.ts";
 import { createSyncCipher } from "./sync-crypto.ts";
 import { applyDeletes } from "./sync-deletes.ts";
@@ -50,10 +52,11 @@ import { done, failed, type SyncFailure, type SyncResult } from "./sync-transpor
 /** Sessions on the target up to this size are fetched without asking; bigger ones on demand. */
 export const AUTO_FETCH_BYTES = 2 * 1024 * 1024;
 
-export type SessionSyncStatus =
+export type SessionSyncStatus = { title: string } & (
   | { state: "synced" }
   | { state: "waiting"; entries: number }
-  | { state: "error"; entries: number; message: string };
+  | { state: "error"; entries: number; message: string }
+);
 
 export interface SyncStatus {
   /** "off": no target set; nothing is sent. */
@@ -70,8 +73,11 @@ export interface SyncStatus {
 export interface SyncEngine {
   status(): SyncStatus;
   subscribe(listener: () => void): () => void;
-  /** Runs a round now (or waits for the one running). */
-  syncNow(): Promise<SyncStatus>;
+  /**
+   * Runs a round now (or waits for the one running). `interactive`: the person asked, so locked
+   * credentials may be unlocked (the passphrase prompt); background rounds never prompt.
+   */
+  syncNow(interactive?: boolean): Promise<SyncStatus>;
   /** Fetches one session that is on the target only. */
   fetchSession(id: string): Promise<SyncResult<void>>;
   /** Re-reads the setup (after Settings saved or cleared it). */
@@ -106,6 +112,11 @@ async function readManifests(io: ObjectIo): Promise<SyncResult<DeviceManifest[]>
   return done(out);
 }
 
+function statusOf(row: SessionRow, waiting: number): SessionSyncStatus {
+  const title = sessionTitle(row);
+  return waiting > 0 ? { title, state: "waiting", entries: waiting } : { title, state: "synced" };
+}
+
 async function withRoundLock<T>(run: () => Promise<T>): Promise<T> {
   const locks = typeof navigator !== "undefined" ? navigator.locks : undefined;
   return locks ? (locks.request("cutpoint-sync-round", run) as Promise<T>) : run();
@@ -124,9 +135,16 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   let timer: ReturnType<typeof setInterval> | undefined;
   let debounce: ReturnType<typeof setTimeout> | undefined;
 
-  async function open(): Promise<SyncResult<{ ctx: RoundContext; label: string } | null>> {
+  async function open(
+    interactive: boolean,
+  ): Promise<SyncResult<{ ctx: RoundContext; label: string } | null>> {
     const config = await loadSyncConfig(db);
     if (!config) return done(null);
+    if (!interactive && (await keyStatus(stores, targetUrl(config.target))).key?.locked)
+      return failed(
+        "auth",
+        "The sync credentials are locked with a passphrase: press Sync now to unlock them.",
+      );
     const secrets = await readSecrets(stores, config.target);
     if (!secrets.ok) return secrets;
     const store = openStore(config.target, secrets.value);
@@ -172,8 +190,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     return done(undefined);
   }
 
-  async function round(): Promise<SyncStatus> {
-    const opened = await open();
+  async function round(interactive: boolean): Promise<SyncStatus> {
+    const opened = await open(interactive);
     if (!opened.ok) {
       set({ phase: "error", message: opened.error.message });
       return status;
@@ -197,11 +215,12 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       const row = (await getSession(db, listed.id)) ?? listed;
       const state = await loadSessionState(db, row.id, row.generation);
       const pushed = pulled.ok ? await pushSession(ctx, row, state) : pulled;
-      if (pushed.ok) sessions[row.id] = { state: "synced" };
+      const title = sessionTitle(row);
+      if (pushed.ok) sessions[row.id] = { title, state: "synced" };
       else {
         firstError ??= pushed.error;
         const entries = await waitingEntries(ctx, row, await loadSessionState(db, row.id, row.generation));
-        sessions[row.id] = { state: "error", entries, message: pushed.error.message };
+        sessions[row.id] = { title, state: "error", entries, message: pushed.error.message };
         // Wrong credentials, an unreachable or full target fail every session alike.
         if (pushed.error.kind !== "other") {
           for (const other of await listSessions(db)) {
@@ -211,7 +230,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
               other,
               await loadSessionState(db, other.id, other.generation),
             );
-            sessions[other.id] = n > 0 ? { state: "waiting", entries: n } : { state: "synced" };
+            sessions[other.id] = statusOf(other, n);
           }
           break;
         }
@@ -225,7 +244,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         if (here.has(remote.id) || remote.deleted || remote.bytes > AUTO_FETCH_BYTES) continue;
         const fetched = await fetchInto(ctx, remote);
         if (!fetched.ok) firstError ??= fetched.error;
-        else sessions[remote.id] = { state: "synced" };
+        else sessions[remote.id] = { title: remote.title, state: "synced" };
       }
     }
     return finish(ctx, firstError, sessions);
@@ -253,7 +272,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     for (const row of await listSessions(db)) {
       if (sessions[row.id]) continue;
       const n = await waitingEntries(ctx, row, await loadSessionState(db, row.id, row.generation));
-      sessions[row.id] = n > 0 ? { state: "waiting", entries: n } : { state: "synced" };
+      sessions[row.id] = statusOf(row, n);
     }
     set({
       phase: failure ? "error" : "idle",
@@ -266,12 +285,12 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     return status;
   }
 
-  function syncNow(): Promise<SyncStatus> {
+  function syncNow(interactive = false): Promise<SyncStatus> {
     if (running) {
       again = true;
       return running;
     }
-    running = withRoundLock(round)
+    running = withRoundLock(() => round(interactive))
       .catch((e: unknown) => {
         set({ phase: "error", message: `Sync stopped: ${(e as Error).message ?? String(e)}` });
         return status;
@@ -304,7 +323,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     },
     syncNow,
     async fetchSession(id) {
-      const opened = await open();
+      const opened = await open(true);
       if (!opened.ok) return opened;
       if (!opened.value) return failed("other", "Set a sync target first.");
       const { ctx } = opened.value;
@@ -328,5 +347,3 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     },
   };
 }
-
-export type { SessionRow };
