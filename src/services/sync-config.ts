@@ -124,10 +124,14 @@ export async function readSecrets(stores: KeyStores, target: SyncTarget): Promis
   }
 }
 
-export function openStore(target: SyncTarget, secrets: SyncSecrets): SyncResult<SyncStore> {
+export function openStore(
+  target: SyncTarget,
+  secrets: SyncSecrets,
+  fetchImpl?: typeof fetch,
+): SyncResult<SyncStore> {
   return target.kind === "s3"
-    ? createS3Store(target, { accessKeyId: secrets.id, secretAccessKey: secrets.secret })
-    : createWebDavStore(target, { user: secrets.id, password: secrets.secret });
+    ? createS3Store(target, { accessKeyId: secrets.id, secretAccessKey: secrets.secret }, fetchImpl)
+    : createWebDavStore(target, { user: secrets.id, password: secrets.secret }, fetchImpl);
 }
 
 /** This device's id on targets (made once, kept in settings). */

@@ -94,22 +94,42 @@ export interface SyncEngineDeps {
   debounceMs?: number;
   /** PBKDF2 iterations of the sync key (tests lower it). */
   iterations?: number;
+  /** The network (tests drop connections with it). */
+  fetch?: typeof fetch;
 }
 
-async function readManifests(io: ObjectIo): Promise<SyncResult<DeviceManifest[]>> {
+interface ManifestsRead {
+  manifests: DeviceManifest[];
+  /** Why some device's manifest could not be read (another passphrase, or none here). */
+  unreadable?: string;
+}
+
+async function readManifests(io: ObjectIo): Promise<SyncResult<ManifestsRead>> {
   const names = await io.store.list(MANIFEST_DIR);
   if (!names.ok) return names;
   const out: DeviceManifest[] = [];
+  let unreadable: string | undefined;
   for (const name of names.value) {
     const device = deviceOfManifest(name);
     if (!device) continue;
     const text = await readText(io, manifestKey(device));
-    if (!text.ok) return text;
+    if (!text.ok) {
+      // Encrypted with a passphrase this device does not have: its sessions stay unread, ours go on.
+      if (
+        text.error.kind === "auth" &&
+        !text.error.message.startsWith("The bucket") &&
+        !text.error.message.startsWith("The folder")
+      ) {
+        unreadable = text.error.message;
+        continue;
+      }
+      return text;
+    }
     const parsed = text.value === null ? undefined : parseManifest(text.value, device);
     // Half-written (a WebDAV server without atomic PUT): read again next round.
     if (parsed?.ok) out.push(parsed.manifest);
   }
-  return done(out);
+  return done({ manifests: out, unreadable });
 }
 
 function statusOf(row: SessionRow, waiting: number): SessionSyncStatus {
@@ -147,7 +167,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       );
     const secrets = await readSecrets(stores, config.target);
     if (!secrets.ok) return secrets;
-    const store = openStore(config.target, secrets.value);
+    const store = openStore(config.target, secrets.value, deps.fetch);
     if (!store.ok) return store;
     const device = await deviceId(db);
     const reader =
@@ -204,7 +224,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     set({ phase: "running", target: label });
     const manifests = await readManifests(ctx.io);
     if (!manifests.ok) return finish(ctx, manifests.error, {});
-    ctx.manifests = manifests.value;
+    ctx.manifests = manifests.value.manifests;
     const deletes = await applyDeletes(ctx);
     if (!deletes.ok) return finish(ctx, deletes.error, {});
     const sessions: Record<string, SessionSyncStatus> = {};
@@ -247,23 +267,25 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         else sessions[remote.id] = { title: remote.title, state: "synced" };
       }
     }
-    return finish(ctx, firstError, sessions);
+    return finish(ctx, firstError, sessions, manifests.value.unreadable);
   }
 
   async function finish(
     ctx: RoundContext,
     error: SyncFailure | undefined,
     sessions: Record<string, SessionSyncStatus>,
+    notice?: string,
   ) {
     let failure = error;
     const before = ctx.manifests.find((m) => m.device === ctx.device);
-    if (!failure && JSON.stringify(before) !== JSON.stringify(ctx.own)) {
+    // Written even after a failed session: the chunks that did go up are counted.
+    if (JSON.stringify(before) !== JSON.stringify(ctx.own)) {
       await saveOwnManifest(db, ctx.own);
       const folders = await ctx.io.store.ensureFolders(manifestFolders());
       const put = folders.ok
         ? await writeText(ctx.io, manifestKey(ctx.device), JSON.stringify(ctx.own), "application/json")
         : folders;
-      if (!put.ok) failure = put.error;
+      if (!put.ok) failure ??= put.error;
     }
     const here = new Set([...(await listSessions(db)), ...(await listDeletedSessions(db))].map((r) => r.id));
     const remote = remoteSessions(ctx.manifests.map((m) => (m.device === ctx.device ? ctx.own : m))).filter(
@@ -274,9 +296,10 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       const n = await waitingEntries(ctx, row, await loadSessionState(db, row.id, row.generation));
       sessions[row.id] = statusOf(row, n);
     }
+    const message = failure?.message ?? notice;
     set({
-      phase: failure ? "error" : "idle",
-      message: failure?.message,
+      phase: message ? "error" : "idle",
+      message,
       sessions,
       remote,
       progress: undefined,
@@ -329,7 +352,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       const { ctx } = opened.value;
       const manifests = await readManifests(ctx.io);
       if (!manifests.ok) return manifests;
-      ctx.manifests = manifests.value;
+      ctx.manifests = manifests.value.manifests;
       const remote = remoteSessions(ctx.manifests).find((r) => r.id === id);
       if (!remote) return failed("missing", "That session is no longer on the target.");
       const r = await fetchInto(ctx, remote);
