@@ -178,7 +178,7 @@ for (const kind of ["s3", "webdav"] as const) {
     expect(new Set(ids(onA)).size).toBe(onA.length);
     expect(onA.filter((e) => e.parentId === null)).toHaveLength(1);
     for (const text of ["A says 1", "A says 2", "B says 1", "B says 2", "written on B"])
-      expect(onA.filter((e) => e.type === "message" && e.text.includes(text))).toHaveLength(1);
+      expect(onA.filter((e) => e.text.includes(`"role":"user","content":"${text}"`))).toHaveLength(1);
     // Appends at once are branches: some entry has two children.
     const children = new Map<string, number>();
     for (const e of onA) if (e.parentId) children.set(e.parentId, (children.get(e.parentId) ?? 0) + 1);
