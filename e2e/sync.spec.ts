@@ -190,7 +190,7 @@ for (const kind of ["s3", "webdav"] as const) {
     await rename.getByRole("textbox").fill(`Shared ${kind}`);
     await rename.getByRole("textbox").press("Enter");
     await expect(a.app.title).toHaveText(`Shared ${kind}`);
-    await b.app.labelRow("written on B", "checkpoint");
+    await b.app.labelRow(/User\s*written on B/, "checkpoint");
     await syncNow(a.page);
     await syncNow(b.page);
     await syncNow(a.page);
