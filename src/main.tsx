@@ -21,6 +21,7 @@ import "./ui/agent/register.ts";
 import "./ui/compaction/register.ts";
 import "./ui/tree/register.ts";
 import "./ui/pins/register.ts";
+import "./ui/sync/register.ts";
 
 watchDatabase(db, (reason) => useUiStore.getState().setDbClosed(reason));
 watchRunLiveness();

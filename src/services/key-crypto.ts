@@ -21,11 +21,12 @@ export function canUsePassphrase(): boolean {
 export const NO_WEBCRYPTO =
   "This page cannot encrypt or decrypt keys: browsers allow it only on secure pages (https:// or localhost), and this one is served over plain http. Open Cutpoint over https or on localhost, or keep the key for this tab.";
 
-const toBase64 = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes));
-const fromBase64 = (text: string): Uint8Array<ArrayBuffer> =>
+export const toBase64 = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes));
+export const fromBase64 = (text: string): Uint8Array<ArrayBuffer> =>
   Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 
-async function deriveKey(passphrase: string, salt: Uint8Array<ArrayBuffer>, iterations: number) {
+/** The AES-256-GCM key PBKDF2-SHA-256 derives from a passphrase (also the sync cipher's, sync-crypto.ts). */
+export async function deriveKey(passphrase: string, salt: Uint8Array<ArrayBuffer>, iterations: number) {
   const material = await crypto.subtle.importKey(
     "raw",
     new TextEncoder().encode(passphrase),

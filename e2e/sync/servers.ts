@@ -1,0 +1,113 @@
+/**
+ * Real sync targets on 127.0.0.1 for the tests, started and stopped by the tests themselves from
+ * npm packages: an S3-compatible server (s3rver, SigV4 checked with its default credentials
+ * S3RVER/S3RVER) with or without the bucket's CORS rules, and a WebDAV server (webdav-server,
+ * HTTP Basic auth, files on disk) behind the CORS lines docs/sync.md gives for Apache.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import S3rver from "s3rver";
+import { v2 as webdav } from "webdav-server";
+
+export const S3_KEY = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
+export const DAV_USER = { user: "alice", password: "app-token-1" };
+export const BUCKET = "cutpoint";
+
+/** The bucket's CORS rules, as docs/sync.md gives them (in S3's XML form, which s3rver reads). */
+export const S3_CORS_XML = `<CORSConfiguration>
+  <CORSRule>
+    <AllowedOrigin>*</AllowedOrigin>
+    <AllowedMethod>GET</AllowedMethod>
+    <AllowedMethod>PUT</AllowedMethod>
+    <AllowedMethod>HEAD</AllowedMethod>
+    <AllowedHeader>*</AllowedHeader>
+    <ExposeHeader>ETag</ExposeHeader>
+    <MaxAgeSeconds>3000</MaxAgeSeconds>
+  </CORSRule>
+</CORSConfiguration>`;
+
+export interface Running {
+  url: string;
+  /** Where the objects are stored on disk (searched by the tests). */
+  dir: string;
+  stop(): Promise<void>;
+}
+
+export async function startS3(port: number, options: { cors: boolean }): Promise<Running> {
+  const dir = mkdtempSync(join(tmpdir(), "cutpoint-s3-"));
+  const server = new S3rver({
+    port,
+    address: "127.0.0.1",
+    silent: true,
+    directory: dir,
+    configureBuckets: [{ name: BUCKET, configs: options.cors ? [S3_CORS_XML] : [] }],
+  });
+  await server.run();
+  return {
+    url: `http://127.0.0.1:${port}`,
+    dir,
+    async stop() {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The headers docs/sync.md's Apache lines add (any origin here; a real server names the app's). */
+const DAV_CORS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Allow-Methods": "GET, PUT, PROPFIND, MKCOL, OPTIONS",
+  "Access-Control-Allow-Headers": "Authorization, Content-Type, Depth",
+  "Access-Control-Max-Age": "3000",
+};
+
+export async function startWebDav(port: number, options: { quotaBytes?: number } = {}): Promise<Running> {
+  const dir = mkdtempSync(join(tmpdir(), "cutpoint-dav-"));
+  mkdirSync(join(dir, "sync"));
+  const users = new webdav.SimpleUserManager();
+  const user = users.addUser(DAV_USER.user, DAV_USER.password, false);
+  const privileges = new webdav.SimplePathPrivilegeManager();
+  privileges.setRights(user, "/", ["all"]);
+  const dav = new webdav.WebDAVServer({
+    httpAuthentication: new webdav.HTTPBasicAuthentication(users, "cutpoint"),
+    privilegeManager: privileges,
+    requireAuthentification: true,
+    rootFileSystem: new webdav.PhysicalFileSystem(dir),
+    ...(options.quotaBytes ? { storageManager: new webdav.PerUserStorageManager(options.quotaBytes) } : {}),
+  });
+  const http: Server = createServer((req, res) => {
+    for (const [k, v] of Object.entries(DAV_CORS)) res.setHeader(k, v);
+    if (req.method === "OPTIONS") {
+      res.writeHead(204);
+      res.end();
+      return;
+    }
+    dav.executeRequest(req, res);
+  });
+  await new Promise<void>((resolve) => http.listen(port, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${port}/sync/`,
+    dir,
+    async stop() {
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+      http.closeAllConnections();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every file under `dir` (the objects a server stored), with its bytes. */
+export function storedFiles(dir: string): { path: string; bytes: Buffer }[] {
+  const out: { path: string; bytes: Buffer }[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.push({ path: p, bytes: readFileSync(p) });
+    }
+  };
+  walk(dir);
+  return out;
+}
