@@ -17,7 +17,10 @@ export function Welcome() {
           : "Choose a session from the list, or start another one."}
       </p>
       <div className="welcome-actions">
-        <ImportButton className="btn primary" label="Import .jsonl…" />
+        <button type="button" className="btn primary" onClick={() => void actions.example("compaction")}>
+          See a compaction planned (example)
+        </button>
+        <ImportButton className="btn" label="Import .jsonl…" />
         <button type="button" className="btn" onClick={() => void actions.example()}>
           Open the example session
         </button>
@@ -26,6 +29,13 @@ export function Welcome() {
         </button>
       </div>
       <p>Or drop .jsonl files anywhere on this window.</p>
+      {none && (
+        <p className="welcome-how" data-testid="welcome-how">
+          With your own sessions: import a pi session file (they are in ~/.pi/agent/sessions/), or start one
+          here with your API key (Settings ⚙); Compact… then shows the plan of a compaction before anything is
+          written.
+        </p>
+      )}
     </div>
   );
 }

@@ -31,6 +31,14 @@ export function Sidebar() {
         <button type="button" className="btn" onClick={() => void actions.example()}>
           Example session
         </button>
+        <button
+          type="button"
+          className="btn"
+          title="An example past 20,000 tokens, with its compaction review open"
+          onClick={() => void actions.example("compaction")}
+        >
+          Compaction example
+        </button>
       </div>
       <SessionList />
       <StorageStatus />
