@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { expect, type Locator, type Page, type Request } from "@playwright/test";
 import { MOCK_BASE_URL, setModels } from "./mock/client.ts";
+import { topBarButton } from "./pages/app-page.ts";
 
 export const MODELS = ["mock-model", "mock-reasoner", "gpt-4o-mini"];
 
@@ -67,7 +68,7 @@ export function entryCount(page: Page): Promise<number> {
 /** Exports the open session; returns the file's path and text. */
 export async function exportOpen(page: Page): Promise<{ path: string; text: string }> {
   const download = page.waitForEvent("download");
-  await page.getByRole("button", { name: "Export", exact: true }).click();
+  await (await topBarButton(page, "Export")).click();
   const d = await download;
   const path = await d.path();
   return { path, text: readFileSync(path, "utf8") };

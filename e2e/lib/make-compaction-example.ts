@@ -606,6 +606,7 @@ export function reportToMarkdown(report: Report): string {
       path: "src/cli.ts",
       oldText: '  const budgets = JSON.parse(readFileSync(budgetsPath, "utf8")) as Budgets;',
       newText:
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: code the agent of the example wrote, kept as text
         '  let budgets: Budgets;\n  try {\n    budgets = JSON.parse(readFileSync(budgetsPath, "utf8")) as Budgets;\n  } catch (e) {\n    fail(`cannot read budgets from ${budgetsPath}: ${(e as Error).message}`);\n  }',
     },
     "Successfully replaced text in src/cli.ts.",
@@ -678,6 +679,7 @@ export function reportToMarkdown(report: Report): string {
       path: "src/report.ts",
       oldText: '    out.push("");\n  }\n  return out.join("\\n");',
       newText:
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: code the agent of the example wrote, kept as text
         '    out.push("");\n  }\n  out.push("## Year to date", "", "| category | spent |", "|---|---:|");\n  for (const [category, cents] of yearToDate(report)) out.push(`| ${category} | ${formatCents(cents)} |`);\n  return out.join("\\n");',
     },
     "Successfully replaced text in src/report.ts.",
@@ -795,6 +797,7 @@ export function reportToMarkdown(report: Report): string {
       path: "src/report.ts",
       oldText: "export function buildReport(expenses: readonly Expense[], budgets: Budgets): Report {",
       newText:
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: code the agent of the example wrote, kept as text
         "export function checkBudgets(budgets: Budgets): void {\n  for (const [category, amount] of Object.entries(budgets.monthly)) {\n    if (!(amount >= 0)) throw new Error(`budget for ${category} must be a number ≥ 0, got ${JSON.stringify(amount)}`);\n  }\n}\n\nexport function buildReport(expenses: readonly Expense[], budgets: Budgets): Report {\n  checkBudgets(budgets);\n  const warnAt = budgets.warnAt ?? 0.9;",
     },
     "Successfully replaced text in src/report.ts.",

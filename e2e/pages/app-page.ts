@@ -9,6 +9,23 @@ export const IMPORT_TIMEOUT = 30_000;
 /** The example session's title (public/examples/example-session.jsonl). */
 export const EXAMPLE_TITLE = "tally: --json flag and exact cents";
 
+/**
+ * A top-bar control, shown: in the bar, or else in the ⋯ menu (opened for it). Rename, Export and
+ * Pins live in the menu; narrow, Tree, Panel and Settings move there too.
+ */
+export async function revealInTopBar(page: Page, control: Locator): Promise<Locator> {
+  if (await control.isVisible()) return control;
+  const more = page.getByTestId("topbar-more");
+  if ((await more.getAttribute("aria-expanded")) !== "true") await more.click();
+  await expect(control).toBeVisible();
+  return control;
+}
+
+/** The top-bar button named `name` (exactly), shown (see revealInTopBar). */
+export function topBarButton(page: Page, name: string): Promise<Locator> {
+  return revealInTopBar(page, page.locator("header.topbar").getByRole("button", { name, exact: true }));
+}
+
 export class AppPage {
   readonly sidebar: Locator;
   readonly sessionItems: Locator;
@@ -26,6 +43,11 @@ export class AppPage {
     this.importDialog = page.locator('dialog[data-dialog="import"]');
     this.toasts = page.getByTestId("toast");
     this.title = page.getByTestId("session-title");
+  }
+
+  /** Clicks a top-bar button wherever it is (the bar or its ⋯ menu). */
+  async clickTopBar(name: string): Promise<void> {
+    await (await topBarButton(this.page, name)).click();
   }
 
   async goto(): Promise<void> {
@@ -87,7 +109,7 @@ export class AppPage {
 
   async exportOpen(): Promise<Download> {
     const download = this.page.waitForEvent("download");
-    await this.page.getByRole("button", { name: "Export", exact: true }).click();
+    await (await topBarButton(this.page, "Export")).click();
     return download;
   }
 

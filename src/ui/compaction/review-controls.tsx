@@ -1,13 +1,12 @@
 /**
  * The review's controls: keep-recent (slider and number), focus, the summary instructions in use
  * (with a way to change them), and the summarizer that will be used, with the endpoint's models
- * to pick from, its provider, window and price, and a warning with ways out when its input does
- * not fit.
+ * to pick from, its provider, window and price (whether its requests fit is said next to Generate:
+ * summarizer-check.tsx).
  */
 import { useLiveQuery } from "dexie-react-hooks";
 import { type RefObject, useEffect, useId, useState } from "react";
 import { instructionsLabel } from "../../core/compaction/instructions.ts";
-import type { CompactionPlan } from "../../core/compaction/plan.ts";
 import { db } from "../../db/instance.ts";
 import { listModels } from "../../llm/connection.ts";
 import { resolveSummarizer } from "../../services/compaction-endpoint.ts";
@@ -16,23 +15,18 @@ import { useCompactionStore, useSessionCompaction } from "../../store/compaction
 import { HiddenCharsNote } from "../common/safe-text.tsx";
 import { SummaryInstructionsButton } from "../pins/pins-controls.tsx";
 import { fullTokens, kTokens, usd } from "./format-tokens.ts";
-import type { summarizerCall } from "./summarizer-call.ts";
-import { TooBigWarning } from "./too-big-warning.tsx";
+import type { SummarizerCall } from "./summarizer-call.ts";
 import type { CompactionModel } from "./use-compaction-model.ts";
 
 export function ReviewControls({
   model,
-  plan,
   call,
   focusRef,
-  onOffline,
 }: {
   model: CompactionModel;
-  plan: CompactionPlan | undefined;
-  call: ReturnType<typeof summarizerCall> | undefined;
+  call: SummarizerCall | undefined;
   /** The focus field (the review puts the focus there when the person opens it). */
   focusRef: RefObject<HTMLTextAreaElement | null>;
-  onOffline: () => void;
 }) {
   const sessionId = model.sessionId;
   const s = useSessionCompaction(sessionId, (x) => x);
@@ -136,14 +130,6 @@ export function ReviewControls({
           )}
         </div>
       </div>
-      {call?.tooBig && (
-        <TooBigWarning
-          call={call}
-          onChooseModel={() => document.getElementById(ids.model)?.focus()}
-          onKeepMore={() => store().setKeepRecent(sessionId, Math.ceil((plan?.keptTokens ?? 0) + call.input))}
-          onOffline={onOffline}
-        />
-      )}
     </>
   );
 }
