@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { expect, type Locator, type Page, type Request } from "@playwright/test";
 import { MOCK_BASE_URL, setModels } from "./mock/client.ts";
 import { MOCK_MODELS } from "./pages/app-knowledge.ts";
+import { topBarButton } from "./pages/app-page.ts";
 
 export const MODELS = MOCK_MODELS;
 
@@ -68,7 +69,7 @@ export function entryCount(page: Page): Promise<number> {
 /** Exports the open session; returns the file's path and text. */
 export async function exportOpen(page: Page): Promise<{ path: string; text: string }> {
   const download = page.waitForEvent("download");
-  await page.getByRole("button", { name: "Export", exact: true }).click();
+  await (await topBarButton(page, "Export")).click();
   const d = await download;
   const path = await d.path();
   return { path, text: readFileSync(path, "utf8") };

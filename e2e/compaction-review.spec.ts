@@ -425,7 +425,7 @@ test("narrow window: a notification is a row under the top bar, then at the top 
     .toBeLessThan(heading.y);
 });
 
-test("the summarizer shown is the one used, with a warning when its input does not fit; Stop after Regenerate keeps the draft", async ({
+test("the summarizer check: does not fit (Generate refused, with the ways out), a way out makes it fit, then Generate; Stop after Regenerate keeps the draft", async ({
   page,
 }) => {
   const key = uniqueKey("review-model");
@@ -438,12 +438,27 @@ test("the summarizer shown is the one used, with a warning when its input does n
   await expect(page.getByTestId("summarizer-info")).toContainText(
     /Custom .* window 128k .* in \+ ≤ [\d,]+ out/,
   );
-  // ≈ 120k tokens to summarize do not fit mock-model's 128k window with its output: said before Generate.
-  const warn = page.getByTestId("summarizer-too-big");
-  await expect(warn).toContainText("larger than mock-model window");
-  await expect(warn.getByRole("button", { name: /larger window/ })).toBeVisible();
-  await expect(warn.getByRole("button", { name: /move the cut/ })).toBeVisible();
-  await expect(warn.getByRole("button", { name: /offline summary/ })).toBeVisible();
+  // ≈ 120k tokens to summarize plus the output asked for do not fit mock-model's 128k window:
+  // said next to Generate, which is refused, with the ways out.
+  const check = page.getByTestId("summarizer-check");
+  await expect(check).toHaveAttribute("data-fits", "no");
+  await expect(check).toContainText("more than mock-model's window of 128,000");
+  const numbers = ((await check.textContent()) ?? "").match(/≈ ([\d,]+) in \+ ≤ ([\d,]+) out = ([\d,]+)/);
+  const [input, output, needed] = (numbers ?? []).slice(1).map((x) => Number(x.replaceAll(",", "")));
+  expect(input! + output!).toBe(needed);
+  expect(needed).toBeGreaterThan(128_000);
+  await expect(page.getByTestId("generate")).toBeDisabled();
+  for (const way of [/larger window/, /Keep more/, /Mask old tool outputs first/, /Offline summary/])
+    await expect(check.getByRole("button", { name: way })).toBeVisible();
+  // Nothing was sent to the summarizer.
+  expect(await getChatRequests(key)).toHaveLength(0);
+
+  // A way out: keep more. The cut moves back, the request fits, Generate is on.
+  await check.getByRole("button", { name: /Keep more/ }).click();
+  await expect(check).toHaveAttribute("data-fits", "yes");
+  await expect(check).toContainText(/fits, [\d.]+k to spare/);
+  await expect(page.getByTestId("generate")).toBeEnabled();
+
   await scriptReplies(key, [
     { text: "## Goal\nFIRST-DRAFT" },
     { text: "## Prefix\nFIRST-PREFIX" },
@@ -453,7 +468,6 @@ test("the summarizer shown is the one used, with a warning when its input does n
   await page.getByTestId("generate").click();
   const editor = page.getByTestId("summary-editor");
   await expect(editor).toHaveValue(/FIRST-DRAFT/, { timeout: 30_000 });
-  // The whole first draft (a split turn streams its prefix part after the history part).
   await expect(page.getByTestId("preview-status")).toContainText("Draft ready", { timeout: 30_000 });
   const first = await editor.inputValue();
   const chats = await getChatRequests(key);

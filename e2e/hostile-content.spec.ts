@@ -24,7 +24,7 @@ import {
 } from "./lib/hostile-session.ts";
 import { auditMarkup, LOADING_ATTRIBUTES } from "./lib/markup-audit.ts";
 import { MOCK_ORIGIN, scriptReplies, uniqueKey } from "./mock/client.ts";
-import { AppPage, IMPORT_TIMEOUT } from "./pages/app-page.ts";
+import { AppPage, IMPORT_TIMEOUT, topBarButton } from "./pages/app-page.ts";
 
 const APP_ORIGIN = `http://127.0.0.1:${process.env.CUTPOINT_APP_PORT ?? 4173}`;
 const SHOTS = process.env.CONTENT_SHOTS ?? "/tmp/shots-content";
@@ -252,7 +252,7 @@ async function walkHostileSession(page: Page, foreign: string[], shots: string |
   await panel.getByRole("button", { name: "Close the side panel" }).click();
 
   // Rename: the name in the field, with its marks shown under it.
-  await page.getByRole("button", { name: "Rename", exact: true }).click();
+  await (await topBarButton(page, "Rename")).click();
   const rename = page.locator('dialog[data-dialog="rename"]');
   await expect(rename.getByTestId("hidden-chars-note")).toContainText(marked(SESSION_NAME));
   await rename.getByRole("button", { name: "Cancel" }).click();

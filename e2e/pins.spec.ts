@@ -22,7 +22,7 @@ import {
 import { piAvailable } from "./lib/pi-oracle.ts";
 import { piPrompt } from "./lib/pi-prompt-oracle.ts";
 import { getChatRequests, uniqueKey } from "./mock/client.ts";
-import { AppPage } from "./pages/app-page.ts";
+import { AppPage, revealInTopBar } from "./pages/app-page.ts";
 
 test.setTimeout(180_000);
 
@@ -91,7 +91,7 @@ test("a pinned message and a pinned text survive two compactions word for word",
   await expect(page.getByTestId("pins-button")).toHaveText("Pins (1)");
 
   // Pin a free text in the Pins dialog.
-  await page.getByTestId("pins-button").click();
+  await (await revealInTopBar(page, page.getByTestId("pins-button"))).click();
   const dialog = page.locator('dialog[data-dialog="pins"]');
   await expect(dialog.getByTestId("pins-list")).toContainText("PINNED-RULE: never edit files under vendor/");
   await dialog.getByLabel("Pin a new instruction").fill(FREE);
@@ -147,7 +147,7 @@ test("a pinned message and a pinned text survive two compactions word for word",
   expect(prompt).toContain(FREE);
 
   // Edit one pin, unpin the other: appended system messages, nothing rewritten.
-  await page.getByTestId("pins-button").click();
+  await (await revealInTopBar(page, page.getByTestId("pins-button"))).click();
   const items = dialog.getByTestId("pins-list").locator("li");
   await items.nth(1).getByRole("button", { name: "Edit" }).click();
   await items.nth(1).getByLabel("Text of pin 2").fill(`${FREE} (edited)`);
@@ -310,7 +310,7 @@ for (const scheme of ["light", "dark"] as const) {
       await row.hover();
       await page.screenshot({ path: `${SHOTS}/row-pin-${width}-${scheme}.png` });
       await row.getByRole("button", { name: "Pin", exact: true }).click();
-      await page.getByTestId("pins-button").click();
+      await (await revealInTopBar(page, page.getByTestId("pins-button"))).click();
       const dialog = page.locator('dialog[data-dialog="pins"]');
       await dialog.getByLabel("Pin a new instruction").fill(`${FREE}\n${"a long line ".repeat(30)}`);
       await dialog.getByRole("button", { name: "Pin", exact: true }).click();

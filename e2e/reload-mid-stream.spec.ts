@@ -7,6 +7,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { exportOpen, newSession, parseJsonl, send, setUpProvider, waitIdle } from "./agent-helpers.ts";
 import { getChatRequests, type RecordedRequest, scriptReplies, uniqueKey } from "./mock/client.ts";
+import { topBarButton } from "./pages/app-page.ts";
 
 const words = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i} `);
 
@@ -149,7 +150,7 @@ test.describe("before the agent's code is there again", () => {
       // The reloaded page does not get the agent's code: nothing of it clears the old mark.
       hold = true;
       await page.reload();
-      await page.getByRole("button", { name: "Rename", exact: true }).click();
+      await (await topBarButton(page, "Rename")).click();
       const rename = page.locator('dialog[data-dialog="rename"]');
       await rename.getByRole("textbox").fill("Renamed after the reload");
       await rename.getByRole("textbox").press("Enter");

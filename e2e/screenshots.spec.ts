@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { AppPage, IMPORT_TIMEOUT } from "./pages/app-page.ts";
+import { AppPage, IMPORT_TIMEOUT, topBarButton } from "./pages/app-page.ts";
 
 const OUT = "/tmp/cutpoint-screens";
 
@@ -25,8 +25,9 @@ for (const colorScheme of ["light", "dark"] as const) {
       await app.compactionRows().first().getByRole("button", { expanded: false }).click();
       await expect(app.compactionRows().first()).toContainText("Key Decisions");
       for (const name of ["Rename", "Export", "Settings"]) {
-        await expect(page.getByRole("button", { name, exact: true })).toBeInViewport();
+        await expect(await topBarButton(page, name)).toBeInViewport();
       }
+      await page.keyboard.press("Escape");
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       await page.screenshot({ path: `${OUT}/session-${width}-${colorScheme}.png` });

@@ -11,7 +11,7 @@ import { UNDO_WINDOW_MS } from "../src/services/sessions-service.ts";
 import { generateBigSession } from "./bench/lib/big-session.ts";
 import { writeSessionFile } from "./lib/session-file.ts";
 import { storedRows } from "./lib/stored-rows.ts";
-import { AppPage, IMPORT_TIMEOUT } from "./pages/app-page.ts";
+import { AppPage, IMPORT_TIMEOUT, topBarButton } from "./pages/app-page.ts";
 
 /** Imports of the real session are slow on a busy 2-core machine. */
 test.describe.configure({ timeout: 180_000 });
@@ -138,7 +138,7 @@ test("rename appends a session_info entry; new empty session; delete asks, then 
 
   // Saving the name unchanged (or with spaces around it) appends nothing.
   const rename = page.locator('dialog[data-dialog="rename"]');
-  await page.getByRole("button", { name: "Rename", exact: true }).click();
+  await (await topBarButton(page, "Rename")).click();
   const current = await rename.getByRole("textbox").inputValue();
   expect(current).toMatch(/^tally/);
   await rename.getByRole("textbox").fill(`  ${current} `);
@@ -147,7 +147,7 @@ test("rename appends a session_info entry; new empty session; delete asks, then 
   await expect(app.title).toHaveText(current);
   await expect.poll(() => app.entryCountOf("tally"), { timeout: IMPORT_TIMEOUT }).toBe("55");
 
-  await page.getByRole("button", { name: "Rename", exact: true }).click();
+  await (await topBarButton(page, "Rename")).click();
   await rename.getByRole("textbox").fill("Renamed example");
   await rename.getByRole("textbox").press("Enter");
   await expect(app.title).toHaveText("Renamed example");
@@ -178,7 +178,7 @@ test("rename appends a session_info entry; new empty session; delete asks, then 
   await expect(app.sessionItems).toHaveCount(2);
   await expect(app.item("Untitled session")).toContainText("0 entries");
   // A session with no name: Save with the field left empty appends nothing either.
-  await page.getByRole("button", { name: "Rename", exact: true }).click();
+  await (await topBarButton(page, "Rename")).click();
   await expect(rename.getByRole("textbox")).toHaveValue("");
   await rename.getByRole("button", { name: "Save" }).click();
   await expect(rename).toBeHidden();

@@ -11,7 +11,7 @@ import { assistant, entry, msg, toolResult, user } from "../src/core/session/tes
 import type { AssistantMessage } from "../src/core/session/types.ts";
 import { composerInput, parseJsonl } from "./agent-helpers.ts";
 import { writeSessionFile } from "./lib/session-file.ts";
-import { AppPage } from "./pages/app-page.ts";
+import { AppPage, topBarButton } from "./pages/app-page.ts";
 
 const SHOTS = "/tmp/tree-shots";
 const reply = (content: unknown[]) => ({ ...assistant(""), content }) as AssistantMessage;
@@ -58,9 +58,7 @@ test("a branching pi session: leaf restored, export byte-equal, re-import identi
   await expect(row(page, "docs written")).toHaveCount(0);
   await expect(page.getByTestId("path-count")).toHaveText("6 entries on the path");
 
-  const exported = await downloadText(page, () =>
-    page.getByRole("button", { name: "Export", exact: true }).click(),
-  );
+  const exported = await downloadText(page, async () => (await topBarButton(page, "Export")).click());
   expect(exported).toBe(file.text);
 
   // Re-import the exported file over the stored one: still byte-equal.
@@ -69,9 +67,7 @@ test("a branching pi session: leaf restored, export byte-equal, re-import identi
   await app.importByPicker(again);
   await app.importDialog.getByRole("button", { name: /Replace/ }).click();
   await expect(row(page, "tests written")).toBeVisible();
-  const twice = await downloadText(page, () =>
-    page.getByRole("button", { name: "Export", exact: true }).click(),
-  );
+  const twice = await downloadText(page, async () => (await topBarButton(page, "Export")).click());
   expect(twice).toBe(file.text);
 
   // The tree shows both branches, the label and the current leaf.
@@ -162,7 +158,7 @@ test("label and jump, skip the summary, offline draft, fork, export one branch; 
   // The file: the summary is pi 1.6's (fromId = the leaf left: the move to a4), the imported
   // `leaf` entry is kept as it was, and the moves made here are cutpoint.move entries.
   const whole = parseJsonl(
-    await downloadText(page, () => page.getByRole("button", { name: "Export", exact: true }).click()),
+    await downloadText(page, async () => (await topBarButton(page, "Export")).click()),
   );
   const bs = whole.at(-1)!;
   const moves = whole.filter((e) => e.customType === "cutpoint.move");
@@ -189,9 +185,7 @@ test("label and jump, skip the summary, offline draft, fork, export one branch; 
   await expect(row(page, "Sure, a plan.")).toBeVisible();
   await expect(row(page, "write tests")).toHaveCount(0);
   await page.screenshot({ path: `${SHOTS}/fork-user-message-1280.png` });
-  const fork = parseJsonl(
-    await downloadText(page, () => page.getByRole("button", { name: "Export", exact: true }).click()),
-  );
+  const fork = parseJsonl(await downloadText(page, async () => (await topBarButton(page, "Export")).click()));
   expect(String(fork[0]!.parentSession)).toMatch(new RegExp(`Z_${file.id}\\.jsonl$`));
   expect(fork[0]!.id).not.toBe(file.id);
   expect(fork.slice(1, 3).map((e) => e.id)).toEqual(["u1", "a1"]);

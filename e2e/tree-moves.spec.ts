@@ -15,7 +15,7 @@ import { assistant, msg, user } from "../src/core/session/test-builders.ts";
 import { composerInput, newSession, parseJsonl, send, setUpProvider, waitIdle } from "./agent-helpers.ts";
 import { writeSessionFile } from "./lib/session-file.ts";
 import { getChatRequests, scriptReplies, uniqueKey } from "./mock/client.ts";
-import { AppPage } from "./pages/app-page.ts";
+import { AppPage, topBarButton } from "./pages/app-page.ts";
 
 const SHOTS = "/tmp/tree-shots";
 const reply = assistant;
@@ -46,7 +46,7 @@ const navDialog = (page: Page) => page.locator('dialog[data-dialog="navigate"]')
 
 async function exported(page: Page): Promise<Record<string, unknown>[]> {
   const download = page.waitForEvent("download");
-  await page.getByRole("button", { name: "Export", exact: true }).click();
+  await (await topBarButton(page, "Export")).click();
   return parseJsonl(readFileSync(await (await download).path(), "utf8"));
 }
 

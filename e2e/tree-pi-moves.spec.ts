@@ -12,7 +12,7 @@ import { composerInput, parseJsonl, send, setUpProvider, waitIdle } from "./agen
 import { piView } from "./lib/pi-oracle.ts";
 import { writeSessionFile } from "./lib/session-file.ts";
 import { scriptReplies, uniqueKey } from "./mock/client.ts";
-import { AppPage } from "./pages/app-page.ts";
+import { AppPage, topBarButton } from "./pages/app-page.ts";
 
 test.setTimeout(180_000);
 
@@ -52,7 +52,7 @@ async function skipSummary(page: Page): Promise<void> {
 
 async function exportFile(page: Page): Promise<{ path: string; text: string }> {
   const download = page.waitForEvent("download");
-  await page.getByRole("button", { name: "Export", exact: true }).click();
+  await (await topBarButton(page, "Export")).click();
   const path = await (await download).path();
   return { path, text: readFileSync(path, "utf8") };
 }

@@ -15,7 +15,7 @@ import {
   waitIdle,
 } from "./agent-helpers.ts";
 import { releaseReply, scriptReplies, uniqueKey } from "./mock/client.ts";
-import { AppPage } from "./pages/app-page.ts";
+import { AppPage, topBarButton } from "./pages/app-page.ts";
 
 const ROUNDS = 6;
 const words = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i} `);
@@ -30,7 +30,7 @@ type Entry = {
 };
 
 async function openRename(page: Page, where: "sidebar" | "top"): Promise<void> {
-  if (where === "top") await page.getByRole("button", { name: "Rename", exact: true }).click();
+  if (where === "top") await (await topBarButton(page, "Rename")).click();
   else
     await page
       .locator(".session-item")

@@ -8,6 +8,7 @@ import { createRoot } from "react-dom/client";
 import { db } from "./db/instance.ts";
 import { watchDatabase } from "./services/db-lifecycle.ts";
 import { watchRunLiveness } from "./services/run-liveness.ts";
+import { sessionToReopen } from "./services/sessions-last-open.ts";
 import { useUiStore } from "./store/ui-store.ts";
 import { App } from "./ui/app";
 import { sessionInHash } from "./ui/hooks/use-hash-route.ts";
@@ -31,6 +32,11 @@ watchConnectivity();
 // the session's read starts one render sooner.
 const initial = sessionInHash();
 if (initial) useUiStore.getState().selectSession(initial);
+// Opened at "/" (a bookmark, the installed app): the last session opened, if it is still here.
+else
+  void sessionToReopen(db, localStorage).then((id) => {
+    if (id && useUiStore.getState().selectedSessionId === undefined) useUiStore.getState().selectSession(id);
+  });
 
 const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");

@@ -25,6 +25,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
+import { topBarButton } from "../pages/app-page.ts";
 import { generateBigSession } from "./lib/big-session.ts";
 import {
   builtApp,
@@ -620,7 +621,7 @@ async function benchOne(dist: string): Promise<RunNumbers> {
 
     const t0 = performance.now();
     const download = page.waitForEvent("download", { timeout: 180_000 });
-    await page.getByRole("button", { name: "Export", exact: true }).click();
+    await (await topBarButton(page, "Export")).click();
     const file = await download;
     const exportMs = performance.now() - t0;
     const exported = readFileSync(await file.path());

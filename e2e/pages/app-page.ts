@@ -6,6 +6,23 @@ import { EXAMPLE_TITLE, IMPORT_TIMEOUT, TID, UI } from "./app-knowledge.ts";
 
 export { EXAMPLE_TITLE, IMPORT_TIMEOUT };
 
+/**
+ * A top-bar control, shown: in the bar, or else in the ⋯ menu (opened for it). Rename, Export and
+ * Pins live in the menu; narrow, Tree, Panel and Settings move there too.
+ */
+export async function revealInTopBar(page: Page, control: Locator): Promise<Locator> {
+  if (await control.isVisible()) return control;
+  const more = page.getByTestId("topbar-more");
+  if ((await more.getAttribute("aria-expanded")) !== "true") await more.click();
+  await expect(control).toBeVisible();
+  return control;
+}
+
+/** The top-bar button named `name` (exactly), shown (see revealInTopBar). */
+export function topBarButton(page: Page, name: string): Promise<Locator> {
+  return revealInTopBar(page, page.locator("header.topbar").getByRole("button", { name, exact: true }));
+}
+
 export class AppPage {
   readonly sidebar: Locator;
   readonly sessionItems: Locator;
@@ -23,6 +40,11 @@ export class AppPage {
     this.importDialog = page.locator('dialog[data-dialog="import"]');
     this.toasts = page.getByTestId(TID.toast);
     this.title = page.getByTestId(TID.sessionTitle);
+  }
+
+  /** Clicks a top-bar button wherever it is (the bar or its ⋯ menu). */
+  async clickTopBar(name: string): Promise<void> {
+    await (await topBarButton(this.page, name)).click();
   }
 
   async goto(): Promise<void> {
@@ -84,7 +106,7 @@ export class AppPage {
 
   async exportOpen(): Promise<Download> {
     const download = this.page.waitForEvent("download");
-    await this.page.getByRole("button", { name: UI.export, exact: true }).click();
+    await (await topBarButton(this.page, UI.export)).click();
     return download;
   }
 

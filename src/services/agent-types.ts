@@ -75,7 +75,11 @@ export const IDLE_AGENT_STATE: SessionAgentState = {
 export type SendOutcome =
   /** `promptSent` false: the prompt was not saved (it goes back to the composer). */
   | { ok: true; result: AgentRunResult; promptSent: boolean }
-  | { ok: false; reason: "busy" | "running-elsewhere" | "setup" | "storage" | "offline" | "stopped"; message: string };
+  | {
+      ok: false;
+      reason: "busy" | "running-elsewhere" | "setup" | "storage" | "offline" | "stopped";
+      message: string;
+    };
 
 export interface WorkspaceSource {
   current(): Promise<Workspace>;

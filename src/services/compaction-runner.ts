@@ -22,7 +22,6 @@ import type { CutpointDb } from "../db/schema.ts";
 import { createCompleteFn } from "../llm/complete.ts";
 import { modelInfo } from "../llm/providers.ts";
 import type { EndpointConfig } from "../llm/stream-assistant.ts";
-import type { CompactionUserSettings } from "./compaction-settings.ts";
 import { entryIdSource, newEntryId } from "./ids.ts";
 import { loadSummaryInstructions } from "./summary-instructions.ts";
 

@@ -30,6 +30,15 @@ export const DELETE_WHILE_RUNNING =
 
 export const DEFAULT_CWD = "/workspace";
 export const EXAMPLE_URL = "examples/example-session.jsonl";
+/**
+ * The examples: "tour" (short, with a compaction already made, branches, labels) and "compaction"
+ * (~120 entries and ~48k tokens: at the default settings, keep 20,000, it has a compaction to review).
+ */
+export const EXAMPLES = {
+  tour: { url: EXAMPLE_URL, file: "example-session.jsonl" },
+  compaction: { url: "examples/compaction-example.jsonl", file: "compaction-example.jsonl" },
+} as const;
+export type ExampleKind = keyof typeof EXAMPLES;
 /** Soft-deleted sessions are purged this long after deletion (or on the next start). */
 export const UNDO_WINDOW_MS = 10_000;
 
@@ -65,16 +74,17 @@ export async function loadExampleSession(
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     return res.text();
   },
+  kind: ExampleKind = "tour",
 ): Promise<Result<SessionRow, { message: string }>> {
   let text: string;
   try {
-    text = await fetchText(EXAMPLE_URL);
+    text = await fetchText(EXAMPLES[kind].url);
   } catch (e) {
     return { ok: false, error: { message: `Could not load the example: ${(e as Error).message}` } };
   }
   // The parser is the import's (a chunk of its own, not in the initial JS).
   const { prepareImport } = await import("./import-prepare.ts");
-  const parsed = prepareImport("example-session.jsonl", text, { keepEntries: true });
+  const parsed = prepareImport(EXAMPLES[kind].file, text, { keepEntries: true });
   if (!parsed.ok) return { ok: false, error: { message: parsed.error.message } };
   const prepared = parsed.value.prepared;
   const header = { ...prepared.header, id: newSessionId() };

@@ -12,6 +12,7 @@ import { useCompactionStore, useSessionCompaction } from "../../store/compaction
 import { focusFirstOf } from "../common/focus-return.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { confirmReview } from "./confirm-review.ts";
+import { ContextView } from "./context-view.tsx";
 import { compactionControls } from "./focus-return.ts";
 import { MaskingPanel } from "./masking-panel.tsx";
 import { skipReview } from "./review-actions.ts";
@@ -19,6 +20,7 @@ import { ReviewControls } from "./review-controls.tsx";
 import { ReviewCoverage } from "./review-coverage.tsx";
 import { ReviewFigures } from "./review-figures.tsx";
 import { summarizerCall } from "./summarizer-call.ts";
+import { SummarizerCheck, type WaysOut } from "./summarizer-check.tsx";
 import { DraftEmpty, SummaryDraft } from "./summary-draft.tsx";
 import type { CompactionModel } from "./use-compaction-model.ts";
 import { useSummaryGeneration } from "./use-summary-generation.ts";
@@ -54,19 +56,21 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
     requestAnimationFrame(() => focusFirstOf([returnTo.current, ...compactionControls()]));
 
   // Auto-open in ask mode: start generating once per request, as soon as the plan is ready.
+  // Cost and fit of the summary call from the plan's numbers (serializing a 100 MB path here would stall).
+  const call = useMemo(
+    () => (plan && ok ? summarizerCall(model, plan, s.focus, s.summarizerModel ?? undefined) : undefined),
+    [plan, ok, model, s.focus, s.summarizerModel],
+  );
+  // A request that cannot fit the summarizer's window is never sent: the check says why, with the ways out.
+  const refused = call?.tooBig === true;
+
   const request = s.generateRequest;
   useEffect(() => {
     if (request > (handledRequests.get(sessionId) ?? 0) && ok) {
       handledRequests.set(sessionId, request);
-      void generate();
+      if (!refused) void generate();
     }
-  }, [request, ok, generate, sessionId]);
-
-  // Cost and fit of the summary call from the plan's numbers (serializing a 100 MB path here would stall).
-  const call = useMemo(
-    () => (plan && ok ? summarizerCall(model, plan, s.focus) : undefined),
-    [plan, ok, model, s.focus],
-  );
+  }, [request, ok, generate, sessionId, refused]);
 
   // "After" measured the same way as "before": the budget until a summary exists, then its size.
   const hasDraft = (s.status === "ready" || s.status === "generating") && s.draft.trim() !== "";
@@ -105,6 +109,23 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
   };
 
   const byHand = s.cutEntryId !== null;
+  const checkId = useId();
+  const waysOut: WaysOut = {
+    onChooseModel: () => document.querySelector<HTMLElement>('[data-testid="summarizer-model"]')?.focus(),
+    onKeepMore: () => {
+      if (!plan || !call) return;
+      // Summarize less by what is over, and a margin: the cut moves back to fit.
+      const keep = Math.ceil((plan.keptTokens + call.fit.over + 1000) / 500) * 500;
+      store().setKeepRecent(sessionId, keep);
+    },
+    onMask: () => {
+      const masking = rootRef.current?.querySelector<HTMLDetailsElement>('[data-testid="masking"]');
+      if (!masking) return;
+      masking.open = true;
+      masking.querySelector("summary")?.focus();
+    },
+    onOffline: useOffline,
+  };
   // Why Confirm is off, said next to it (the person may be moving the cut, far from the draft).
   const whyId = useId();
   const whyNot =
@@ -152,19 +173,14 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
               <SafeText text={s.reason} />
             </p>
           )}
+          <ContextView model={model} plan={ok ? plan : undefined} after={after} />
           {ok && plan && after && <ReviewFigures model={model} plan={plan} after={after} byHand={byHand} />}
           <MaskingPanel
             model={model}
             plan={ok ? plan : undefined}
             summarySaves={plan && after ? Math.max(0, plan.tokensBefore - after.total) : undefined}
           />
-          <ReviewControls
-            model={model}
-            plan={ok ? plan : undefined}
-            call={call}
-            focusRef={focusRef}
-            onOffline={useOffline}
-          />
+          <ReviewControls model={model} call={call} focusRef={focusRef} />
           {s.error && (
             <div className="cp-error" role="alert" data-testid="preview-error">
               <p>
@@ -234,6 +250,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
             )}
           </p>
         )}
+        {call && s.status !== "generating" && <SummarizerCheck id={checkId} call={call} ways={waysOut} />}
         {s.status === "generating" ? (
           <button type="button" className="btn" onClick={stop} data-testid="stop">
             Stop
@@ -243,7 +260,8 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
             <button
               type="button"
               className="btn"
-              disabled={!ok}
+              disabled={!ok || refused}
+              aria-describedby={call ? checkId : undefined}
               onClick={() => void generate()}
               data-testid="generate"
             >

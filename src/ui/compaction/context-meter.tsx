@@ -146,8 +146,11 @@ export function ContextMeter({ sessionId }: SessionSlotProps) {
         {...tip.handlers}
       >
         <span className="cp-meter-text" data-testid="context-meter-text">
-          {kTokens(n.total)} / {kTokens(n.window)} · {percent(n.total, n.window)} % · threshold{" "}
-          {kTokens(n.threshold)}
+          <span className="cp-meter-abs">
+            {kTokens(n.total)} / {kTokens(n.window)} ·{" "}
+          </span>
+          {percent(n.total, n.window)} %
+          <span className="cp-meter-threshold"> · threshold {kTokens(n.threshold)}</span>
         </span>
         <span className={`cp-tag ${model.context.source}`} title={sourceTitle}>
           {model.context.source}

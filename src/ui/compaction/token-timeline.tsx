@@ -22,6 +22,7 @@ import type { SessionSlotProps } from "../shell/slots.ts";
 import { CompactButton } from "./compact-button.tsx";
 import { CompactionHistory } from "./compaction-history.tsx";
 import { CompactionPreview } from "./compaction-preview.tsx";
+import { ContextView } from "./context-view.tsx";
 import { type CutMove, moveCut, rankOf, snapCut } from "./cut-navigation.ts";
 import { fullTokens, kTokens, plural } from "./format-tokens.ts";
 import { Minimap } from "./minimap.tsx";
@@ -90,6 +91,8 @@ export function TokenTimeline({ sessionId }: SessionSlotProps) {
         </ErrorBoundary>
       )}
       <div className="cp-tl-side">
+        {/* Opened from the meter: the window as parts first (in the review, at its top). */}
+        {!previewOpen && <ContextView model={model} />}
         <div className="cp-tl-head">
           <h2>Token timeline</h2>
           <label className="cp-toggle">

@@ -1,5 +1,6 @@
-/** Keeps the open session in the URL hash (#/s/<id>) so a reload reopens it. */
+/** Keeps the open session in the URL hash (#/s/<id>) and remembers it, so a reload (or a visit to "/") reopens it. */
 import { useEffect } from "react";
+import { rememberOpenSession } from "../../services/sessions-last-open.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 
 const PREFIX = "#/s/";
@@ -24,6 +25,7 @@ export function useHashRoute(): void {
     window.addEventListener("hashchange", onHash);
     const unsub = useUiStore.subscribe((s, prev) => {
       if (s.selectedSessionId === prev.selectedSessionId) return;
+      rememberOpenSession(localStorage, s.selectedSessionId);
       const want = s.selectedSessionId ? `${PREFIX}${encodeURIComponent(s.selectedSessionId)}` : "";
       if (location.hash !== want) history.pushState(null, "", want || location.pathname);
     });

@@ -4,13 +4,19 @@ import { db } from "../../db/instance.ts";
 import {
   createEmptySession,
   deleteSession,
+  type ExampleKind,
   exportSessionFile,
   loadExampleSession,
   renameSession,
 } from "../../services/sessions-service.ts";
+import { openCompactionPreview } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { download } from "../common/download.ts";
 import { offerUndo } from "../common/undo-delete.ts";
+
+/** What the compaction example's review says first: what is shown, and how to do it with one's own sessions. */
+export const EXAMPLE_INTRO =
+  "Example: this session is past 20,000 tokens, so at the default settings (keep the last 20,000) Cutpoint plans the compaction below, before anything is written. Try Offline summary, then Confirm, then Undo. With your own sessions: import a pi session file (~/.pi/agent/sessions/…/*.jsonl) with Import…, or run one here with your API key (Settings ⚙), then press Compact….";
 
 export function useSessionActions() {
   const toast = useUiStore((s) => s.pushToast);
@@ -22,13 +28,22 @@ export function useSessionActions() {
     else toast({ kind: "error", message: r.error.message });
   }, [select, toast]);
 
-  const example = useCallback(async () => {
-    const r = await loadExampleSession(db);
-    if (r.ok) {
+  const example = useCallback(
+    async (kind: ExampleKind = "tour") => {
+      const r = await loadExampleSession(db, undefined, kind);
+      if (!r.ok) {
+        toast({ kind: "error", message: r.error.message });
+        return;
+      }
       select(r.value.id);
-      toast({ kind: "success", message: `Example session loaded (${r.value.entryCount} entries).` });
-    } else toast({ kind: "error", message: r.error.message });
-  }, [select, toast]);
+      if (kind === "compaction") {
+        // The first minute: the plan at the default settings is on screen, with how to try it on one's own.
+        openCompactionPreview(r.value.id, { reason: EXAMPLE_INTRO });
+        useUiStore.getState().setRightPanelOpen(true);
+      } else toast({ kind: "success", message: `Example session loaded (${r.value.entryCount} entries).` });
+    },
+    [select, toast],
+  );
 
   const rename = useCallback(
     async (id: string, name: string) => {

@@ -5,5 +5,5 @@ import { registerSlot } from "../shell/slots.ts";
 import { PinsButton, SummaryInstructionsSettings } from "./pins-controls.tsx";
 import "./pins.css";
 
-registerSlot("sessionActions", PinsButton, "pins");
+registerSlot("sessionMenu", PinsButton, "pins");
 registerSlot("settings", SummaryInstructionsSettings, "summary-instructions");

@@ -11,11 +11,13 @@ import { markInvisible } from "../common/invisible.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { RenameDialog } from "../common/session-dialogs.tsx";
 import { useBottomVar } from "../common/use-bottom-var.ts";
+import { NARROW_TOP_BAR, useMediaQuery } from "../common/use-media-query.ts";
 import { formatBytes, formatCountOf } from "../format.ts";
 import { CurrentSessionProvider, useCurrentSession, useLoadProgress } from "../hooks/current-session.tsx";
 import { useSessionActions } from "../hooks/use-session-actions.ts";
 import { FollowBanner } from "../pi-folder/follow-banner.tsx";
 import { MenuToggle } from "../shell/menu-toggle.tsx";
+import { MoreMenu } from "../shell/more-menu.tsx";
 import { SettingsButton } from "../shell/settings-button.tsx";
 import { SlotOutlet, useHasSlot } from "../shell/slot-outlet.tsx";
 import { Timeline } from "../timeline/timeline.tsx";
@@ -27,11 +29,18 @@ function TopBar({ sessionId }: { sessionId: string }) {
   const rightOpen = useUiStore((s) => s.rightPanelOpen);
   const setRightOpen = useUiStore((s) => s.setRightPanelOpen);
   const hasRight = useHasSlot("rightPanel");
-  // The bar wraps rather than truncate the title: overlays below it follow its real height.
+  // Overlays below the bar follow its real height.
   const barRef = useRef<HTMLElement>(null);
   useBottomVar(barRef, "topbar-bottom");
   const [renaming, setRenaming] = useState(false);
   const title = row ? sessionTitle(row) : "";
+  // Narrow, only the title, the meter, Compact… and ⋯ stay in the bar: the rest moves into the menu.
+  const narrow = useMediaQuery(NARROW_TOP_BAR);
+  const panelButton = hasRight && (
+    <button type="button" className="btn" aria-pressed={rightOpen} onClick={() => setRightOpen(!rightOpen)}>
+      Panel
+    </button>
+  );
   return (
     <header className="topbar" ref={barRef}>
       <MenuToggle />
@@ -43,38 +52,35 @@ function TopBar({ sessionId }: { sessionId: string }) {
       >
         <SafeText text={title} />
       </h1>
-      {row && (
-        <span className="topbar-sub">
-          {formatCountOf(row.entryCount, "entry", "entries")} · {formatBytes(row.byteSize)}
-        </span>
-      )}
       <div className="topbar-slot">
         <SlotOutlet slot="topBar" sessionId={sessionId} />
       </div>
       <div className="topbar-actions">
-        <SlotOutlet slot="sessionActions" sessionId={sessionId} />
-        <button type="button" className="btn" onClick={() => setRenaming(true)} disabled={!row}>
-          Rename
-        </button>
-        <button
-          type="button"
-          className="btn"
-          onClick={() => void actions.exportFile(sessionId)}
-          disabled={!row}
-        >
-          Export
-        </button>
-        {hasRight && (
+        {!narrow && <SlotOutlet slot="sessionActions" sessionId={sessionId} />}
+        {!narrow && panelButton}
+        <MoreMenu>
+          {row && (
+            <span className="more-menu-note" data-testid="topbar-sub">
+              {formatCountOf(row.entryCount, "entry", "entries")} · {formatBytes(row.byteSize)}
+            </span>
+          )}
+          {narrow && <SlotOutlet slot="sessionActions" sessionId={sessionId} />}
+          <SlotOutlet slot="sessionMenu" sessionId={sessionId} />
+          <button type="button" className="btn" onClick={() => setRenaming(true)} disabled={!row}>
+            Rename
+          </button>
           <button
             type="button"
             className="btn"
-            aria-pressed={rightOpen}
-            onClick={() => setRightOpen(!rightOpen)}
+            onClick={() => void actions.exportFile(sessionId)}
+            disabled={!row}
           >
-            Panel
+            Export
           </button>
-        )}
-        <SettingsButton />
+          {narrow && panelButton}
+          {narrow && <SettingsButton withLabel />}
+        </MoreMenu>
+        {!narrow && <SettingsButton />}
       </div>
       {renaming && row && (
         <RenameDialog

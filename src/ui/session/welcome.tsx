@@ -33,7 +33,14 @@ export function Welcome() {
         </div>
       )}
       <div className="welcome-actions">
-        <ImportButton className={noModel ? "btn" : "btn primary"} label="Import .jsonl…" />
+        <button
+          type="button"
+          className={noModel ? "btn" : "btn primary"}
+          onClick={() => void actions.example("compaction")}
+        >
+          See a compaction planned (example)
+        </button>
+        <ImportButton className="btn" label="Import .jsonl…" />
         <button type="button" className="btn" onClick={() => void actions.example()}>
           Open the example session
         </button>
@@ -42,6 +49,13 @@ export function Welcome() {
         </button>
       </div>
       <p>Or drop .jsonl files anywhere on this window.</p>
+      {none && (
+        <p className="welcome-how" data-testid="welcome-how">
+          With your own sessions: import a pi session file (they are in ~/.pi/agent/sessions/), or start one
+          here with your API key (Settings ⚙); Compact… then shows the plan of a compaction before anything is
+          written.
+        </p>
+      )}
     </div>
   );
 }

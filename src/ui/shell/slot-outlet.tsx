@@ -10,11 +10,13 @@ const SLOT_NAMES: Record<SlotName, string> = {
   composer: "the composer",
   settings: "these settings",
   sessionActions: "this top-bar action",
+  sessionMenu: "this menu item",
 };
 
 const LOADING: Record<SlotName, string> = {
   topBar: "",
   sessionActions: "",
+  sessionMenu: "",
   composer: "Loading the composer…",
   rightPanel: "Loading the panel…",
   settings: "Loading settings…",

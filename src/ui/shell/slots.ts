@@ -6,7 +6,8 @@
  *   registerSlot("rightPanel", CompactionPanel); // the right-side panel (toggle in the top bar)
  *   registerSlot("composer", Composer);          // below the conversation
  *   registerSlot("settings", SettingsForm);      // inside the Settings dialog
- *   registerSlot("sessionActions", MyButton);    // extra buttons in the top bar
+ *   registerSlot("sessionActions", MyButton);    // extra buttons in the top bar (in its ⋯ menu when narrow)
+ *   registerSlot("sessionMenu", MyButton);       // buttons in the top bar's ⋯ menu
  *
  * Several components may share a slot; they render in registration order. A feature that is
  * not needed to show a session registers a loader instead, so that its code is fetched the first
@@ -17,7 +18,7 @@
 import { type ComponentType, useSyncExternalStore } from "react";
 import { lazyComponent } from "./lazy-component.ts";
 
-export type SlotName = "topBar" | "rightPanel" | "composer" | "settings" | "sessionActions";
+export type SlotName = "topBar" | "rightPanel" | "composer" | "settings" | "sessionActions" | "sessionMenu";
 
 /** Props of session slots; read the loaded entries with `useCurrentSession()`. */
 export interface SessionSlotProps {
@@ -26,7 +27,14 @@ export interface SessionSlotProps {
 
 type Registry = Record<SlotName, { key: string; Component: ComponentType<SessionSlotProps> }[]>;
 
-let registry: Registry = { topBar: [], rightPanel: [], composer: [], settings: [], sessionActions: [] };
+let registry: Registry = {
+  topBar: [],
+  rightPanel: [],
+  composer: [],
+  settings: [],
+  sessionActions: [],
+  sessionMenu: [],
+};
 const listeners = new Set<() => void>();
 
 /** Registers (or replaces, by key) a component for a slot. Returns an unregister function. */

@@ -40,6 +40,14 @@ export function Sidebar() {
         <button type="button" className="btn" onClick={() => setPiFolderOpen(true)}>
           pi folder…
         </button>
+        <button
+          type="button"
+          className="btn"
+          title="An example past 20,000 tokens, with its compaction review open"
+          onClick={() => void actions.example("compaction")}
+        >
+          Compaction example
+        </button>
       </div>
       {piFolderOpen && (
         <Suspense fallback={null}>

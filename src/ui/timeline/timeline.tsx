@@ -241,9 +241,16 @@ export function Timeline({
         {partial ? (
           (status ?? <LoadProgressLabel />)
         ) : (
-          <span data-testid="path-count">{formatCountOf(count, "entry", "entries")} on the path</span>
+          <span data-testid="path-count">
+            {formatCountOf(count, "entry", "entries")}
+            <span className="th-long"> on the path</span>
+          </span>
         )}
-        {!partial && <span>≈ {formatTokens(total)} tokens (estimate, chars/4)</span>}
+        {!partial && (
+          <span>
+            ≈ {formatTokens(total)} tokens<span className="th-long"> (estimate, chars/4)</span>
+          </span>
+        )}
         {awaiting && <BodiesProgressLabel />}
         <ForkParent />
         {model.lastCompaction >= 0 && (
@@ -252,7 +259,7 @@ export function Timeline({
           </button>
         )}
         {model.lastCompaction >= 0 && (
-          <span>
+          <span className="th-long">
             {formatCount(model.firstInContext)} entries before the last compaction's kept range are not in
             context
           </span>

@@ -76,7 +76,9 @@ export function TreeControls({ sessionId }: SessionSlotProps) {
   const buttonRef = useRef<HTMLButtonElement>(null);
   const wasOpen = useRef(open);
   useEffect(() => {
-    if (wasOpen.current && !open) refocusIfLost(() => [buttonRef.current]);
+    // (Narrow, the button is in the closed ⋯ menu: the menu's button takes it.)
+    if (wasOpen.current && !open)
+      refocusIfLost(() => [buttonRef.current, document.querySelector('[data-testid="topbar-more"]')]);
     wasOpen.current = open;
   }, [open]);
 
