@@ -1,5 +1,5 @@
 // Switching sessions in one page: going back to a session opened earlier reads and parses nothing
-// (its entries stay in memory while they are what is stored, services/session-handover.ts); a
+// (its entries stay in memory while they are what is stored, services/session/session-handover.ts); a
 // session replaced meanwhile in another tab is read again, and shows what is stored now.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

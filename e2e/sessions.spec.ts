@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { msg, user } from "../src/core/session/test-builders.ts";
-import { UNDO_WINDOW_MS } from "../src/services/sessions-service.ts";
+import { UNDO_WINDOW_MS } from "../src/services/session/sessions-service.ts";
 import { generateBigSession } from "./bench/lib/big-session.ts";
 import { writeSessionFile } from "./lib/session-file.ts";
 import { storedRows } from "./lib/stored-rows.ts";

@@ -6,9 +6,9 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { db } from "./db/instance.ts";
-import { watchDatabase } from "./services/db-lifecycle.ts";
-import { watchRunLiveness } from "./services/run-liveness.ts";
-import { sessionToReopen } from "./services/sessions-last-open.ts";
+import { watchRunLiveness } from "./services/agent/run-liveness.ts";
+import { watchDatabase } from "./services/session/db-lifecycle.ts";
+import { sessionToReopen } from "./services/session/sessions-last-open.ts";
 import { useUiStore } from "./store/ui-store.ts";
 import { App } from "./ui/app";
 import { sessionInHash } from "./ui/hooks/use-hash-route.ts";

@@ -91,7 +91,7 @@ export default async function coverageBench(): Promise<void> {
     items = planCoverageItems(plan);
   });
   row("extract items, cold", cold, 100, `(${items.length} distinct items)`);
-  // The app's way (services/slices.ts): steps of 256 messages, in idle slices of at most
+  // The app's way (services/common/slices.ts): steps of 256 messages, in idle slices of at most
   // 8 ms. On a copy of the range (message objects never read), so that it is cold as well.
   const copy = coverageRanges(plan).map((r) => ({ ...r, messages: structuredClone(r.messages) }));
   const extraction = startCoverageExtraction(copy);

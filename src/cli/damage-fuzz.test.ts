@@ -26,14 +26,14 @@ import { PI_FIXTURE } from "../core/session/fixture-path.ts";
 import { parseSessionBytes, parseSessionJsonl } from "../core/session/parse.ts";
 import { createDb } from "../db/schema.ts";
 import { exportSessionBlob, saveSession } from "../db/sessions-repo.ts";
+import { prepareImport } from "../services/import/import-prepare.ts";
 import {
   applyMutations,
   generatedSessionArb,
   type Mutation,
   mutationArb,
-} from "../services/import-fuzz-mutations.ts";
-import { expectedReading, problemKeys } from "../services/import-fuzz-oracle.ts";
-import { prepareImport } from "../services/import-prepare.ts";
+} from "../test-support/import-fuzz-mutations.ts";
+import { expectedReading, problemKeys } from "../test-support/import-fuzz-oracle.ts";
 import type { InspectReport } from "./inspect-command.ts";
 import { runCli } from "./main.ts";
 

@@ -71,7 +71,7 @@ function append(path: SessionEntry[], patch: SystemPatch, id: string): SessionEn
   return [...path, systemMessageEntry(parent, patch, id, TS)];
 }
 
-/** A pin change as the Pins dialog writes it (services/pins-service.ts). */
+/** A pin change as the Pins dialog writes it (services/prompt/pins-service.ts). */
 function pin(path: SessionEntry[], change: PinChange, id: string): SessionEntry[] {
   const system = buildSessionContext(path).systemMessage;
   const p = pinPatch(system, change);
@@ -104,7 +104,7 @@ function compact(path: SessionEntry[], id: string): SessionEntry[] {
   return [...path, entry];
 }
 
-/** The System prompt dialog's save (services/system-prompt-service.ts). */
+/** The System prompt dialog's save (services/prompt/system-prompt-service.ts). */
 function editPrompt(path: SessionEntry[], text: string, id: string): SessionEntry[] {
   const system = buildSessionContext(path).systemMessage;
   return append(path, keepPiLoadout(system, promptEdit(system, text)), id);

@@ -1,7 +1,7 @@
 /**
  * The stored token estimates of a session's chunks and their outlines (`chunkTokens`, schema
  * v4): read when the session is opened, written once its entries are counted
- * (services/stored-estimates.ts). Derived data: a row of another generation or counting rule is
+ * (services/session/store-token-counts.ts). Derived data: a row of another generation or counting rule is
  * never used, and a failed read only means counting (and reading) again.
  */
 import { STORED_ESTIMATE_RULE } from "../core/compaction/stored-estimates.ts";

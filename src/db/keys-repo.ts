@@ -1,7 +1,7 @@
 /**
  * Stored API keys: rows of the `apiKeys` table (modes "device" and "passphrase") and, for mode
  * "tab", one sessionStorage item of this tab (gone when the tab closes). No rule about where a key
- * may be sent lives here: the rows only carry their origins (services/key-vault.ts decides).
+ * may be sent lives here: the rows only carry their origins (services/keys/key-vault.ts decides).
  */
 import { ok, type Result, toDbError } from "./result.ts";
 import type { ApiKeyRow, CutpointDb } from "./schema.ts";

@@ -1,6 +1,6 @@
 /**
  * Who may write a session while a run is going on. A tab that runs a session (it holds the Web
- * Lock, services/session-run.ts) marks the session row with `runOwner`; every append checks the
+ * Lock, services/agent/session-run.ts) marks the session row with `runOwner`; every append checks the
  * mark in its transaction: a write from another page is refused, and so is a write from this page
  * that is not the run's own while its agent loop is writing. A mark left by a closed or crashed
  * tab is cleared by whoever finds the run's lock free (`clearRunMark`).

@@ -178,7 +178,7 @@ export function createDb(name = DB_NAME, deps: DbDeps = {}): CutpointDb {
       for (const row of legacy) {
         const providerId = row.key.slice(V1_KEY_PREFIX.length);
         if (typeof row.value !== "string" || row.value === "") continue;
-        // Bound on first use to the origin it was sent to before (services/key-vault.ts).
+        // Bound on first use to the origin it was sent to before (services/keys/key-vault.ts).
         await tx.table<ApiKeyRow, string>("apiKeys").add({
           id: `v1-${providerId}`,
           origins: [],

@@ -1,5 +1,5 @@
 /**
- * The reads of a stored session for the session view and the agent (services/session-loader.ts
+ * The reads of a stored session for the session view and the agent (services/session/session-loader.ts
  * parses them): its row, single chunks and chunk ranges, and the chunks appended after a given
  * one together with the row, read in one transaction so the leaf and the entries agree.
  */

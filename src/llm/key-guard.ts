@@ -36,7 +36,7 @@ export type KeyLookup = (id: string) => Promise<StoredKey | undefined>;
 
 let lookup: KeyLookup | undefined;
 
-/** Installed by the key store (services/key-vault.ts) before it hands out any reference. */
+/** Installed by the key store (services/keys/key-vault.ts) before it hands out any reference. */
 export function installKeyLookup(fn: KeyLookup): void {
   lookup = fn;
 }

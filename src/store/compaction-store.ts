@@ -7,7 +7,7 @@
  * undone compaction's summary comes back as the draft (when none is under way).
  */
 import { create } from "zustand";
-import type { DraftTarget, UndoneDraft } from "../services/compaction-drafts.ts";
+import type { DraftTarget, UndoneDraft } from "../services/compaction/compaction-drafts.ts";
 import { useUiStore } from "./ui-store.ts";
 
 export type PreviewStatus = "idle" | "generating" | "ready" | "failed" | "aborted" | "confirmed" | "undone";

@@ -1,6 +1,6 @@
 /** The pi sessions folder open in this page and the files followed from it, by session. */
 import { create } from "zustand";
-import type { FollowState, PiFolderListing } from "../services/pi-folder.ts";
+import type { FollowState, PiFolderListing } from "../services/pi/pi-folder.ts";
 
 interface Followed {
   state: FollowState;

@@ -3,7 +3,7 @@
  * Three implementations: OPFS (default, `openOpfsWorkspace`), a folder the person picked
  * (`pickFolderWorkspace`, File System Access API) and in-memory (`createMemoryWorkspace`, tests).
  *
- * Paths are workspace-relative with "/" separators ("src/a.ts"); a leading "/" or "./" is
+ * Paths are workspace-relative with "/" separators ("src/a.ts"); a leading "/" or "." is
  * accepted and means the root. ".." may not climb above the root. Errors are values.
  */
 

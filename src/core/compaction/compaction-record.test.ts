@@ -5,6 +5,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { coverageOf } from "../coverage/coverage.ts";
+import { coverageDetails } from "../coverage/coverage-details.ts";
 import { parseSessionJsonl } from "../session/parse.ts";
 import { assistant, msg, user } from "../session/test-builders.ts";
 import { currentPath } from "../session/tree.ts";
@@ -18,8 +20,6 @@ import {
   summaryRecord,
   withRecord,
 } from "./compaction-record.ts";
-import { coverageOf } from "./coverage.ts";
-import { coverageDetails } from "./coverage-details.ts";
 import { contextTokensOf, indexPath, planCompaction } from "./plan.ts";
 import { buildCompactionEntry, planFields } from "./summarize.ts";
 

@@ -4,6 +4,8 @@
  * coverage record (`details.coverage`, coverage-details.ts). Pure: the details of a new entry,
  * a loose reader, and the tokens after a compaction measured from the path itself.
  */
+
+import { type CoverageDetails, readCoverageDetails } from "../coverage/coverage-details.ts";
 import type {
   CompactionEntry,
   FileListDetails,
@@ -11,7 +13,6 @@ import type {
   SystemMessage,
   Usage,
 } from "../session/types.ts";
-import { type CoverageDetails, readCoverageDetails } from "./coverage-details.ts";
 import { PathIndex } from "./path-index.ts";
 import { contextTokensOf, indexPath } from "./plan.ts";
 import type { Estimator } from "./tokens.ts";

@@ -1,8 +1,9 @@
 /** The compaction engine (pure): tokens, plan, summaries, branch summaries, overflow. */
+
+export * from "../coverage/coverage.ts";
+export * from "../coverage/coverage-add.ts";
+export * from "../coverage/coverage-details.ts";
 export * from "./branch.ts";
-export * from "./coverage.ts";
-export * from "./coverage-add.ts";
-export * from "./coverage-details.ts";
 export * from "./cut.ts";
 export * from "./cut-points.ts";
 export * from "./decide.ts";

@@ -6,8 +6,9 @@
  * summarize only if still over the threshold" returns both plans. Undo appends edits whose
  * replacement is the original content (the format is append-only: the latest edit wins).
  */
+
+import { clip, contentText } from "../coverage/coverage-text.ts";
 import type { ContextEditEntry, SessionEntry, ToolCall, ToolResultMessage } from "../session/types.ts";
-import { clip, contentText } from "./coverage-text.ts";
 /** Every placeholder starts with this (so a masked result is never masked again). */
 import { isMasked, MASK_PREFIX } from "./mask-marker.ts";
 import { ABSENT } from "./path-index.ts";

@@ -5,10 +5,11 @@
  * decisions and its last stated plan, whether the range ends with the work still open, the files
  * changed (with the request they served), commits made, and the names the messages return to.
  */
+
+import { toolCallCommand } from "../coverage/coverage-commands.ts";
+import { isAcknowledgement, isDecision } from "../coverage/coverage-lang.ts";
+import { clip, contentText, sentences, splitProse } from "../coverage/coverage-text.ts";
 import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage } from "../session/types.ts";
-import { toolCallCommand } from "./coverage-commands.ts";
-import { isAcknowledgement, isDecision } from "./coverage-lang.ts";
-import { clip, contentText, sentences, splitProse } from "./coverage-text.ts";
 import { callFileOp } from "./file-ops.ts";
 import { createOutcomeTracker, type ToolOutcome } from "./tool-outcomes.ts";
 

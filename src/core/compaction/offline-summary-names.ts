@@ -4,7 +4,7 @@
  * camel-case names, `name()` calls, paths), counted with the person's words weighing more, and
  * ranked. Tool output is never read here (it names everything in passing).
  */
-import { pathsInText } from "./coverage-text.ts";
+import { pathsInText } from "../coverage/coverage-text.ts";
 
 const SPAN = /`([^`\n]{2,80})`/g;
 const IDENT = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(\))?$/;

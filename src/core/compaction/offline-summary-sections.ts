@@ -7,8 +7,8 @@
  * previous summary, each section updates the previous one's (one goal, one list of progress).
  * Every section is bounded, so the summary's length does not grow with the range.
  */
-import type { CoverageCandidate } from "./coverage-extract.ts";
-import { clip, codeSpan, normalizeKey, PROJECT_ROOT_LABEL } from "./coverage-text.ts";
+import type { CoverageCandidate } from "../coverage/coverage-extract.ts";
+import { clip, codeSpan, normalizeKey, PROJECT_ROOT_LABEL } from "../coverage/coverage-text.ts";
 import type { Digest } from "./offline-summary-digest.ts";
 import type { PreviousSummary } from "./offline-summary-previous.ts";
 import {

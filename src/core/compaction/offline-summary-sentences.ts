@@ -4,7 +4,7 @@
  * (questions, two-word commands), a rule as a standalone sentence, and an assistant's plan line
  * as a step ("Now let's check if it compiles:" → "Check if it compiles.").
  */
-import { clip, sentences } from "./coverage-text.ts";
+import { clip, sentences } from "../coverage/coverage-text.ts";
 
 const LEAD_ACK =
   /^(?:(?:ok(?:ay)?|alright|all right|right|yes|yeah|yep|no|nope|so|btw|well|hm+|great|cool|nice|perfect|thanks|also|and|but|now|then)\b[\s,.!:;-]*)+/i;

@@ -7,10 +7,10 @@
  * generateCompaction so the preview can show, edit and confirm it the same way.
  */
 
+import type { CoverageCandidate, CoverageKind } from "../coverage/coverage-extract.ts";
+import { startCoverageExtraction } from "../coverage/coverage-extract.ts";
+import { codeSpan } from "../coverage/coverage-text.ts";
 import { emptyUsage } from "../session/usage.ts";
-import type { CoverageCandidate, CoverageKind } from "./coverage-extract.ts";
-import { startCoverageExtraction } from "./coverage-extract.ts";
-import { codeSpan } from "./coverage-text.ts";
 import { formatFileBlocks } from "./file-ops.ts";
 import { type Digest, startDigest } from "./offline-summary-digest.ts";
 import { readPreviousSummary } from "./offline-summary-previous.ts";

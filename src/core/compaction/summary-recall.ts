@@ -13,7 +13,7 @@ import {
   salientWords,
   summaryPaths,
   wordStems,
-} from "./coverage-text.ts";
+} from "../coverage/coverage-text.ts";
 
 export type RecallKind = "path" | "identifier" | "command" | "decision";
 

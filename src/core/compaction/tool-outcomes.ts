@@ -5,9 +5,10 @@
  * answered again, or a file the error names was changed. One rule for the offline summary's
  * Blocked and the coverage check's "resolved later"; linear in the range.
  */
+
+import { salientCommands, toolCallCommand } from "../coverage/coverage-commands.ts";
+import { clip, codeSpan, contentText, errorLineOf, pathsInText } from "../coverage/coverage-text.ts";
 import type { AgentMessage, AssistantMessage, ToolCall, ToolResultMessage } from "../session/types.ts";
-import { salientCommands, toolCallCommand } from "./coverage-commands.ts";
-import { clip, codeSpan, contentText, errorLineOf, pathsInText } from "./coverage-text.ts";
 import { callFileOp } from "./file-ops.ts";
 
 export interface ToolOutcome {

@@ -1,7 +1,7 @@
 /**
  * Outlines of a stored chunk's entries: what the tree, the path and the timeline's model read,
  * without the messages' bodies, so that a reopened session is shown whole before its 100 MB of
- * JSONL are parsed (services/session-loader.ts fills the bodies in afterwards). Pure.
+ * JSONL are parsed (services/session/session-loader.ts fills the bodies in afterwards). Pure.
  *
  * - An entry other than a message, and a system message (the projection folds its sections), is
  *   kept whole.

@@ -1,5 +1,5 @@
 /**
- * The tab's agent (services/agent-instance.ts), loaded on demand: its runner, tools and model
+ * The tab's agent (services/agent/agent-instance.ts), loaded on demand: its runner, tools and model
  * client are not needed to show the session list or a session, so they are not in the initial
  * bundle. It is fetched when the page is first idle, with the other code loaded on demand, or at
  * once by a send or by a session with agent work in storage (use-agent.ts); until then no run can
@@ -8,14 +8,14 @@
 import { useSyncExternalStore } from "react";
 import { importOnce, loadOnce, registerPrefetch } from "../shell/lazy-component.ts";
 
-export type AgentModule = typeof import("../../services/agent-instance.ts");
+export type AgentModule = typeof import("../../services/agent/agent-instance.ts");
 
 let agent: AgentModule | undefined;
 const onLoad: ((agent: AgentModule) => void)[] = [];
 const listeners = new Set<() => void>();
 
 /** The agent's module, fetched again by the next call after a failure (see `importOnce`). */
-const importAgent = importOnce<AgentModule>(() => import("../../services/agent-instance.ts"));
+const importAgent = importOnce<AgentModule>(() => import("../../services/agent/agent-instance.ts"));
 
 /** Loads the agent (once); what `whenAgentLoads` registered runs before anyone else gets it. */
 export const loadAgent: () => Promise<AgentModule> = loadOnce(() =>

@@ -9,7 +9,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { THINKING_LEVELS } from "../../core/agent/settings.ts";
-import { awaitsReply } from "../../services/interrupted-reply.ts";
+import { awaitsReply } from "../../services/agent/interrupted-reply.ts";
 import { useAgentUiStore } from "../../store/agent-ui-store.ts";
 import {
   openCompactionPreview,

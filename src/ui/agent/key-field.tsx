@@ -20,7 +20,7 @@ import {
   revealKeyFor,
   saveKey,
   type VaultResult,
-} from "../../services/key-vault.ts";
+} from "../../services/keys/key-vault.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import "./key-field.css";
 

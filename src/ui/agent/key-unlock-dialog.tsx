@@ -4,7 +4,7 @@
  * Cancel sends nothing. Mounted once by the app; installs itself as the key vault's prompt.
  */
 import { useEffect, useId, useRef, useState } from "react";
-import { type PassphraseRequest, setPassphrasePrompt } from "../../services/key-vault.ts";
+import { type PassphraseRequest, setPassphrasePrompt } from "../../services/keys/key-vault.ts";
 import { Dialog } from "../common/dialog.tsx";
 import "./key-field.css";
 

@@ -6,8 +6,8 @@
  * and the session's compaction banner.
  */
 import { useEffect, useRef, useState } from "react";
-import type { SessionAgentState } from "../../services/agent-session.ts";
-import { keepable } from "../../services/interrupted-reply.ts";
+import type { SessionAgentState } from "../../services/agent/agent-session.ts";
+import { keepable } from "../../services/agent/interrupted-reply.ts";
 import { useCompactionStore, useSessionCompaction } from "../../store/compaction-store.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { AssistantView, MessageView } from "./message-view.tsx";

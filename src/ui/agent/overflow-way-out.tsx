@@ -1,13 +1,13 @@
 /**
- * The ways out of an overflow dead end (services/overflow-ways-out.ts), in the composer area: why
+ * The ways out of an overflow dead end (services/compaction/overflow-ways-out.ts), in the composer area: why
  * the message could not go out, then what can work: mask tool outputs, edit and resend it
  * shorter, drop it, or a model with a larger window. Shown as long as the session stands there
  * (after a reload too).
  */
 import { useEffect, useState } from "react";
 import type { SessionEntry } from "../../core/session/types.ts";
-import type { OverflowDeadEnd } from "../../services/overflow-ways-out.ts";
-import { overflowWaysOut } from "../../services/stranded-instance.ts";
+import { overflowWaysOut } from "../../services/agent/stranded-instance.ts";
+import type { OverflowDeadEnd } from "../../services/compaction/overflow-ways-out.ts";
 import { useCompactionStore } from "../../store/compaction-store.ts";
 import { fullTokens } from "../compaction/format-tokens.ts";
 

@@ -11,7 +11,7 @@ import { db } from "../../db/instance.ts";
 import { listModels, testConnection } from "../../llm/connection.ts";
 import { isMixedContent } from "../../llm/errors.ts";
 import { NO_PROVIDER, PROVIDER_PRESETS, type ProviderId, providerPreset } from "../../llm/providers.ts";
-import { checkBaseUrl } from "../../services/agent-base-url.ts";
+import { checkBaseUrl } from "../../services/agent/agent-base-url.ts";
 import {
   modelLimits,
   type ProviderSettings,
@@ -19,8 +19,8 @@ import {
   saveProviderSettings,
   withOverride,
   withProvider,
-} from "../../services/agent-settings.ts";
-import { keyRefFor, keyStatus, keyStores } from "../../services/key-vault.ts";
+} from "../../services/agent/agent-settings.ts";
+import { keyRefFor, keyStatus, keyStores } from "../../services/keys/key-vault.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { markInvisible } from "../common/invisible.ts";
 import { SafeText } from "../common/safe-text.tsx";

@@ -2,12 +2,12 @@
 import { useEffect, useMemo, useState } from "react";
 import { currentPath } from "../../core/session/tree.ts";
 import { db } from "../../db/instance.ts";
-import { DEFAULT_SYSTEM_PROMPT } from "../../services/agent-settings.ts";
+import { DEFAULT_SYSTEM_PROMPT } from "../../services/agent/agent-settings.ts";
 import {
   type SessionPrompt,
   saveSessionPrompt,
   sessionPrompt,
-} from "../../services/system-prompt-service.ts";
+} from "../../services/prompt/system-prompt-service.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { Dialog } from "../common/dialog.tsx";
 import { SafeText } from "../common/safe-text.tsx";

@@ -3,13 +3,13 @@ import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { db } from "../../db/instance.ts";
 import { agentWorkStored } from "../../db/reply-checkpoints.ts";
-import { loadProviderSettings, type ProviderSettings } from "../../services/agent-settings.ts";
+import { loadProviderSettings, type ProviderSettings } from "../../services/agent/agent-settings.ts";
 import {
   effectiveSettings,
   IDLE_AGENT_STATE,
   type SessionAgentState,
   type SessionController,
-} from "../../services/agent-types.ts";
+} from "../../services/agent/agent-types.ts";
 import { loadAgent, useLoadedAgent } from "./agent-handle.ts";
 
 /**

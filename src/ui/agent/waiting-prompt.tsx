@@ -1,15 +1,15 @@
 /**
  * A prompt that waits for the session's compaction review, in the composer area: its text, the
  * review one click away (Open the review), Skip and send, Edit (back into the box) and Cancel.
- * It is stored (services/prompt-waits.ts), so it is shown again after a reload; then, once the
+ * It is stored (services/compaction/prompt-waits.ts), so it is shown again after a reload; then, once the
  * review is decided, it is claimed and sent once.
  */
 import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import type { SessionEntry } from "../../core/session/types.ts";
-import { alreadySent } from "../../services/prompt-waits.ts";
-import { onReviewDecided } from "../../services/review-queue.ts";
-import { promptWaits } from "../../services/stranded-instance.ts";
+import { promptWaits } from "../../services/agent/stranded-instance.ts";
+import { alreadySent } from "../../services/compaction/prompt-waits.ts";
+import { onReviewDecided } from "../../services/compaction/review-queue.ts";
 import { openCompactionPreview, useSessionCompaction } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { skipReview } from "../compaction/review-actions.ts";

@@ -3,8 +3,8 @@
  * files in it, and the content of a clicked file (as text). Re-reads after every tool call.
  */
 import { useEffect, useState, useSyncExternalStore } from "react";
-import { agentWorkspace } from "../../services/agent-instance.ts";
-import { workspaceWhere } from "../../services/agent-workspace.ts";
+import { agentWorkspace } from "../../services/agent/agent-instance.ts";
+import { workspaceWhere } from "../../services/agent/agent-workspace.ts";
 import { useAgentUiStore } from "../../store/agent-ui-store.ts";
 import type { WalkEntry } from "../../tools/index.ts";
 import { markInvisible } from "../common/invisible.ts";
@@ -14,7 +14,7 @@ import { formatBytes } from "../format.ts";
 const MAX_FILES = 2_000;
 const MAX_VIEW_CHARS = 200_000;
 
-/** The workspace's state (the panel's code loads with the agent's: services/agent-instance.ts). */
+/** The workspace's state (the panel's code loads with the agent's: services/agent/agent-instance.ts). */
 function useWorkspace() {
   useEffect(() => {
     void agentWorkspace.init();

@@ -1,6 +1,6 @@
 /** Rename and delete-confirmation dialogs. */
 import { useState } from "react";
-import { UNDO_WINDOW_MS } from "../../services/sessions-service.ts";
+import { UNDO_WINDOW_MS } from "../../services/session/sessions-service.ts";
 import { Dialog } from "./dialog.tsx";
 import { HiddenCharsNote, SafeText } from "./safe-text.tsx";
 

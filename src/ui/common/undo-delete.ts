@@ -6,7 +6,12 @@
 import { useEffect } from "react";
 import { sessionTitle } from "../../core/session/session-name.ts";
 import { db } from "../../db/instance.ts";
-import { pendingDeletes, purgeExpired, UNDO_WINDOW_MS, undoDelete } from "../../services/sessions-service.ts";
+import {
+  pendingDeletes,
+  purgeExpired,
+  UNDO_WINDOW_MS,
+  undoDelete,
+} from "../../services/session/sessions-service.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 
 /** Sessions with an Undo toast in this page (StrictMode runs the start-up effect twice). */

@@ -7,7 +7,7 @@
  */
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { tokensAfter } from "../../core/compaction/breakdown.ts";
-import type { CoverageReport } from "../../core/compaction/coverage.ts";
+import type { CoverageReport } from "../../core/coverage/coverage.ts";
 import { useCompactionStore, useSessionCompaction } from "../../store/compaction-store.ts";
 import { focusFirstOf } from "../common/focus-return.ts";
 import { SafeText } from "../common/safe-text.tsx";

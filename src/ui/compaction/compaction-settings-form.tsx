@@ -13,8 +13,8 @@ import {
   modelLimits,
   normalizeProviderSettings,
   PROVIDER_SETTINGS_KEY,
-} from "../../services/agent-settings.ts";
-import { fitSettings, typicalStartTokens } from "../../services/compaction-fit.ts";
+} from "../../services/agent/agent-settings.ts";
+import { fitSettings, typicalStartTokens } from "../../services/compaction/compaction-fit.ts";
 import {
   COMPACTION_SETTINGS_KEY,
   type CompactionMode,
@@ -25,7 +25,7 @@ import {
   saveSessionCompactionSettings,
   sessionSettingsKey,
   withSessionOverride,
-} from "../../services/compaction-settings.ts";
+} from "../../services/compaction/compaction-settings.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import type { SessionSlotProps } from "../shell/slots.ts";
 import { FitProblems } from "./fit-warning.tsx";

@@ -5,15 +5,15 @@
  */
 import { tokensAfter } from "../../core/compaction/breakdown.ts";
 import { compactionDetails } from "../../core/compaction/compaction-record.ts";
-import { type CoverageReport, checkCoverage } from "../../core/compaction/coverage.ts";
-import { coverageDetails } from "../../core/compaction/coverage-details.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
+import { type CoverageReport, checkCoverage } from "../../core/coverage/coverage.ts";
+import { coverageDetails } from "../../core/coverage/coverage-details.ts";
 import type { SystemMessage } from "../../core/session/types.ts";
 import { LEAF_MOVED_MESSAGE } from "../../db/append-at-leaf.ts";
 import { db } from "../../db/instance.ts";
-import { confirmCompaction } from "../../services/compaction-runner.ts";
-import { releaseQueuedPrompts } from "../../services/review-queue.ts";
-import { coverageItemsInSlices } from "../../services/slices.ts";
+import { coverageItemsInSlices } from "../../services/common/slices.ts";
+import { confirmCompaction } from "../../services/compaction/compaction-runner.ts";
+import { releaseQueuedPrompts } from "../../services/compaction/review-queue.ts";
 import { sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { kTokens } from "./format-tokens.ts";

@@ -3,9 +3,9 @@
  * by kind, each linked to the entry where it appears, with one click to add it to the summary (in
  * its section) or to dismiss it; dismissed items can be restored. Deterministic, no model.
  */
-import type { CoverageItem, CoverageReport } from "../../core/compaction/coverage.ts";
-import { coverageFigure } from "../../core/compaction/coverage.ts";
-import { COVERAGE_KINDS, type CoverageKind } from "../../core/compaction/coverage-extract.ts";
+import type { CoverageItem, CoverageReport } from "../../core/coverage/coverage.ts";
+import { coverageFigure } from "../../core/coverage/coverage.ts";
+import { COVERAGE_KINDS, type CoverageKind } from "../../core/coverage/coverage-extract.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { markInvisible } from "../common/invisible.ts";
 import { SafeText } from "../common/safe-text.tsx";

@@ -8,7 +8,7 @@ import { useMemo, useRef, useState } from "react";
 import { DEFAULT_MASK_MIN_TOKENS, planMasking } from "../../core/compaction/masking.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
 import { db } from "../../db/instance.ts";
-import { maskToolOutputs, unmaskToolOutputs } from "../../services/masking-service.ts";
+import { maskToolOutputs, unmaskToolOutputs } from "../../services/compaction/masking-service.ts";
 import { sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { refocusIfLost } from "../common/focus-return.ts";

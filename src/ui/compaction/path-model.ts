@@ -11,7 +11,7 @@ import { createPlanner, type Planner } from "../../core/compaction/planner.ts";
 import type { Estimator } from "../../core/compaction/tokens.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { weakCache } from "../../core/session/weak-cache.ts";
-import { runStepsInSlices, WARM_SLICE_MS } from "../../services/yield.ts";
+import { runStepsInSlices, WARM_SLICE_MS } from "../../services/common/yield.ts";
 import { sharedSessionContext, warmSessionContext } from "../hooks/session-context.ts";
 
 export interface PathModel {

@@ -8,9 +8,9 @@
 
 import { PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
 import { db } from "../../db/instance.ts";
-import type { AgentHooks } from "../../services/agent-types.ts";
-import type { CompactionUi } from "../../services/compaction-agent-hooks.ts";
-import { promptWaits } from "../../services/stranded-instance.ts";
+import type { AgentHooks } from "../../services/agent/agent-types.ts";
+import { promptWaits } from "../../services/agent/stranded-instance.ts";
+import type { CompactionUi } from "../../services/compaction/compaction-agent-hooks.ts";
 import { sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { whenAgentLoads } from "../agent/agent-handle.ts";
@@ -77,7 +77,7 @@ const compactionUi: CompactionUi = {
 // The hooks (and the compaction code they run) load with the first run, not with the page.
 let hooks: Promise<AgentHooks> | undefined;
 const loadHooks = () =>
-  (hooks ??= import("../../services/compaction-agent-hooks.ts").then((m) =>
+  (hooks ??= import("../../services/compaction/compaction-agent-hooks.ts").then((m) =>
     m.createCompactionHooks({ db, ui: compactionUi, waits: promptWaits }),
   ));
 registerPrefetch(loadHooks);

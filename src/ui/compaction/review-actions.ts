@@ -1,5 +1,5 @@
 /** Actions on a session's review shared by the review and the composer: Skip (and send what waits). */
-import { releaseQueuedPrompts } from "../../services/review-queue.ts";
+import { releaseQueuedPrompts } from "../../services/compaction/review-queue.ts";
 import { useCompactionStore } from "../../store/compaction-store.ts";
 
 /** Closes the review without compacting, and lets the prompts that wait for it go as they are. */

@@ -5,13 +5,13 @@
  * Confirm through `reportRef`.
  */
 import { type MutableRefObject, useEffect, useState } from "react";
-import { type CoverageReport, coverageRanges } from "../../core/compaction/coverage.ts";
-import { addItemsToSummary, addItemToSummary } from "../../core/compaction/coverage-add.ts";
-import type { CoverageCandidate } from "../../core/compaction/coverage-extract.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
+import { type CoverageReport, coverageRanges } from "../../core/coverage/coverage.ts";
+import { addItemsToSummary, addItemToSummary } from "../../core/coverage/coverage-add.ts";
+import type { CoverageCandidate } from "../../core/coverage/coverage-extract.ts";
 import { db } from "../../db/instance.ts";
-import { resolveSummarizer } from "../../services/compaction-endpoint.ts";
-import { checkCoverageWithModel } from "../../services/coverage-check-service.ts";
+import { resolveSummarizer } from "../../services/compaction/compaction-endpoint.ts";
+import { checkCoverageWithModel } from "../../services/compaction/coverage-check-service.ts";
 import { useCompactionStore, useSessionCompaction } from "../../store/compaction-store.ts";
 import { CoveragePanel, type ModelCheckState } from "./coverage-panel.tsx";
 import { plural } from "./format-tokens.ts";

@@ -1,11 +1,15 @@
 /**
  * Keeps a session's review across reloads: reads the saved draft (focus, keep-recent, cut,
  * summarizer, open state) into the store once per session, then saves this session's changes to
- * Dexie a moment after they happen (services/compaction-drafts.ts; never the session file).
+ * Dexie a moment after they happen (services/compaction/compaction-drafts.ts; never the session file).
  */
 import { useEffect } from "react";
 import { db } from "../../db/instance.ts";
-import { loadSavedReview, type SavedReview, saveReview } from "../../services/compaction-drafts.ts";
+import {
+  loadSavedReview,
+  type SavedReview,
+  saveReview,
+} from "../../services/compaction/compaction-drafts.ts";
 import { type SessionCompaction, sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 
 const SAVE_DELAY_MS = 250;

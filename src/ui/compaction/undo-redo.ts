@@ -4,8 +4,8 @@
  */
 import type { CompactionEntry, SessionEntry } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
-import { undoneDraftOf } from "../../services/compaction-drafts.ts";
-import { redoCompaction, undoCompaction } from "../../services/compaction-runner.ts";
+import { undoneDraftOf } from "../../services/compaction/compaction-drafts.ts";
+import { redoCompaction, undoCompaction } from "../../services/compaction/compaction-runner.ts";
 import { useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { refocusIfLost } from "../common/focus-return.ts";

@@ -18,9 +18,9 @@ import {
   normalizeProviderSettings,
   PROVIDER_SETTINGS_KEY,
   type ProviderSettings,
-} from "../../services/agent-settings.ts";
-import { chooseSummarizerModel, modelOnPath } from "../../services/compaction-endpoint.ts";
-import { fitSettings, typicalStartTokens } from "../../services/compaction-fit.ts";
+} from "../../services/agent/agent-settings.ts";
+import { chooseSummarizerModel, modelOnPath } from "../../services/compaction/compaction-endpoint.ts";
+import { fitSettings, typicalStartTokens } from "../../services/compaction/compaction-fit.ts";
 import {
   COMPACTION_SETTINGS_KEY,
   type CompactionUserSettings,
@@ -28,7 +28,7 @@ import {
   readSessionOverride,
   sessionSettingsKey,
   withSessionOverride,
-} from "../../services/compaction-settings.ts";
+} from "../../services/compaction/compaction-settings.ts";
 import { useSessionCompaction } from "../../store/compaction-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import { usePathWarming } from "../hooks/warm-session.ts";
@@ -80,7 +80,7 @@ export interface CompactionModel {
   windowStart: number;
 }
 
-/** The latest model on the path (one rule, services/compaction-endpoint.ts). */
+/** The latest model on the path (one rule, services/compaction/compaction-endpoint.ts). */
 export const pathModel = modelOnPath;
 
 /** The current path of a loaded session, computed once per loaded object. */

@@ -6,10 +6,10 @@
  * dismissals.
  */
 import { useEffect, useMemo, useState } from "react";
-import { type CoverageReport, checkCoverage } from "../../core/compaction/coverage.ts";
-import type { CoverageCandidate } from "../../core/compaction/coverage-extract.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
-import { coverageItemsInSlices } from "../../services/slices.ts";
+import { type CoverageReport, checkCoverage } from "../../core/coverage/coverage.ts";
+import type { CoverageCandidate } from "../../core/coverage/coverage-extract.ts";
+import { coverageItemsInSlices } from "../../services/common/slices.ts";
 
 const NONE: readonly CoverageCandidate[] = [];
 

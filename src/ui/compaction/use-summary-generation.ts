@@ -10,10 +10,10 @@ import type { CompactionPlan } from "../../core/compaction/plan.ts";
 import { planFields } from "../../core/compaction/summarize.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
-import { resolveSummarizer } from "../../services/compaction-endpoint.ts";
-import { generateSummary } from "../../services/compaction-runner.ts";
-import { offlineCompactionInSlices } from "../../services/slices.ts";
-import { loadSummaryInstructions } from "../../services/summary-instructions.ts";
+import { offlineCompactionInSlices } from "../../services/common/slices.ts";
+import { resolveSummarizer } from "../../services/compaction/compaction-endpoint.ts";
+import { generateSummary } from "../../services/compaction/compaction-runner.ts";
+import { loadSummaryInstructions } from "../../services/compaction/summary-instructions.ts";
 import { type DraftTarget, sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 
 const targetOf = (

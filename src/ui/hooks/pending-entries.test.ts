@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { buildMoveEntry } from "../../core/session/moves.ts";
 import { entry, header, msg, TS, user } from "../../core/session/test-builders.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
-import type { LoadedSession } from "../../services/loaded-session.ts";
+import type { LoadedSession } from "../../services/session/loaded-session.ts";
 import { treeData } from "../tree/tree-model.ts";
 import {
   type Held,

@@ -10,7 +10,7 @@
  */
 import type { SessionEntry } from "../../core/session/types.ts";
 import type { AppendedEntries } from "../../db/sessions-repo.ts";
-import type { LoadedSession } from "../../services/loaded-session.ts";
+import type { LoadedSession } from "../../services/session/loaded-session.ts";
 
 export interface PendingBatch {
   token: number;

@@ -13,7 +13,7 @@ import {
 } from "../../core/session/context.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { weakCache } from "../../core/session/weak-cache.ts";
-import { runStepsInSlices, WARM_SLICE_MS } from "../../services/yield.ts";
+import { runStepsInSlices, WARM_SLICE_MS } from "../../services/common/yield.ts";
 
 const contexts = weakCache<readonly SessionEntry[], SessionContext>();
 const building = weakCache<readonly SessionEntry[], Promise<void>>();

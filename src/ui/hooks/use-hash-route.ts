@@ -1,6 +1,6 @@
 /** Keeps the open session in the URL hash (#/s/<id>) and remembers it, so a reload (or a visit to "/") reopens it. */
 import { useEffect } from "react";
-import { rememberOpenSession } from "../../services/sessions-last-open.ts";
+import { rememberOpenSession } from "../../services/session/sessions-last-open.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 
 const PREFIX = "#/s/";

@@ -8,7 +8,7 @@ import {
   exportSessionFile,
   loadExampleSession,
   renameSession,
-} from "../../services/sessions-service.ts";
+} from "../../services/session/sessions-service.ts";
 import { openCompactionPreview } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { download } from "../common/download.ts";

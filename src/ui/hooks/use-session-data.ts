@@ -8,10 +8,10 @@ import { flushSync } from "react-dom";
 import { db } from "../../db/instance.ts";
 import type { SessionRow } from "../../db/schema.ts";
 import { onEntriesAppended } from "../../db/sessions-repo.ts";
-import type { LoadedSession, OutlinedSession } from "../../services/loaded-session.ts";
-import { keepEntries, peekNewest } from "../../services/session-handover.ts";
-import { loadNewEntries, loadSession } from "../../services/session-loader.ts";
-import { storeEstimates } from "../../services/stored-estimates.ts";
+import type { LoadedSession, OutlinedSession } from "../../services/session/loaded-session.ts";
+import { keepEntries, peekNewest } from "../../services/session/session-handover.ts";
+import { loadNewEntries, loadSession } from "../../services/session/session-loader.ts";
+import { storeEstimates } from "../../services/session/store-token-counts.ts";
 import { sessionPath } from "../tree/tree-model.ts";
 import {
   type Held,
@@ -158,7 +158,7 @@ export function useSessionData(sessionId: string | undefined): SessionData {
   }, [sessionId, generation, setLoaded]);
 
   // What is loaded stays in memory for a switch back to this session (taken by the loader as
-  // long as it is what is stored, services/session-handover.ts).
+  // long as it is what is stored, services/session/session-handover.ts).
   const byteSize = row?.id === loaded?.id ? row?.byteSize : undefined;
   useEffect(() => {
     if (loaded && byteSize !== undefined && loaded.generation === generation) keepEntries(loaded, byteSize);

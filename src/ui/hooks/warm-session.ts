@@ -1,6 +1,6 @@
 /**
  * Once a big session is read (its token estimates are made, or taken from storage, while it is
- * read: services/session-loader.ts), builds what opening it needs: the tree index a part at
+ * read: services/session/session-loader.ts), builds what opening it needs: the tree index a part at
  * a time, the tree data, the current path and the timeline model in tasks of their own
  * (`warmViews`), and after the whole session is shown, the models other views build from the
  * path (`warmPathModels`). Without it, all of that
@@ -8,7 +8,7 @@
  */
 import { useCallback, useSyncExternalStore } from "react";
 import type { SessionEntry } from "../../core/session/types.ts";
-import { WARM_SLICE_MS, yieldToEventLoop } from "../../services/yield.ts";
+import { WARM_SLICE_MS, yieldToEventLoop } from "../../services/common/yield.ts";
 import { warmTimelineModel } from "../timeline/timeline-model.ts";
 import { growTreeIndex, sessionPath, treeData } from "../tree/tree-model.ts";
 

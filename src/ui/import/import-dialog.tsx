@@ -5,7 +5,7 @@
  * files to come in the same import, the answer to an existing id can be kept for all of them.
  */
 import { useState } from "react";
-import { describeDamage, describePath } from "../../services/import-report.ts";
+import { describeDamage, describePath } from "../../services/import/import-report.ts";
 import { type ImportAnswer, type ImportQuestion, useImportQuestion } from "../../store/import-store.ts";
 import { Dialog } from "../common/dialog.tsx";
 import { SafeText } from "../common/safe-text.tsx";

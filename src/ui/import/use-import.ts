@@ -6,8 +6,8 @@
 import { useCallback } from "react";
 import { db } from "../../db/instance.ts";
 import type { SessionRow } from "../../db/schema.ts";
-import { describeImported, describeNormalized } from "../../services/import-report.ts";
-import type { ImportChoice } from "../../services/import-service.ts";
+import { describeImported, describeNormalized } from "../../services/import/import-report.ts";
+import type { ImportChoice } from "../../services/import/import-service.ts";
 import { useImportQuestion } from "../../store/import-store.ts";
 import { TOAST_TIMEOUTS, useUiStore } from "../../store/ui-store.ts";
 import { formatCountOf } from "../format.ts";
@@ -26,7 +26,7 @@ async function importOne(file: File, batch: Batch): Promise<SessionRow | undefin
   ui.upsertImport({ id, fileName: file.name, phase: "read", fraction: 0 });
   try {
     // The parser and the rest of the import: a lazy chunk (not in the initial JS).
-    const { parseFile, questionsFor } = await import("../../services/import-service.ts");
+    const { parseFile, questionsFor } = await import("../../services/import/import-service.ts");
     let last = 0;
     const parsed = await parseFile(
       db,

@@ -1,6 +1,6 @@
 /** Above a session followed from pi's folder: that pi writes it, what arrived, and the ways to work on it. */
 
-import { piFolder } from "../../services/pi-folder-instance.ts";
+import { piFolder } from "../../services/pi/pi-folder-instance.ts";
 import { usePiFollowStore } from "../../store/pi-follow-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { formatCountOf } from "../format.ts";

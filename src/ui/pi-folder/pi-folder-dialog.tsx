@@ -1,7 +1,7 @@
 /** The pi sessions folder: choose it, see its sessions by project, open one and follow it while pi writes. */
 import { useState } from "react";
-import { canOpenFolders, listPiFolder, type PiFolderSession } from "../../services/pi-folder.ts";
-import { piFolder } from "../../services/pi-folder-instance.ts";
+import { canOpenFolders, listPiFolder, type PiFolderSession } from "../../services/pi/pi-folder.ts";
+import { piFolder } from "../../services/pi/pi-folder-instance.ts";
 import { usePiFollowStore } from "../../store/pi-follow-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { Dialog } from "../common/dialog.tsx";

@@ -7,7 +7,7 @@ import { useLiveQuery } from "dexie-react-hooks";
 import { useState } from "react";
 import { readStoredInstructions } from "../../core/compaction/instructions.ts";
 import { db } from "../../db/instance.ts";
-import { SUMMARY_INSTRUCTIONS_KEY } from "../../services/summary-instructions.ts";
+import { SUMMARY_INSTRUCTIONS_KEY } from "../../services/compaction/summary-instructions.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import { lazyComponent } from "../shell/lazy-component.ts";
 import type { SessionSlotProps } from "../shell/slots.ts";

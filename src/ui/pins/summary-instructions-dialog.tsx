@@ -16,7 +16,7 @@ import {
   loadSummaryInstructions,
   type SummaryInstructionsState,
   saveSummaryInstructions,
-} from "../../services/summary-instructions.ts";
+} from "../../services/compaction/summary-instructions.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { Dialog } from "../common/dialog.tsx";
 

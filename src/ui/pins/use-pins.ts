@@ -2,7 +2,7 @@
 import { entryPinText, type Pin } from "../../core/agent/pins.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
-import { changePin, type PinRequest } from "../../services/pins-service.ts";
+import { changePin, type PinRequest } from "../../services/prompt/pins-service.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import { leafOf, sessionPath } from "../tree/tree-model.ts";

@@ -5,9 +5,9 @@
  * Nothing is sent before "Save and sync".
  */
 import { useEffect, useId, useState } from "react";
-import type { KeyStorageMode } from "../../services/key-vault.ts";
-import type { SyncConfig, SyncTarget } from "../../services/sync-config.ts";
-import type { SessionSyncStatus } from "../../services/sync-engine.ts";
+import type { KeyStorageMode } from "../../services/keys/key-vault.ts";
+import type { SyncConfig, SyncTarget } from "../../services/sync/sync-config.ts";
+import type { SessionSyncStatus } from "../../services/sync/sync-engine.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { formatCountOf } from "../format.ts";
 import { apacheCorsLines, NEXTCLOUD_CORS_NOTE, s3CorsJson } from "./cors-text.ts";
@@ -109,7 +109,7 @@ export function SyncSettings() {
   const origin = typeof location === "undefined" ? "https://cutpoint.example" : location.origin;
 
   useEffect(() => {
-    void import("../../services/sync-app.ts")
+    void import("../../services/sync/sync-app.ts")
       .then((m) => m.readAppSyncConfig())
       .then((c) => {
         setConfig(c);
@@ -130,7 +130,7 @@ export function SyncSettings() {
             prefix: draft.prefix,
           }
         : { kind: "webdav", url: draft.url };
-    const m = await import("../../services/sync-app.ts");
+    const m = await import("../../services/sync/sync-app.ts");
     const saved = await m.saveAppSyncSetup({
       target,
       secrets: { id: draft.id, secret: draft.secret, passphrase: draft.passphrase },
@@ -156,7 +156,7 @@ export function SyncSettings() {
   };
 
   const turnOff = async () => {
-    const m = await import("../../services/sync-app.ts");
+    const m = await import("../../services/sync/sync-app.ts");
     await m.clearAppSync();
     setConfig(undefined);
     setDraft(EMPTY);

@@ -1,12 +1,12 @@
 /** The page's sync engine (started once, after the app has loaded) and a hook that follows its status. */
 import { useSyncExternalStore } from "react";
-import type { SyncEngine, SyncStatus } from "../../services/sync-engine.ts";
+import type { SyncEngine, SyncStatus } from "../../services/sync/sync-engine.ts";
 
 let engine: Promise<SyncEngine> | undefined;
 
 /** The engine, started on first use (its code loads then: it is not in the initial bundle). */
 export function appSyncEngine(): Promise<SyncEngine> {
-  engine ??= import("../../services/sync-app.ts").then((m) => m.startAppSync());
+  engine ??= import("../../services/sync/sync-app.ts").then((m) => m.startAppSync());
   return engine;
 }
 

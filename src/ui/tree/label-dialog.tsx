@@ -2,7 +2,7 @@
 import { useState } from "react";
 import type { TreeData } from "../../core/session/session-tree.ts";
 import { db } from "../../db/instance.ts";
-import { setLabel } from "../../services/branch-service.ts";
+import { setLabel } from "../../services/tree/branch-service.ts";
 import { useTreeStore } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { Dialog } from "../common/dialog.tsx";

@@ -10,9 +10,13 @@
 import type { TreeData } from "../../core/session/session-tree.ts";
 import type { Result, SessionRow } from "../../db/index.ts";
 import { db } from "../../db/instance.ts";
-import { decideLeafMove, type NavigationPlan, planNavigation } from "../../services/branch-navigation.ts";
-import { buildLeafMove, moveLeaf } from "../../services/branch-service.ts";
-import { loadCompactionSettings } from "../../services/compaction-settings.ts";
+import { loadCompactionSettings } from "../../services/compaction/compaction-settings.ts";
+import {
+  decideLeafMove,
+  type NavigationPlan,
+  planNavigation,
+} from "../../services/tree/branch-navigation.ts";
+import { buildLeafMove, moveLeaf } from "../../services/tree/branch-service.ts";
 import {
   type FocusAfterMove,
   type LeafMoveRequest,

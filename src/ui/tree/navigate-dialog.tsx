@@ -11,14 +11,17 @@ import { BRANCH_SUMMARY_PREAMBLE } from "../../core/compaction/prompts.ts";
 import type { TreeData } from "../../core/session/session-tree.ts";
 import type { FileListDetails, Usage } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
-import { loadProviderSettings, modelLimits } from "../../services/agent-settings.ts";
-import { entryExcerpt, planNavigation } from "../../services/branch-navigation.ts";
+import { loadProviderSettings, modelLimits } from "../../services/agent/agent-settings.ts";
+import {
+  loadCompactionSettings,
+  saveCompactionSettings,
+} from "../../services/compaction/compaction-settings.ts";
+import { entryExcerpt, planNavigation } from "../../services/tree/branch-navigation.ts";
 import {
   confirmBranchSummary,
   draftBranchSummary,
   summarizerAvailable,
-} from "../../services/branch-service.ts";
-import { loadCompactionSettings, saveCompactionSettings } from "../../services/compaction-settings.ts";
+} from "../../services/tree/branch-service.ts";
 import { type LeafMoveRequest, type LeafMoveVia, useTreeStore } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { Dialog } from "../common/dialog.tsx";

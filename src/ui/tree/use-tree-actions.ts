@@ -7,7 +7,7 @@ import { useMemo } from "react";
 import { latestTip } from "../../core/session/session-tree.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { db } from "../../db/instance.ts";
-import { exportBranchFile, forkToNewSession } from "../../services/fork-service.ts";
+import { exportBranchFile, forkToNewSession } from "../../services/tree/fork-service.ts";
 import { type LeafMoveRequest, useTreeStore } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { download } from "../common/download.ts";
