@@ -135,7 +135,8 @@ test("ask mode: the preview opens past the threshold; move the cut, focus, regen
   expect(text(convo.at(-1))).toContain("fourth question");
   expect(convo.some((m) => text(m).includes("first question"))).toBe(false);
   const kept = entries[keptIndex]!.message as { content: unknown };
-  expect(convo.some((m) => text(m) === text(kept) || text(m).startsWith(text(kept).slice(0, 40)))).toBe(true);
+  // The kept message may follow the summary in one user message (back-to-back user messages are joined).
+  expect(convo.some((m) => text(m).includes(text(kept).slice(0, 40)))).toBe(true);
 });
 
 test("auto mode compacts without asking, shown with Undo", async ({ page }) => {
@@ -212,10 +213,17 @@ test("overflow: compact and retry once; a second overflow stops with advice", as
   // A second overflow after the one retry stops with advice, no loop.
   await send(page, "third question");
   await waitIdle(page);
-  await expect(page.getByText(/still too long after compacting once/).first()).toBeVisible();
-  // Said once, where it belongs: the session's banner by the composer, not a toast as well.
-  await expect(page.getByTestId("compaction-notice")).toContainText(/still too long after compacting once/);
-  await expect(page.getByTestId("toast").filter({ hasText: /still too long/ })).toHaveCount(0);
+  // Said once, where it belongs: the ways out by the composer, not a toast as well.
+  await expect(page.getByTestId("overflow-way-out")).toContainText(
+    /Compacting once did not make enough room|nothing older to summarize/,
+  );
+  await expect(
+    page
+      .getByTestId("overflow-way-out")
+      .getByRole("button", { name: /shorter|Drop/ })
+      .first(),
+  ).toBeVisible();
+  await expect(page.getByTestId("toast").filter({ hasText: /enough room|still too long/ })).toHaveCount(0);
   chats = await getChatRequests(key);
   // The overflow, the two parts of the split turn's summary (asked one after the other), the retry.
   expect(chats).toHaveLength(8);

@@ -174,9 +174,13 @@ test("check with model: the summarizer names the requests the summary leaves out
   await expect(preview.getByTestId("coverage-model-result")).toContainText(
     /mock-model finds 2 requests of [\d,]+ not covered/,
   );
-  // Two more items, both missing (the model said so; the text check agrees unless the summary quotes them).
-  await expect.poll(() => figureOf(page)).toEqual([figure[0], figure[1] + 2]);
-  await expect(preview.getByTestId("coverage-todo").getByTestId("coverage-item")).toHaveCount(2);
+  // Two more items; missing unless the summary's text quotes them (the offline summary now keeps
+  // more of the person's requests, so one of the two may already be there).
+  await expect.poll(async () => (await figureOf(page))[1]).toBe(figure[1] + 2);
+  const quoted = (await figureOf(page))[0] - figure[0];
+  expect(quoted).toBeGreaterThanOrEqual(0);
+  expect(quoted).toBeLessThanOrEqual(2);
+  await expect(preview.getByTestId("coverage-todo").getByTestId("coverage-item")).toHaveCount(2 - quoted);
   // The request carried the person's numbered requests and the draft.
   const asked = (await getChatRequests(key)).at(-1)!;
   const body = JSON.stringify(asked.body);

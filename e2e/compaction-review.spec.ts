@@ -165,7 +165,7 @@ test("a session with nothing to summarize says why, once; no row is marked summa
   // pi 1.6's session with a system prompt first: the cut is after it, and nothing is summarized.
   await importFile(page, SMALL, "9", SMALL_USER);
   await page
-    .getByRole("button", { name: /^Compact/ })
+    .getByRole("button", { name: /^Compact…/ })
     .first()
     .click();
   await expect(page.getByTestId("nothing-to-compact")).toHaveText(
@@ -183,7 +183,7 @@ test("Regenerate with no summarizer set up keeps the draft edited by hand, and s
 }) => {
   await importFile(page, FIXTURE, "1,002");
   await page
-    .getByRole("button", { name: /^Compact/ })
+    .getByRole("button", { name: /^Compact…/ })
     .first()
     .click();
   await page.getByTestId("offline").click();

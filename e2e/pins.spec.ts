@@ -254,7 +254,7 @@ test("the Pins dialog says what pi does with the pins and offers Cutpoint's pi e
 }) => {
   await page.goto("/");
   await newSession(page);
-  await page.getByTestId("pins-button").click();
+  await (await revealInTopBar(page, page.getByTestId("pins-button"))).click();
   const dialog = page.locator('dialog[data-dialog="pins"]');
   await dialog.getByLabel("Pin a new instruction").fill(FREE);
   await dialog.getByRole("button", { name: "Pin", exact: true }).click();

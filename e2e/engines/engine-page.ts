@@ -194,6 +194,8 @@ export class EnginePage {
     const dir = this.d.downloads;
     const listed = () => readdirSync(dir).filter((f) => !f.startsWith("."));
     for (const f of listed()) rmSync(join(dir, f), { recursive: true, force: true });
+    // Export sits in the top bar's ⋯ menu.
+    await this.click(byTestId("topbar-more"), "the top bar's ⋯ menu");
     await this.click(button(UI.export), "the Export button");
     const deadline = Date.now() + timeoutMs;
     let seen = -1;

@@ -49,7 +49,8 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
     returnTo.current = document.activeElement;
     // Opened by the person (/compact, the shortcut, Compact…): focus goes into the review. An
     // automatic opening (ask mode, with a reason) leaves the focus where it is.
-    if (s.reason === null) focusRef.current?.focus();
+    // Without scrolling: the figures at the top of the review stay in view.
+    if (s.reason === null) focusRef.current?.focus({ preventScroll: true });
   }, []);
   // To where it was (a Compact… button disabled by the compaction made: the next that can take it).
   const giveFocusBack = () =>

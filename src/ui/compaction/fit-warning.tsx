@@ -32,8 +32,10 @@ export function FitProblems({
 /** On the meter: "Settings do not fit this model", the problems in its title, Settings one click away. */
 export function MeterFitWarning({ problems }: { problems: readonly FitProblem[] }) {
   const openSettings = useUiStore((s) => s.setSettingsOpen);
-  if (problems.length === 0) return null;
-  const title = problems.map((p) => `${p.message} Fix: ${p.fix}`).join("\n");
+  // An output limit above the window is already clamped per request: said in Settings, not on the meter.
+  const shown = problems.filter((p) => p.setting !== "output");
+  if (shown.length === 0) return null;
+  const title = shown.map((p) => `${p.message} Fix: ${p.fix}`).join("\n");
   return (
     <button
       type="button"

@@ -161,9 +161,13 @@ export function Timeline({
     if (!el || !list) return;
     let width = el.clientWidth;
     let rewrapping: number | undefined;
+    // The person's last input when the view was last kept at its end: content that grows with no
+    // input since (a late row, a bar) is followed; a row the person expanded is not.
+    let stillSince = inputStamp();
     const keepEnd = () => {
       const max = el.scrollHeight - el.clientHeight;
       if (el.scrollTop < max - 1) el.scrollTop = max;
+      stillSince = inputStamp();
     };
     const observer = new ResizeObserver((changes) => {
       if (!atEnd.current) {
@@ -176,7 +180,7 @@ export function Timeline({
           rewrapping = inputStamp();
         }
         keepEnd();
-      } else if (rewrapping === inputStamp()) keepEnd();
+      } else if (rewrapping === inputStamp() || stillSince === inputStamp()) keepEnd();
     });
     observer.observe(el);
     observer.observe(list);
