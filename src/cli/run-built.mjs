@@ -25,4 +25,6 @@ if (stale) {
   });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
+// The CLI runs when it is the script node was given: say it is.
+process.argv[1] = built;
 await import(pathToFileURL(built).href);
