@@ -9,9 +9,7 @@ import {
   type CoverageReport,
   coverageFigure,
   coverageOf,
-  DEFAULT_COMPACTION_SETTINGS,
   generateOfflineCompaction,
-  planCompaction,
 } from "../core/compaction/index.ts";
 import {
   type CliCommand,
@@ -21,10 +19,8 @@ import {
   EXIT_OK,
   EXIT_USAGE,
   parseArgs,
-  parseCount,
-  readSessionFile,
 } from "./command.ts";
-import { sessionPath } from "./leaf-paths.ts";
+import { planFromOptions } from "./plan-options.ts";
 
 export interface CoverageCliReport extends CoverageReport {
   file: string;
@@ -77,35 +73,13 @@ export const coverageCommand: CliCommand = {
     const offline = options.has("--offline");
     if ((summaryFile === undefined) === !offline)
       return usage("give exactly one of --summary FILE and --offline");
-    const keep = parseCount(
-      "--keep-recent-tokens",
-      options.get("--keep-recent-tokens"),
-      DEFAULT_COMPACTION_SETTINGS.keepRecentTokens,
-    );
-    if (!keep.ok) return usage(keep.error);
-    const reserve = parseCount(
-      "--reserve-tokens",
-      options.get("--reserve-tokens"),
-      DEFAULT_COMPACTION_SETTINGS.reserveTokens,
-    );
-    if (!reserve.ok) return usage(reserve.error);
-    const leafOpt = options.get("--leaf-line");
-    const leaf = leafOpt === undefined ? undefined : parseCount("--leaf-line", leafOpt, 0);
-    if (leaf && !leaf.ok) return usage(leaf.error);
     const file = positionals[0]!;
     const fail = (error: string) => {
       io.err(`${error}\n`);
       return EXIT_FAILURE;
     };
-    const session = await readSessionFile(file);
-    if (!session.ok) return fail(session.error);
-    const sp = sessionPath(session.value, leaf?.ok ? leaf.value : undefined);
-    if (!sp.ok) return fail(`${file}: ${sp.error}`);
-    const planned = planCompaction(sp.value.path, {
-      keepRecentTokens: keep.value,
-      reserveTokens: reserve.value,
-    });
-    if (!planned.ok) return fail(`${file}: ${planned.reason}`);
+    const planned = await planFromOptions(options, file);
+    if (!planned.ok) return "usage" in planned ? usage(planned.usage) : fail(planned.failure);
     let summary: string;
     if (typeof summaryFile === "string") {
       try {
@@ -123,8 +97,8 @@ export const coverageCommand: CliCommand = {
     const report = coverageOf(summary, planned.plan);
     const out: CoverageCliReport = {
       file,
-      leafLine: sp.value.leafLine,
-      keepRecentTokens: keep.value,
+      leafLine: planned.leafLine,
+      keepRecentTokens: planned.keepRecentTokens,
       summarySource: typeof summaryFile === "string" ? summaryFile : "offline",
       figure: coverageFigure(report),
       ...report,
