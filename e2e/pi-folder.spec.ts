@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
+import { assistant, msg } from "../src/core/session/test-builders.ts";
 import { AppPage, IMPORT_TIMEOUT } from "./pages/app-page.ts";
 
 test.describe.configure({ timeout: 120_000 });
@@ -106,29 +107,7 @@ test("open pi's folder, follow a session while pi appends, work on a copy saved 
     timestamp: now,
     message: { role: "user", content: "a question typed in pi's terminal", timestamp: 1 },
   };
-  const a = {
-    type: "message",
-    id: "pi-a1",
-    parentId: "pi-u1",
-    timestamp: now,
-    message: {
-      role: "assistant",
-      content: [{ type: "text", text: "pi's answer" }],
-      api: "openai-completions",
-      provider: "p",
-      model: "m",
-      usage: {
-        input: 1,
-        output: 1,
-        cacheRead: 0,
-        cacheWrite: 0,
-        totalTokens: 2,
-        cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-      },
-      stopReason: "stop",
-      timestamp: 2,
-    },
-  };
+  const a = msg("pi-a1", "pi-u1", assistant("pi's answer"));
   const second = JSON.stringify(a);
   await writeFolderFile(
     page,
