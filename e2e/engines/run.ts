@@ -3,7 +3,10 @@
  * (WebKitWebDriver) against the built app and the mock server; each engine prints
  * "engine: N of M steps passed" and its failures. Exits 1 when a step failed.
  *
- *   tsx e2e/engines/run.ts [--engines firefox,webkit] [--repeat N] [--parallel]
+ *   tsx e2e/engines/run.ts [--engines firefox,webkit] [--repeat N] [--parallel] [--retries N]
+ *
+ * A failed run is run once more from a new browser (--retries, 1 by default, as the Playwright
+ * suite does in CI); the first try's failures are still printed, marked as such.
  *
  * CUTPOINT_ENGINES sets the engines too ("none" runs nothing); chromium can be named to check the
  * runner itself against the engine the Playwright suite uses.
@@ -36,6 +39,8 @@ interface Options {
   parallel: boolean;
   /** Only these steps (and the steps they need). */
   only: string[];
+  /** How many times a failed run is tried again from a new browser. */
+  retries: number;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -43,19 +48,22 @@ function parseArgs(argv: string[]): Options {
   let repeat = 1;
   let parallel = false;
   let only: string[] = [];
+  let retries = 1;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--engines") list = argv[++i] ?? "";
     else if (a === "--repeat") repeat = Number(argv[++i]);
     else if (a === "--parallel") parallel = true;
     else if (a === "--only") only = (argv[++i] ?? "").split(",");
+    else if (a === "--retries") retries = Number(argv[++i]);
     else throw new Error(`unknown argument ${a}`);
   }
   const names = list === "none" ? [] : list.split(",").filter((s) => s !== "");
   for (const n of names) if (!ENGINES.includes(n as EngineName)) throw new Error(`unknown engine ${n}`);
   if (!(repeat >= 1)) throw new Error("--repeat needs a number ≥ 1");
   for (const o of only) if (!MAIN_PATH.some((s) => s.name === o)) throw new Error(`unknown step ${o}`);
-  return { engines: names as EngineName[], repeat, parallel, only };
+  if (!(retries >= 0)) throw new Error("--retries needs a number ≥ 0");
+  return { engines: names as EngineName[], repeat, parallel, only, retries };
 }
 
 /** The steps to run: all, or the ones asked for and those they need. */
@@ -93,6 +101,14 @@ async function shot(driver: EngineDriver, step: string): Promise<void> {
     .catch(() => undefined);
 }
 
+/** The start of what the page shows, to tell a lost click from an error message. */
+async function pageText(driver: EngineDriver): Promise<string> {
+  const text = await driver
+    .evaluate<string>("document.body ? document.body.innerText : ''")
+    .catch((e: unknown) => `(unreadable: ${String(e).slice(0, 80)})`);
+  return JSON.stringify(text.replace(/\s+/g, " ").trim().slice(0, 300));
+}
+
 async function runEngine(
   engine: EngineName,
   steps: Step[],
@@ -122,7 +138,8 @@ async function runEngine(
         await step.run(c);
         results.push({ name: step.name, outcome: "passed", ms: Date.now() - s0 });
       } catch (e) {
-        const error = (e instanceof Error ? e.message : String(e)).split("\n")[0]!.slice(0, 600);
+        const message = (e instanceof Error ? e.message : String(e)).split("\n")[0]!.slice(0, 600);
+        const error = `${message} — the page showed: ${await pageText(driver)}`;
         results.push({ name: step.name, outcome: "failed", ms: Date.now() - s0, error });
         await shot(driver, step.name);
       }
@@ -149,7 +166,7 @@ async function runEngine(
 }
 
 async function main(): Promise<number> {
-  const { engines, repeat, parallel, only } = parseArgs(process.argv.slice(2));
+  const { engines, repeat, parallel, only, retries } = parseArgs(process.argv.slice(2));
   const steps = stepsToRun(only);
   if (engines.length === 0) {
     console.log("engines: none asked for (CUTPOINT_ENGINES=none)");
@@ -161,11 +178,22 @@ async function main(): Promise<number> {
   let failed = 0;
   try {
     for (let i = 0; i < repeat; i++) {
-      const one = (e: EngineName) =>
-        runEngine(e, steps, servers.appUrl, expected).then((r) => {
-          console.log([r.line, ...r.details].join("\n"));
+      const one = async (e: EngineName) => {
+        for (let attempt = 0; ; attempt++) {
+          const r = await runEngine(e, steps, servers.appUrl, expected);
+          const last = !r.failed || attempt >= retries;
+          const mark =
+            r.failed && !last
+              ? " (try again from a new browser)"
+              : attempt > 0
+                ? ` (try ${attempt + 1})`
+                : "";
+          console.log([r.line + mark, ...r.details].join("\n"));
+          if (!last) continue;
           if (r.failed) failed++;
-        });
+          return;
+        }
+      };
       if (parallel) await Promise.all(engines.map(one));
       else for (const e of engines) await one(e);
     }

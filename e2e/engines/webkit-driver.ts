@@ -102,6 +102,24 @@ export async function startWebKit(o: LaunchOptions): Promise<EngineDriver> {
 
   const element = async (script: string): Promise<WebElement | null> =>
     (await driver.executeScript(`return ${script};`)) as WebElement | null;
+  /**
+   * Finds the element and acts on it; when React replaced the node between the find and the act
+   * (WebKitWebDriver: "Node with identifier … was not found", or a stale element), finds it again.
+   */
+  const onElement = async (script: string, act: (el: WebElement) => Promise<void>): Promise<boolean> => {
+    for (let attempt = 1; ; attempt++) {
+      const el = await element(script);
+      if (!el) return false;
+      try {
+        await act(el);
+        return true;
+      } catch (e) {
+        const stale =
+          e instanceof Error && /stale|was not found|not attached/i.test(`${e.name} ${e.message}`);
+        if (!stale || attempt >= 5) throw e;
+      }
+    }
+  };
 
   return {
     engine: "webkit",
@@ -116,27 +134,20 @@ export async function startWebKit(o: LaunchOptions): Promise<EngineDriver> {
     async evaluate<T>(script: string) {
       return (await driver.executeScript(`return ${script};`)) as T;
     },
-    async click(script) {
-      const el = await element(script);
-      if (!el) return false;
-      await el.click();
-      return true;
+    click(script) {
+      return onElement(script, (el) => el.click());
     },
-    async type(script, text) {
-      const el = await element(script);
-      if (!el) return false;
-      await el.sendKeys(Key.chord(Key.CONTROL, "a"));
-      await el.sendKeys(text);
-      return true;
+    type(script, text) {
+      return onElement(script, async (el) => {
+        await el.sendKeys(Key.chord(Key.CONTROL, "a"));
+        await el.sendKeys(text);
+      });
     },
     async press(key) {
       await driver.actions().sendKeys(KEYS[key]).perform();
     },
-    async setFile(script, path) {
-      const el = await element(script);
-      if (!el) return false;
-      await el.sendKeys(path);
-      return true;
+    setFile(script, path) {
+      return onElement(script, (el) => el.sendKeys(path));
     },
     async screenshot(path) {
       writeFileSync(path, Buffer.from(await driver.takeScreenshot(), "base64"));

@@ -13,6 +13,9 @@ export function Welcome() {
   const settings = useProviderSettings();
   const openSettings = useUiStore((s) => s.setSettingsOpen);
   const noModel = settings !== undefined && settings.model === "";
+  // Nothing until both are read: the setup box and texts they decide would otherwise push the buttons
+  // down under a person's (or a driver's) pointer a moment after they appear.
+  if (count === undefined || settings === undefined) return <div className="welcome" aria-busy="true" />;
   return (
     <div className="welcome">
       <h1>{none ? "Welcome to Cutpoint" : "Open a session"}</h1>
