@@ -52,8 +52,13 @@ export default defineConfig({
   reporter: [["list"]],
   use: {
     baseURL: `http://127.0.0.1:${APP_PORT}`,
-    trace: "retain-on-failure",
+    // A trace only when a failed test is tried again: recording every passing test cost about a
+    // third of the suite's CPU (docs/decisions.md).
+    trace: "on-first-retry",
     acceptDownloads: true,
+    // The service worker precaches the whole build (4.5 MB) in every new context; only the specs
+    // about it (offline.spec.ts) and the engine runs let it in.
+    serviceWorkers: "block",
     ...devices["Desktop Chrome"],
     viewport: { width: 1280, height: 800 },
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },

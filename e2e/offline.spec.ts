@@ -14,6 +14,8 @@ import { uniqueKey } from "./mock/client.ts";
 import { AppPage } from "./pages/app-page.ts";
 
 test.setTimeout(240_000);
+// The suite blocks service workers (playwright.config.ts); this spec is about them.
+test.use({ serviceWorkers: "allow" });
 
 const FIXTURE = resolve(import.meta.dirname, "../../shared/fixtures/pi/before-compaction.jsonl");
 const FIRST_USER = /alright, read @packages\/coding-agent/;
