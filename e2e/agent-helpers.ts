@@ -58,12 +58,14 @@ export async function waitIdle(page: Page): Promise<void> {
   });
 }
 
-export function entryCount(page: Page): Promise<number> {
-  return page
-    .getByTestId("path-count")
-    .textContent()
-    .then((t) => Number((t ?? "0").replace(/[^0-9]/g, "")))
-    .catch(() => 0);
+/**
+ * The entries on the open path, as the timeline's head says now (0 when it says nothing: an empty
+ * session shows "This session has no entries yet." and no count). It does not wait for the count
+ * to appear: poll it with expect.poll.
+ */
+export async function entryCount(page: Page): Promise<number> {
+  const [text] = await page.getByTestId("path-count").allTextContents();
+  return Number((text ?? "0").replace(/[^0-9]/g, ""));
 }
 
 /** Exports the open session; returns the file's path and text. */

@@ -48,10 +48,7 @@ async function reloadOffline(page: Page, context: BrowserContext): Promise<void>
   }
 }
 
-// FIXME(merge of 2026-12-06): takes the whole 240 s and then fails. A screenshot of the offline
-// composer hangs, and without it the offline notice stays visible after going back online. Known:
-// see the session note.
-test.fixme("offline: the app opens from the service worker, imports, compacts with the Offline summary, stores it", async ({
+test("offline: the app opens from the service worker, imports, compacts with the Offline summary, stores it", async ({
   page,
   context,
 }) => {
@@ -126,6 +123,7 @@ test.fixme("offline: the app opens from the service worker, imports, compacts wi
   await waitIdle(page);
   await expect(page.getByTestId("retry-status")).toBeHidden();
   await expect(composerInput(page)).toHaveValue("are you there?");
+  await expect(page.getByText("This session has no entries yet.")).toBeVisible();
   expect(await entryCount(page)).toBe(0);
   await page.screenshot({ path: `${SHOTS}/offline-composer-1280.png` });
   await page.setViewportSize({ width: 800, height: 700 });

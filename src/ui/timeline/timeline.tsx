@@ -29,6 +29,14 @@ function isPlainRow(entry: SessionEntry, expanded: ReadonlySet<string>, model: T
 
 const OVERSCAN = 6;
 
+/**
+ * Room below the last row (px). The scroll box's height is rarely a whole number of pixels (the
+ * top bar and the timeline's head are sized in rem), while its scroll range is counted in whole
+ * pixels (scrollHeight - clientHeight, clientHeight rounded up): without this room the last
+ * fraction of a pixel of the list can never be scrolled into view, and the last row stays cut.
+ */
+const END_ROOM = 4;
+
 /** The first kept entry's excerpt, as a compaction row links to it ("…" while its text is being read). */
 function keptExcerpt(entry: SessionEntry, awaiting: ReadonlySet<SessionEntry> | undefined): string {
   return awaiting?.has(entry) ? "…" : oneLine(describeEntry(entry).excerpt, 60);
@@ -45,7 +53,7 @@ function endItems(virtualizer: ListVirtualizer): VirtualItem[] | undefined {
   const viewport = virtualizer.scrollRect?.height ?? 0;
   const n = measurements.length;
   if (n === 0 || viewport <= 0) return undefined;
-  const offset = Math.max(0, measurements[n - 1]!.end - viewport);
+  const offset = Math.max(0, measurements[n - 1]!.end + END_ROOM - viewport);
   let first = n - 1;
   while (first > 0 && measurements[first - 1]!.end > offset) first--;
   return measurements.slice(Math.max(0, first - OVERSCAN));
@@ -130,6 +138,9 @@ export function Timeline({
     getScrollElement,
     estimateSize,
     overscan: OVERSCAN,
+    // The end, scrolled to, includes the room below the last row.
+    paddingEnd: END_ROOM,
+    scrollPaddingEnd: END_ROOM,
     getItemKey,
     measureElement,
   });
