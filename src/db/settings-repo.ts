@@ -17,6 +17,19 @@ export async function setSetting(db: CutpointDb, key: string, value: unknown): P
   }
 }
 
+/** Several settings at once: all are written, or (on any failure) none. */
+export async function setSettings(
+  db: CutpointDb,
+  rows: { key: string; value: unknown }[],
+): Promise<Result<void>> {
+  try {
+    await db.settings.bulkPut(rows);
+    return ok(undefined);
+  } catch (e) {
+    return toDbError(e);
+  }
+}
+
 export async function deleteSetting(db: CutpointDb, key: string): Promise<Result<void>> {
   try {
     await db.settings.delete(key);

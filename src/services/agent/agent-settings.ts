@@ -31,7 +31,16 @@ export interface ModelOverride {
   maxOutput?: number;
   /** Whether to send reasoning_effort (the thinking level); defaults to the model table. */
   reasoning?: boolean;
+  /** Compaction's reserve and keep-recent for this model (pi's compaction.modelOverrides). */
+  reserveTokens?: number;
+  keepRecentTokens?: number;
+  /** The fields that came from pi's settings.json or models.json (Settings → pi's settings). */
+  fromPi?: PiField[];
 }
+
+/** The override fields pi's files can set. */
+export type PiField = "contextWindow" | "maxOutput" | "reserveTokens" | "keepRecentTokens";
+const PI_FIELDS: readonly PiField[] = ["contextWindow", "maxOutput", "reserveTokens", "keepRecentTokens"];
 
 export interface ProviderSettings {
   /** "none" until the person chooses (then nothing is contacted: the base URL is empty). */
@@ -63,6 +72,14 @@ function normalizeOverride(value: unknown): ModelOverride | undefined {
   if (isPositiveInt(v.contextWindow)) out.contextWindow = v.contextWindow;
   if (isPositiveInt(v.maxOutput)) out.maxOutput = v.maxOutput;
   if (typeof v.reasoning === "boolean") out.reasoning = v.reasoning;
+  for (const field of ["reserveTokens", "keepRecentTokens"] as const) {
+    const n = v[field];
+    if (typeof n === "number" && Number.isSafeInteger(n) && n >= 0) out[field] = n;
+  }
+  const fromPi = Array.isArray(v.fromPi)
+    ? PI_FIELDS.filter((f) => (v.fromPi as unknown[]).includes(f) && out[f] !== undefined)
+    : [];
+  if (fromPi.length > 0) out.fromPi = fromPi;
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
@@ -118,6 +135,11 @@ export interface ModelLimits {
   reasoning: boolean;
   /** Which values come from an override rather than the known table. */
   overridden: { contextWindow: boolean; maxOutput: boolean; reasoning: boolean };
+  /** Compaction's reserve and keep-recent for this model, when set for it (they beat the settings for all models). */
+  reserveTokens?: number;
+  keepRecentTokens?: number;
+  /** The values that came from pi's settings.json or models.json. */
+  fromPi: PiField[];
   /** Whether the model is in the known table (else the defaults apply). */
   known: boolean;
 }
@@ -141,6 +163,9 @@ export function modelLimits(settings: ProviderSettings, model: string): ModelLim
       maxOutput: o.maxOutput !== undefined,
       reasoning: o.reasoning !== undefined,
     },
+    ...(o.reserveTokens !== undefined ? { reserveTokens: o.reserveTokens } : {}),
+    ...(o.keepRecentTokens !== undefined ? { keepRecentTokens: o.keepRecentTokens } : {}),
+    fromPi: o.fromPi ?? [],
     known,
   };
 }
@@ -155,6 +180,10 @@ export function withOverride<K extends keyof ModelOverride>(
   const current: ModelOverride = { ...(settings.overrides[model] ?? {}) };
   if (value === undefined) delete current[field];
   else current[field] = value;
+  // A value set by hand is the person's, no longer pi's.
+  const fromPi = current.fromPi?.filter((f) => f !== field);
+  if (fromPi && fromPi.length > 0) current.fromPi = fromPi;
+  else delete current.fromPi;
   const overrides = { ...settings.overrides };
   if (Object.keys(current).length === 0) delete overrides[model];
   else overrides[model] = current;

@@ -27,17 +27,21 @@ export interface SettingsFit {
 export const windowOf = (settings: CompactionUserSettings, limits: { contextWindow: number }): number =>
   settings.contextWindow ?? limits.contextWindow;
 
+/**
+ * The settings fitted to the model. A reserve or keep-recent set for the model itself (pi's
+ * compaction.modelOverrides) beats the one for all models, as in pi.
+ */
 export function fitSettings(
   settings: CompactionUserSettings,
-  limits: { contextWindow: number; maxOutput: number },
+  limits: { contextWindow: number; maxOutput: number; reserveTokens?: number; keepRecentTokens?: number },
   startTokens: number,
 ): SettingsFit {
   const contextWindow = windowOf(settings, limits);
   const fit = fitToModel({
     contextWindow,
     outputLimit: limits.maxOutput,
-    reserveTokens: settings.reserveTokens,
-    keepRecentTokens: settings.keepRecentTokens,
+    reserveTokens: limits.reserveTokens ?? settings.reserveTokens,
+    keepRecentTokens: limits.keepRecentTokens ?? settings.keepRecentTokens,
     trigger: settings.trigger,
     startTokens,
   });
