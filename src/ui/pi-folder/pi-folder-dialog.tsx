@@ -7,6 +7,7 @@ import { useUiStore } from "../../store/ui-store.ts";
 import { Dialog } from "../common/dialog.tsx";
 import { formatBytes, formatCount, formatDate } from "../format.ts";
 import { useImportFile } from "../import/use-import.ts";
+import { PiSettingsDialog } from "./pi-settings-dialog.tsx";
 
 type Picker = (options: { id?: string; mode?: "read" | "readwrite" }) => Promise<FileSystemDirectoryHandle>;
 
@@ -29,6 +30,7 @@ export function PiFolderDialog({ onClose }: { onClose: () => void }) {
   const importFile = useImportFile();
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [settingsOpen, setSettingsOpen] = useState(false);
   const supported = canOpenFolders();
 
   const open = async () => {
@@ -68,8 +70,15 @@ export function PiFolderDialog({ onClose }: { onClose: () => void }) {
     }
   };
 
+  if (settingsOpen) return <PiSettingsDialog onClose={onClose} />;
   return (
     <Dialog open title="pi's sessions folder" onClose={onClose} name="pi-folder">
+      <p className="muted">
+        pi's own windows and compaction settings (settings.json, models.json):{" "}
+        <button type="button" className="btn" onClick={() => setSettingsOpen(true)}>
+          Import pi's settings…
+        </button>
+      </p>
       {!supported ? (
         <p>
           This browser cannot open a folder (Firefox and Safari lack the File System Access API). Import the
