@@ -5,10 +5,8 @@
  */
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { db } from "./db/instance.ts";
 import { watchRunLiveness } from "./services/agent/run-liveness.ts";
-import { watchDatabase } from "./services/session/db-lifecycle.ts";
-import { sessionToReopen } from "./services/session/sessions-last-open.ts";
+import { storedSessions } from "./services/session/sessions-instance.ts";
 import { useUiStore } from "./store/ui-store.ts";
 import { App } from "./ui/app";
 import { sessionInHash } from "./ui/hooks/use-hash-route.ts";
@@ -24,7 +22,7 @@ import "./ui/tree/register.ts";
 import "./ui/pins/register.ts";
 import "./ui/sync/register.ts";
 
-watchDatabase(db, (reason) => useUiStore.getState().setDbClosed(reason));
+storedSessions.watchDatabase((reason) => useUiStore.getState().setDbClosed(reason));
 watchRunLiveness();
 watchConnectivity();
 
@@ -34,7 +32,7 @@ const initial = sessionInHash();
 if (initial) useUiStore.getState().selectSession(initial);
 // Opened at "/" (a bookmark, the installed app): the last session opened, if it is still here.
 else
-  void sessionToReopen(db, localStorage).then((id) => {
+  void storedSessions.toReopen(localStorage).then((id) => {
     if (id && useUiStore.getState().selectedSessionId === undefined) useUiStore.getState().selectSession(id);
   });
 

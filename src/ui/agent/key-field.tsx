@@ -5,22 +5,8 @@
  * with a passphrase), and for keys saved for other origins an explicit "Use my saved key for …".
  */
 import { useCallback, useEffect, useId, useState } from "react";
-import { db } from "../../db/instance.ts";
-import {
-  bindSavedKeyTo,
-  forgetKey,
-  type KeyStatus,
-  type KeyStorageMode,
-  keyStatus,
-  keyStores,
-  maskedKeyFor,
-  moveKey,
-  preferredKeyMode,
-  removeKeyFor,
-  revealKeyFor,
-  saveKey,
-  type VaultResult,
-} from "../../services/keys/key-vault.ts";
+import type { KeyStatus, KeyStorageMode, VaultResult } from "../../services/keys/key-vault.ts";
+import { appKeys } from "../../services/keys/keys-instance.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import "./key-field.css";
 
@@ -45,7 +31,6 @@ export function ApiKeyField(props: {
   const { baseUrl, needsKey, keyUrl, onChanged } = props;
   const id = useId();
   const toast = useUiStore((s) => s.pushToast);
-  const stores = keyStores(db);
   const [status, setStatus] = useState<KeyStatus | null>(null);
   const [masked, setMasked] = useState<string | null>(null);
   const [revealed, setRevealed] = useState<string | null>(null);
@@ -57,9 +42,8 @@ export function ApiKeyField(props: {
   const [busy, setBusy] = useState(false);
   const [moving, setMoving] = useState(false);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `stores` is rebuilt each render, same db.
   const reload = useCallback(async () => {
-    const [s, m] = await Promise.all([keyStatus(stores, baseUrl), maskedKeyFor(stores, baseUrl)]);
+    const [s, m] = await Promise.all([appKeys.status(baseUrl), appKeys.masked(baseUrl)]);
     setStatus(s);
     setMasked(m);
   }, [baseUrl]);
@@ -70,7 +54,7 @@ export function ApiKeyField(props: {
     void reload();
   }, [reload]);
   useEffect(() => {
-    void preferredKeyMode(db).then(setMode);
+    void appKeys.preferredMode().then(setMode);
   }, []);
 
   const after = async (r: VaultResult, changed = true) => {
@@ -81,7 +65,7 @@ export function ApiKeyField(props: {
   const save = async () => {
     if (draft.trim() === "" || passphraseMissing) return;
     setBusy(true);
-    const r = await saveKey(stores, { baseUrl, secret: draft, mode, passphrase });
+    const r = await appKeys.save({ baseUrl, secret: draft, mode, passphrase });
     setBusy(false);
     if (r.ok) {
       setDraft("");
@@ -93,7 +77,7 @@ export function ApiKeyField(props: {
   const move = async () => {
     if (passphraseMissing) return;
     setBusy(true);
-    const r = await moveKey(stores, { baseUrl, mode, passphrase });
+    const r = await appKeys.move({ baseUrl, mode, passphrase });
     setBusy(false);
     if (r.ok) {
       setMoving(false);
@@ -105,11 +89,11 @@ export function ApiKeyField(props: {
   const remove = async () => {
     setRevealed(null);
     // No new listing: without its key the endpoint would only be asked in vain.
-    await after(await removeKeyFor(stores, baseUrl), false);
+    await after(await appKeys.remove(baseUrl), false);
   };
   const reveal = async () => {
     if (revealed !== null) return setRevealed(null);
-    const r = await revealKeyFor(stores, baseUrl);
+    const r = await appKeys.reveal(baseUrl);
     if (r.ok) setRevealed(r.secret);
     else toast({ kind: "error", message: r.message });
     await reload();
@@ -240,7 +224,7 @@ export function ApiKeyField(props: {
                 <button
                   type="button"
                   className="btn small"
-                  onClick={() => void bindSavedKeyTo(stores, other.id, baseUrl).then((r) => after(r))}
+                  onClick={() => void appKeys.bindTo(other.id, baseUrl).then((r) => after(r))}
                 >
                   Use my saved key for {origin}
                 </button>
@@ -251,7 +235,7 @@ export function ApiKeyField(props: {
                   type="button"
                   className="link"
                   aria-label={`Forget the key saved for ${from}`}
-                  onClick={() => void forgetKey(stores, other.id).then((r) => after(r, false))}
+                  onClick={() => void appKeys.forget(other.id).then((r) => after(r, false))}
                 >
                   forget it
                 </button>

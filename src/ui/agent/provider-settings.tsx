@@ -7,20 +7,24 @@
  */
 import { useCallback, useEffect, useId, useState } from "react";
 import { THINKING_LEVELS } from "../../core/agent/settings.ts";
-import { db } from "../../db/instance.ts";
-import { listModels, testConnection } from "../../llm/connection.ts";
-import { isMixedContent } from "../../llm/errors.ts";
-import { NO_PROVIDER, PROVIDER_PRESETS, type ProviderId, providerPreset } from "../../llm/providers.ts";
 import { checkBaseUrl } from "../../services/agent/agent-base-url.ts";
 import {
   modelLimits,
   type ProviderSettings,
   providerChosen,
-  saveProviderSettings,
   withOverride,
   withProvider,
 } from "../../services/agent/agent-settings.ts";
-import { keyRefFor, keyStatus, keyStores } from "../../services/keys/key-vault.ts";
+import { listProviderModels, testProviderConnection } from "../../services/agent/endpoint-checks.ts";
+import {
+  isMixedContent,
+  NO_PROVIDER,
+  PROVIDER_PRESETS,
+  type ProviderId,
+  providerPreset,
+} from "../../services/agent/provider-facts.ts";
+import { providerSettings } from "../../services/agent/provider-instance.ts";
+import { appKeys } from "../../services/keys/keys-instance.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { markInvisible } from "../common/invisible.ts";
 import { SafeText } from "../common/safe-text.tsx";
@@ -83,7 +87,7 @@ export function ProviderSettingsForm() {
 
   const save = useCallback(
     async (next: ProviderSettings) => {
-      const r = await saveProviderSettings(db, next);
+      const r = await providerSettings.save(next);
       if (!r.ok) toast({ kind: "error", message: r.error.message });
     },
     [toast],
@@ -92,8 +96,7 @@ export function ProviderSettingsForm() {
   const loadModels = useCallback(async (s: ProviderSettings) => {
     if (!providerChosen(s) || !/^https?:\/\//i.test(s.baseUrl)) return;
     setModels({ state: "loading" });
-    const apiKey = await keyRefFor(keyStores(db), s.baseUrl);
-    const r = await listModels({ baseUrl: s.baseUrl, apiKey, provider: s.providerId });
+    const r = await listProviderModels(s);
     setModels(r.ok ? { state: "ok", models: r.models } : { state: "error", message: r.error });
   }, []);
 
@@ -107,7 +110,7 @@ export function ProviderSettingsForm() {
     setModels({ state: "idle" });
     if (!settings || !providerChosen(settings)) return;
     const current = settings;
-    void keyStatus(keyStores(db), current.baseUrl).then((k) => {
+    void appKeys.status(current.baseUrl).then((k) => {
       const ready = k.key ? !k.key.locked : !providerPreset(current.providerId).needsKey;
       if (ready) void loadModels(current);
     });
@@ -123,22 +126,17 @@ export function ProviderSettingsForm() {
   const runTest = async () => {
     setTesting(true);
     setTest(null);
-    const apiKey = await keyRefFor(keyStores(db), settings.baseUrl);
-    const r = await testConnection(
-      { baseUrl: settings.baseUrl, apiKey, provider: settings.providerId },
-      settings.model ? { model: settings.model } : {},
-    );
+    const { withKey, result: r } = await testProviderConnection(settings);
     setTesting(false);
     // What was tested, and with which key (none given is said plainly: a listing alone proves little).
     const what = `Tested: listing the models at ${settings.baseUrl.replace(/\/+$/, "")}/models, ${
-      apiKey ? "with the key saved for this address" : "without a key (none is saved for this address)"
+      withKey ? "with the key saved for this address" : "without a key (none is saved for this address)"
     }.`;
-    const noKey =
-      apiKey === ""
-        ? preset.needsKey
-          ? " No key was given: this provider needs one for messages, so save it above and test again."
-          : " No key was given; this server answered without one."
-        : "";
+    const noKey = withKey
+      ? ""
+      : preset.needsKey
+        ? " No key was given: this provider needs one for messages, so save it above and test again."
+        : " No key was given; this server answered without one.";
     if (!r.ok) return setTest({ ok: false, message: `${what} ${r.message}${noKey}` });
     setModels({ state: "ok", models: r.models });
     const count = `${r.models.length} model${r.models.length === 1 ? "" : "s"} listed`;
@@ -149,8 +147,8 @@ export function ProviderSettingsForm() {
           ? ` But “${settings.model}” is not listed: check the name, or whether this key may use it.`
           : "";
     setTest({
-      ok: r.modelFound !== false && !(apiKey === "" && preset.needsKey),
-      message: `${what} ${apiKey === "" && preset.needsKey ? "The endpoint answered" : "Connected"}: ${count}.${found}${noKey}`,
+      ok: r.modelFound !== false && (withKey || !preset.needsKey),
+      message: `${what} ${!withKey && preset.needsKey ? "The endpoint answered" : "Connected"}: ${count}.${found}${noKey}`,
     });
   };
 

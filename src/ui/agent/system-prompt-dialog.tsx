@@ -1,13 +1,9 @@
 /** Shows and edits the session's system prompt, which lives in the session as pi 1.6 system messages. */
 import { useEffect, useMemo, useState } from "react";
 import { currentPath } from "../../core/session/tree.ts";
-import { db } from "../../db/instance.ts";
 import { DEFAULT_SYSTEM_PROMPT } from "../../services/agent/agent-settings.ts";
-import {
-  type SessionPrompt,
-  saveSessionPrompt,
-  sessionPrompt,
-} from "../../services/prompt/system-prompt-service.ts";
+import { appSystemPrompt } from "../../services/prompt/system-prompt-instance.ts";
+import type { SessionPrompt } from "../../services/prompt/system-prompt-service.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { Dialog } from "../common/dialog.tsx";
 import { SafeText } from "../common/safe-text.tsx";
@@ -23,7 +19,7 @@ export function SystemPromptDialog({ sessionId, onClose }: { sessionId: string; 
   useEffect(() => {
     if (!path) return;
     let live = true;
-    void sessionPrompt(db, sessionId, path).then((p) => {
+    void appSystemPrompt.read(sessionId, path).then((p) => {
       if (!live) return;
       setPrompt(p);
       setDraft((d) => d ?? p.editable);
@@ -36,7 +32,7 @@ export function SystemPromptDialog({ sessionId, onClose }: { sessionId: string; 
   const save = async () => {
     if (!prompt || draft === null) return;
     if (prompt.declared && draft === prompt.editable) return onClose();
-    const r = await saveSessionPrompt(db, sessionId, {
+    const r = await appSystemPrompt.save(sessionId, {
       current: prompt.system,
       text: draft,
       expectedLeafId: loaded ? leafOf(loaded.entries) : null,

@@ -1,15 +1,15 @@
 /** React bindings of the agent service: per-session state and the provider settings. */
-import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useState, useSyncExternalStore } from "react";
-import { db } from "../../db/instance.ts";
-import { agentWorkStored } from "../../db/reply-checkpoints.ts";
-import { loadProviderSettings, type ProviderSettings } from "../../services/agent/agent-settings.ts";
+import type { ProviderSettings } from "../../services/agent/agent-settings.ts";
 import {
   effectiveSettings,
   IDLE_AGENT_STATE,
   type SessionAgentState,
   type SessionController,
 } from "../../services/agent/agent-types.ts";
+import { providerSettings } from "../../services/agent/provider-instance.ts";
+import { watchStoredAgentWork } from "../../services/agent/stranded-instance.ts";
+import { useLive } from "../data/use-live.ts";
 import { loadAgent, useLoadedAgent } from "./agent-handle.ts";
 
 /**
@@ -28,10 +28,7 @@ export function useSessionAgent(sessionId: string): {
   const loaded = agent !== undefined;
   // Read only until the code is there (then nothing is asked of the database here). A failed read
   // only means the code loads when the page is idle, as it would anyway.
-  const stored = useLiveQuery(
-    () => !loaded && agentWorkStored(db, sessionId).catch(() => false),
-    [sessionId, loaded],
-  );
+  const stored = useLive(() => (loaded ? undefined : watchStoredAgentWork(sessionId)), [sessionId, loaded]);
   useEffect(() => {
     if (stored) loadAgent().catch(() => undefined);
   }, [stored]);
@@ -75,7 +72,7 @@ function standIn(sessionId: string): SessionController {
 
 /** Live provider settings (undefined while loading). */
 export function useProviderSettings(): ProviderSettings | undefined {
-  return useLiveQuery(() => loadProviderSettings(db), []);
+  return useLive(providerSettings.watch, []);
 }
 
 /** Seconds left until `at` (ms since epoch), ticking every 250 ms; null without a target. */

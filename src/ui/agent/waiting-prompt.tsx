@@ -4,15 +4,15 @@
  * It is stored (services/compaction/prompt-waits.ts), so it is shown again after a reload; then, once the
  * review is decided, it is claimed and sent once.
  */
-import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import type { SessionEntry } from "../../core/session/types.ts";
-import { promptWaits } from "../../services/agent/stranded-instance.ts";
+import { promptWaits, watchWaitingPrompt } from "../../services/agent/stranded-instance.ts";
 import { alreadySent } from "../../services/compaction/prompt-waits.ts";
 import { onReviewDecided } from "../../services/compaction/review-queue.ts";
 import { openCompactionPreview, useSessionCompaction } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { skipReview } from "../compaction/review-actions.ts";
+import { useLive } from "../data/use-live.ts";
 
 export interface WaitingPromptProps {
   sessionId: string;
@@ -28,7 +28,7 @@ export interface WaitingPromptProps {
 }
 
 export function WaitingPrompt({ sessionId, path, elsewhere, onSend, onEdit, onStop }: WaitingPromptProps) {
-  const stored = useLiveQuery(() => promptWaits.read(sessionId), [sessionId]);
+  const stored = useLive(() => watchWaitingPrompt(sessionId), [sessionId]);
   const held = useSyncExternalStore(promptWaits.subscribe, () => promptWaits.isHeld(sessionId));
   const queued = useSessionCompaction(sessionId, (s) => s.queued);
   const reviewOpen = useSessionCompaction(sessionId, (s) => s.previewOpen);

@@ -5,13 +5,8 @@
  */
 import { useEffect } from "react";
 import { sessionTitle } from "../../core/session/session-name.ts";
-import { db } from "../../db/instance.ts";
-import {
-  pendingDeletes,
-  purgeExpired,
-  UNDO_WINDOW_MS,
-  undoDelete,
-} from "../../services/session/sessions-service.ts";
+import { storedSessions } from "../../services/session/sessions-instance.ts";
+import { UNDO_WINDOW_MS } from "../../services/session/sessions-service.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 
 /** Sessions with an Undo toast in this page (StrictMode runs the start-up effect twice). */
@@ -31,7 +26,7 @@ export function offerUndo(id: string, label: string, deletedAt: number, now = Da
       label: "Undo",
       run: () => {
         offered.delete(id);
-        void undoDelete(db, id).then((u) => {
+        void storedSessions.undoRemove(id).then((u) => {
           if (u.ok) useUiStore.getState().selectSession(id);
           else useUiStore.getState().pushToast({ kind: "error", message: u.error.message });
         });
@@ -40,14 +35,14 @@ export function offerUndo(id: string, label: string, deletedAt: number, now = Da
   });
   setTimeout(() => {
     offered.delete(id);
-    void purgeExpired(db);
+    void storedSessions.purgeExpired();
   }, left + 500);
 }
 
 /** After a reload: the Undo of every delete whose window is still open. */
 export function useUndoAfterReload(): void {
   useEffect(() => {
-    void pendingDeletes(db).then((pending) => {
+    void storedSessions.pendingDeletes().then((pending) => {
       for (const p of pending) offerUndo(p.row.id, sessionTitle(p.row), p.row.deletedAt);
     });
   }, []);

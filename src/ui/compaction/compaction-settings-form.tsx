@@ -5,15 +5,14 @@
  * (empty: they follow the model; what does not fit the model is said under them, with the fix),
  * estimator, summarizer.
  */
-import { useLiveQuery } from "dexie-react-hooks";
 import { useId, useState } from "react";
 import type { TriggerSetting } from "../../core/compaction/trigger.ts";
-import { db } from "../../db/instance.ts";
 import {
   modelLimits,
   normalizeProviderSettings,
   PROVIDER_SETTINGS_KEY,
 } from "../../services/agent/agent-settings.ts";
+import { watchSetting } from "../../services/common/settings-instance.ts";
 import { fitSettings, typicalStartTokens } from "../../services/compaction/compaction-fit.ts";
 import {
   COMPACTION_SETTINGS_KEY,
@@ -21,12 +20,12 @@ import {
   type CompactionUserSettings,
   normalizeSettings,
   readSessionOverride,
-  saveCompactionSettings,
-  saveSessionCompactionSettings,
   sessionSettingsKey,
   withSessionOverride,
 } from "../../services/compaction/compaction-settings.ts";
+import { appCompactionSettings } from "../../services/compaction/compaction-settings-instance.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { useLive } from "../data/use-live.ts";
 import type { SessionSlotProps } from "../shell/slots.ts";
 import { FitProblems } from "./fit-warning.tsx";
 import { useCompactionModel } from "./use-compaction-model.ts";
@@ -41,14 +40,13 @@ const MODES: readonly (readonly [CompactionMode, string])[] = [
 /** Mode and trigger, for all sessions or for one session (its own choice over the others'). */
 function WhenItFires({ sessionId }: { sessionId: string }) {
   const id = useId();
-  const rawAll = useLiveQuery(() => db.settings.get(COMPACTION_SETTINGS_KEY), [], undefined);
-  const rawOwn = useLiveQuery(
-    () => (sessionId ? db.settings.get(sessionSettingsKey(sessionId)) : undefined),
+  const rawAll = useLive(() => watchSetting(COMPACTION_SETTINGS_KEY), []);
+  const rawOwn = useLive(
+    () => (sessionId ? watchSetting(sessionSettingsKey(sessionId)) : undefined),
     [sessionId],
-    undefined,
   );
-  const all = normalizeSettings(rawAll?.value);
-  const own = readSessionOverride(rawOwn?.value);
+  const all = normalizeSettings(rawAll);
+  const own = readSessionOverride(rawOwn);
   const hasOwn = Object.keys(own).length > 0;
   const [scope, setScope] = useState<"all" | "session">(hasOwn && sessionId ? "session" : "all");
   const shown = scope === "session" ? withSessionOverride(all, own) : all;
@@ -57,12 +55,12 @@ function WhenItFires({ sessionId }: { sessionId: string }) {
   const save = async (patch: Pick<Partial<CompactionUserSettings>, "mode" | "trigger">) => {
     const r =
       scope === "session"
-        ? await saveSessionCompactionSettings(db, sessionId, {
+        ? await appCompactionSettings.saveForSession(sessionId, {
             mode: shown.mode,
             trigger: shown.trigger,
             ...patch,
           })
-        : await saveCompactionSettings(db, patch);
+        : await appCompactionSettings.save(patch);
     if (!r.ok) toast(r.error.message);
   };
   const setTrigger = (t: TriggerSetting) => void save({ trigger: t });
@@ -97,7 +95,7 @@ function WhenItFires({ sessionId }: { sessionId: string }) {
             <button
               type="button"
               className="link"
-              onClick={() => void saveSessionCompactionSettings(db, sessionId, null)}
+              onClick={() => void appCompactionSettings.saveForSession(sessionId, null)}
             >
               Use the settings for all sessions here
             </button>
@@ -170,20 +168,20 @@ function WhenItFires({ sessionId }: { sessionId: string }) {
 /** The fit shown in Settings: the open session's (as its meter reads it), else the default model's. */
 function useShownFit(sessionId: string, s: CompactionUserSettings) {
   const model = useCompactionModel(sessionId);
-  const rawProvider = useLiveQuery(() => db.settings.get(PROVIDER_SETTINGS_KEY), [], undefined);
+  const rawProvider = useLive(() => watchSetting(PROVIDER_SETTINGS_KEY), []);
   if (model) return { fit: model.fit, contextWindow: model.contextWindow, modelId: model.modelId };
-  const provider = normalizeProviderSettings(rawProvider?.value);
+  const provider = normalizeProviderSettings(rawProvider);
   const f = fitSettings(s, modelLimits(provider, provider.model), typicalStartTokens());
   return { fit: f.fit, contextWindow: f.contextWindow, modelId: provider.model };
 }
 
 export function CompactionSettingsForm({ sessionId }: SessionSlotProps) {
-  const raw = useLiveQuery(() => db.settings.get(COMPACTION_SETTINGS_KEY), [], undefined);
-  const s = normalizeSettings(raw?.value);
+  const raw = useLive(() => watchSetting(COMPACTION_SETTINGS_KEY), []);
+  const s = normalizeSettings(raw);
   const fit = useShownFit(sessionId, s);
   const id = useId();
   const save = async (patch: Partial<CompactionUserSettings>) => {
-    const r = await saveCompactionSettings(db, patch);
+    const r = await appCompactionSettings.save(patch);
     if (!r.ok) useUiStore.getState().pushToast({ kind: "error", message: r.error.message });
   };
   const num = (v: string) => (v.trim() === "" ? null : Number(v));

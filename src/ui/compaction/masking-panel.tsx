@@ -7,8 +7,7 @@
 import { useMemo, useRef, useState } from "react";
 import { DEFAULT_MASK_MIN_TOKENS, planMasking } from "../../core/compaction/masking.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
-import { db } from "../../db/instance.ts";
-import { maskToolOutputs, unmaskToolOutputs } from "../../services/compaction/masking-service.ts";
+import { appMasking } from "../../services/compaction/masking-instance.ts";
 import { sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { refocusIfLost } from "../common/focus-return.ts";
@@ -50,7 +49,7 @@ function MaskingBody({
   const mask = async () => {
     setBusy(true);
     setError(null);
-    const r = await maskToolOutputs(db, {
+    const r = await appMasking.mask({
       sessionId: model.sessionId,
       path: model.path,
       beforeIndex,
@@ -74,7 +73,7 @@ function MaskingBody({
       action: {
         label: "Undo",
         run: () =>
-          void unmaskToolOutputs(db, { sessionId: model.sessionId, path: r.path, targetIds: ids }).then((u) =>
+          void appMasking.unmask({ sessionId: model.sessionId, path: r.path, targetIds: ids }).then((u) =>
             useUiStore.getState().pushToast({
               kind: u.ok ? "info" : "error",
               key: `masking:${model.sessionId}`,

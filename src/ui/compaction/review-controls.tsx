@@ -4,15 +4,13 @@
  * to pick from, its provider, window and price (whether its requests fit is said next to Generate:
  * summarizer-check.tsx).
  */
-import { useLiveQuery } from "dexie-react-hooks";
+
 import { type RefObject, useEffect, useId, useState } from "react";
 import { instructionsLabel } from "../../core/compaction/instructions.ts";
-import { db } from "../../db/instance.ts";
-import { listModels } from "../../llm/connection.ts";
-import { resolveSummarizer } from "../../services/compaction/compaction-endpoint.ts";
-import { loadSummaryInstructions } from "../../services/compaction/summary-instructions.ts";
+import { appSummarizer, appSummaryInstructions } from "../../services/compaction/summarizer-instance.ts";
 import { useCompactionStore, useSessionCompaction } from "../../store/compaction-store.ts";
 import { HiddenCharsNote } from "../common/safe-text.tsx";
+import { useLive } from "../data/use-live.ts";
 import { SummaryInstructionsButton } from "../pins/pins-controls.tsx";
 import { fullTokens, kTokens, usd } from "./format-tokens.ts";
 import type { SummarizerCall } from "./summarizer-call.ts";
@@ -40,10 +38,8 @@ export function ReviewControls({
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per session.
   useEffect(() => {
     let live = true;
-    void resolveSummarizer(db, model.path, null).then(async (r) => {
-      if (!r.ok) return;
-      const listed = await listModels(r.endpoint);
-      if (live && listed.ok) setModels(listed.models);
+    void appSummarizer.models(model.path).then((listed) => {
+      if (live && listed) setModels(listed);
     });
     return () => {
       live = false;
@@ -51,10 +47,7 @@ export function ReviewControls({
   }, [sessionId]);
 
   // The instructions the summarizer gets (the person's focus adds to them).
-  const instructions = useLiveQuery(
-    () => loadSummaryInstructions(db, sessionId).then((r) => r.resolved),
-    [sessionId],
-  );
+  const instructions = useLive(() => appSummaryInstructions.watchResolved(sessionId), [sessionId]);
 
   return (
     <div className="cp-controls">

@@ -9,9 +9,8 @@ import type { CompactionPlan } from "../../core/compaction/plan.ts";
 import { type CoverageReport, coverageRanges } from "../../core/coverage/coverage.ts";
 import { addItemsToSummary, addItemToSummary } from "../../core/coverage/coverage-add.ts";
 import type { CoverageCandidate } from "../../core/coverage/coverage-extract.ts";
-import { db } from "../../db/instance.ts";
-import { resolveSummarizer } from "../../services/compaction/compaction-endpoint.ts";
 import { checkCoverageWithModel } from "../../services/compaction/coverage-check-service.ts";
+import { appSummarizer } from "../../services/compaction/summarizer-instance.ts";
 import { useCompactionStore, useSessionCompaction } from "../../store/compaction-store.ts";
 import { CoveragePanel, type ModelCheckState } from "./coverage-panel.tsx";
 import { plural } from "./format-tokens.ts";
@@ -47,7 +46,7 @@ export function ReviewCoverage({
 
   const runModelCheck = async () => {
     setCheck({ status: "asking", message: null });
-    const resolved = await resolveSummarizer(db, model.path, chosen);
+    const resolved = await appSummarizer.resolve(model.path, chosen);
     if (!resolved.ok) {
       setCheck({ status: "failed", message: resolved.reason });
       return;

@@ -1,7 +1,7 @@
 /** What the summary call will cost and whether its requests fit the summarizer's window (from the plan's numbers; the rule is core's). */
 import { summarizerFit } from "../../core/compaction/summarizer-fit.ts";
-import { modelInfo, providerPreset } from "../../llm/providers.ts";
 import { modelLimits } from "../../services/agent/agent-settings.ts";
+import { modelInfo, providerPreset } from "../../services/agent/provider-facts.ts";
 import type { CompactionModel } from "./use-compaction-model.ts";
 
 export function summarizerCall(

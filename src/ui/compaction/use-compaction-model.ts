@@ -1,10 +1,10 @@
 /**
  * Everything the meter, timeline and preview derive from the open session: the current path,
  * an incremental planner (re-planning is O(log n), so moving the cut repaints within a frame),
- * the settings (live from Dexie), the context window and threshold, the context size and the
+ * the settings (live, from services), the context window and threshold, the context size and the
  * current plan. One model per session view, shared through React context.
  */
-import { useLiveQuery } from "dexie-react-hooks";
+
 import { useEffect, useMemo, useState } from "react";
 import type { ContextAccount } from "../../core/compaction/breakdown.ts";
 import type { ModelFit } from "../../core/compaction/model-fit.ts";
@@ -12,13 +12,13 @@ import type { CompactionPlan, PlanFailureCode } from "../../core/compaction/plan
 import type { Planner } from "../../core/compaction/planner.ts";
 import { type Estimator, PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
-import { db } from "../../db/instance.ts";
 import {
   modelLimits,
   normalizeProviderSettings,
   PROVIDER_SETTINGS_KEY,
   type ProviderSettings,
 } from "../../services/agent/agent-settings.ts";
+import { watchSetting } from "../../services/common/settings-instance.ts";
 import { chooseSummarizerModel, modelOnPath } from "../../services/compaction/compaction-endpoint.ts";
 import { fitSettings, typicalStartTokens } from "../../services/compaction/compaction-fit.ts";
 import {
@@ -30,6 +30,7 @@ import {
   withSessionOverride,
 } from "../../services/compaction/compaction-settings.ts";
 import { useSessionCompaction } from "../../store/compaction-store.ts";
+import { useLive } from "../data/use-live.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import { usePathWarming } from "../hooks/warm-session.ts";
 import { sessionPath } from "../tree/tree-model.ts";
@@ -117,19 +118,15 @@ function useEstimator(choice: "pi" | "tokenizer", modelId: string): Estimator {
 
 function useBuildModel(sessionId: string): CompactionModel | undefined {
   const { loaded } = useCurrentSession();
-  const rawSettings = useLiveQuery(() => db.settings.get(COMPACTION_SETTINGS_KEY), [], undefined);
-  const rawProvider = useLiveQuery(() => db.settings.get(PROVIDER_SETTINGS_KEY), [], undefined);
-  const rawOverride = useLiveQuery(
-    () => db.settings.get(sessionSettingsKey(sessionId)),
-    [sessionId],
-    undefined,
-  );
-  const override = useMemo(() => readSessionOverride(rawOverride?.value), [rawOverride]);
+  const rawSettings = useLive(() => watchSetting(COMPACTION_SETTINGS_KEY), []);
+  const rawProvider = useLive(() => watchSetting(PROVIDER_SETTINGS_KEY), []);
+  const rawOverride = useLive(() => watchSetting(sessionSettingsKey(sessionId)), [sessionId]);
+  const override = useMemo(() => readSessionOverride(rawOverride), [rawOverride]);
   const settings = useMemo(
-    () => withSessionOverride(normalizeSettings(rawSettings?.value), override),
+    () => withSessionOverride(normalizeSettings(rawSettings), override),
     [rawSettings, override],
   );
-  const provider = useMemo(() => normalizeProviderSettings(rawProvider?.value), [rawProvider]);
+  const provider = useMemo(() => normalizeProviderSettings(rawProvider), [rawProvider]);
   const keepOverride = useSessionCompaction(sessionId, (s) => s.keepRecentOverride);
   const cutEntryId = useSessionCompaction(sessionId, (s) => s.cutEntryId);
   const chosenSummarizer = useSessionCompaction(sessionId, (s) => s.summarizerModel);

@@ -9,11 +9,9 @@ import { summaryRecord } from "../../core/compaction/compaction-record.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
 import { planFields } from "../../core/compaction/summarize.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
-import { db } from "../../db/instance.ts";
 import { offlineCompactionInSlices } from "../../services/common/slices.ts";
-import { resolveSummarizer } from "../../services/compaction/compaction-endpoint.ts";
 import { generateSummary } from "../../services/compaction/compaction-runner.ts";
-import { loadSummaryInstructions } from "../../services/compaction/summary-instructions.ts";
+import { appSummarizer, appSummaryInstructions } from "../../services/compaction/summarizer-instance.ts";
 import { type DraftTarget, sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 
 const targetOf = (
@@ -132,8 +130,8 @@ export function useSummaryGeneration(
     if (!p) return;
     const ctrl = begin("model");
     const get = () => sessionState(useCompactionStore.getState(), sessionId);
-    const resolved = await resolveSummarizer(db, pathRef.current, get().summarizerModel);
-    const instructions = await loadSummaryInstructions(db, sessionId);
+    const resolved = await appSummarizer.resolve(pathRef.current, get().summarizerModel);
+    const instructions = await appSummaryInstructions.load(sessionId);
     if (ctrl.signal.aborted) return;
     if (!resolved.ok) {
       // No summarizer (or no key): the draft being replaced, edited by hand maybe, stays.

@@ -1,14 +1,7 @@
 /** Session actions wired to services and toasts, shared by the list, top bar and welcome. */
 import { useCallback, useMemo } from "react";
-import { db } from "../../db/instance.ts";
-import {
-  createEmptySession,
-  deleteSession,
-  type ExampleKind,
-  exportSessionFile,
-  loadExampleSession,
-  renameSession,
-} from "../../services/session/sessions-service.ts";
+import { storedSessions } from "../../services/session/sessions-instance.ts";
+import type { ExampleKind } from "../../services/session/sessions-service.ts";
 import { openCompactionPreview } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { download } from "../common/download.ts";
@@ -23,14 +16,14 @@ export function useSessionActions() {
   const select = useUiStore((s) => s.selectSession);
 
   const newSession = useCallback(async () => {
-    const r = await createEmptySession(db);
+    const r = await storedSessions.create();
     if (r.ok) select(r.value.id);
     else toast({ kind: "error", message: r.error.message });
   }, [select, toast]);
 
   const example = useCallback(
     async (kind: ExampleKind = "tour") => {
-      const r = await loadExampleSession(db, undefined, kind);
+      const r = await storedSessions.example(kind);
       if (!r.ok) {
         toast({ kind: "error", message: r.error.message });
         return;
@@ -47,7 +40,7 @@ export function useSessionActions() {
 
   const rename = useCallback(
     async (id: string, name: string) => {
-      const r = await renameSession(db, id, name);
+      const r = await storedSessions.rename(id, name);
       if (!r.ok) toast({ kind: "error", message: r.error.message });
     },
     [toast],
@@ -55,7 +48,7 @@ export function useSessionActions() {
 
   const remove = useCallback(
     async (id: string, label: string) => {
-      const r = await deleteSession(db, id);
+      const r = await storedSessions.remove(id);
       if (!r.ok) {
         toast({ kind: "error", message: r.error.message });
         return;
@@ -68,7 +61,7 @@ export function useSessionActions() {
 
   const exportFile = useCallback(
     async (id: string) => {
-      const r = await exportSessionFile(db, id);
+      const r = await storedSessions.exportFile(id);
       if (r.ok) download(r.value.blob, r.value.fileName);
       else toast({ kind: "error", message: r.error.message });
     },

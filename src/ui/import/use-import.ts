@@ -4,8 +4,7 @@
  * file's newest entries are shown while it is parsed (the job's `preview`, see ImportPreview).
  */
 import { useCallback } from "react";
-import { db } from "../../db/instance.ts";
-import type { SessionRow } from "../../db/schema.ts";
+import type { SessionRow } from "../../services/import/import-instance.ts";
 import { describeImported, describeNormalized } from "../../services/import/import-report.ts";
 import type { ImportChoice } from "../../services/import/import-service.ts";
 import { useImportQuestion } from "../../store/import-store.ts";
@@ -26,10 +25,9 @@ async function importOne(file: File, batch: Batch): Promise<SessionRow | undefin
   ui.upsertImport({ id, fileName: file.name, phase: "read", fraction: 0 });
   try {
     // The parser and the rest of the import: a lazy chunk (not in the initial JS).
-    const { parseFile, questionsFor } = await import("../../services/import/import-service.ts");
+    const { appImport } = await import("../../services/import/import-instance.ts");
     let last = 0;
-    const parsed = await parseFile(
-      db,
+    const parsed = await appImport.parseFile(
       file,
       (phase, fraction) => {
         const now = performance.now();
@@ -51,7 +49,7 @@ async function importOne(file: File, batch: Batch): Promise<SessionRow | undefin
     }
     const parsedImport = parsed.value;
     const candidate = parsedImport.summary;
-    const q = await questionsFor(db, candidate);
+    const q = await appImport.questionsFor(candidate);
     let choice: ImportChoice = "new";
     // An id already here, nothing else to ask: the answer chosen for the whole import, if any.
     const chosen = q.existing && !q.problems ? batch.existing : undefined;

@@ -3,11 +3,12 @@
  * count) and its dialog, the "Summary instructions" section of the Settings dialog, and the button
  * the composer shows beside "System prompt". The dialogs load on demand.
  */
-import { useLiveQuery } from "dexie-react-hooks";
+
 import { useState } from "react";
 import { readStoredInstructions } from "../../core/compaction/instructions.ts";
-import { db } from "../../db/instance.ts";
+import { watchSetting } from "../../services/common/settings-instance.ts";
 import { SUMMARY_INSTRUCTIONS_KEY } from "../../services/compaction/summary-instructions.ts";
+import { useLive } from "../data/use-live.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import { lazyComponent } from "../shell/lazy-component.ts";
 import type { SessionSlotProps } from "../shell/slots.ts";
@@ -73,8 +74,8 @@ export function SummaryInstructionsButton({
 
 /** Settings dialog: which instructions summaries use for all sessions, and the way to change them. */
 export function SummaryInstructionsSettings({ sessionId }: SessionSlotProps) {
-  const raw = useLiveQuery(() => db.settings.get(SUMMARY_INSTRUCTIONS_KEY), [], undefined);
-  const set = readStoredInstructions(raw?.value) !== undefined;
+  const raw = useLive(() => watchSetting(SUMMARY_INSTRUCTIONS_KEY), []);
+  const set = readStoredInstructions(raw) !== undefined;
   return (
     <fieldset className="si-settings" data-testid="summary-instructions-settings">
       <legend className="settings-heading">Summary instructions</legend>

@@ -11,12 +11,8 @@ import {
   presetOf,
   SUMMARY_PRESETS,
 } from "../../core/compaction/instructions.ts";
-import { db } from "../../db/instance.ts";
-import {
-  loadSummaryInstructions,
-  type SummaryInstructionsState,
-  saveSummaryInstructions,
-} from "../../services/compaction/summary-instructions.ts";
+import { appSummaryInstructions } from "../../services/compaction/summarizer-instance.ts";
+import type { SummaryInstructionsState } from "../../services/compaction/summary-instructions.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { Dialog } from "../common/dialog.tsx";
 
@@ -44,7 +40,7 @@ export function SummaryInstructionsDialog(props: {
 
   const reload = useCallback(
     async (which: Scope) => {
-      const s = await loadSummaryInstructions(db, sessionId || undefined);
+      const s = await appSummaryInstructions.load(sessionId || undefined);
       setState(s);
       const inherited = s.global?.text ?? DEFAULT_SUMMARY_INSTRUCTIONS;
       const text = which === "session" ? (s.session?.text ?? inherited) : inherited;
@@ -59,8 +55,7 @@ export function SummaryInstructionsDialog(props: {
 
   const save = async () => {
     if (draft === null) return;
-    const r = await saveSummaryInstructions(
-      db,
+    const r = await appSummaryInstructions.save(
       scope === "session" ? { kind: "session", sessionId } : { kind: "global" },
       draft,
     );
@@ -68,7 +63,7 @@ export function SummaryInstructionsDialog(props: {
     else onClose();
   };
   const inherit = async () => {
-    const r = await saveSummaryInstructions(db, { kind: "session", sessionId }, null);
+    const r = await appSummaryInstructions.save({ kind: "session", sessionId }, null);
     if (!r.ok) toast({ kind: "error", message: r.error.message });
     else await reload("session");
   };

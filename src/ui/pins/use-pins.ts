@@ -1,8 +1,8 @@
 /** The open session's pins (replayed from its path) and the writes on them, with errors as toasts. */
 import { entryPinText, type Pin } from "../../core/agent/pins.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
-import { db } from "../../db/instance.ts";
-import { changePin, type PinRequest } from "../../services/prompt/pins-service.ts";
+import { appPins } from "../../services/prompt/pins-instance.ts";
+import type { PinRequest } from "../../services/prompt/pins-service.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import { leafOf, sessionPath } from "../tree/tree-model.ts";
@@ -24,7 +24,7 @@ export function usePinChange(sessionId: string): PinsApi["change"] {
   return async (request: PinRequest): Promise<boolean> => {
     if (!loaded) return false;
     const path = sessionPath(loaded.entries);
-    const r = await changePin(db, sessionId, { path, request, expectedLeafId: leafOf(loaded.entries) });
+    const r = await appPins.change(sessionId, { path, request, expectedLeafId: leafOf(loaded.entries) });
     if (!r.ok) useUiStore.getState().pushToast({ kind: "error", message: r.error.message });
     return r.ok;
   };

@@ -1,13 +1,13 @@
 /** Empty states: no sessions at all (welcome), or none open. */
-import { useLiveQuery } from "dexie-react-hooks";
-import { db } from "../../db/instance.ts";
+import { storedSessions } from "../../services/session/sessions-instance.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { useProviderSettings } from "../agent/use-agent.ts";
+import { useLive } from "../data/use-live.ts";
 import { useSessionActions } from "../hooks/use-session-actions.ts";
 import { ImportButton } from "../import/import-button.tsx";
 
 export function Welcome() {
-  const count = useLiveQuery(() => db.sessions.where("deletedAt").equals(0).count(), [], undefined);
+  const count = useLive(storedSessions.watchCount, []);
   const actions = useSessionActions();
   const none = count === 0;
   const settings = useProviderSettings();

@@ -1,21 +1,19 @@
 /** The stored sessions (metadata only, live): open, rename, export, delete. */
-import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useRef, useState } from "react";
 import { sessionTitle } from "../../core/session/session-name.ts";
-import { db } from "../../db/instance.ts";
-import type { SessionRow } from "../../db/schema.ts";
-import { listSessions } from "../../db/sessions-repo.ts";
+import { type SessionRow, storedSessions } from "../../services/session/sessions-instance.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { markInvisible } from "../common/invisible.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { ConfirmDeleteDialog, RenameDialog } from "../common/session-dialogs.tsx";
+import { useLive } from "../data/use-live.ts";
 import { formatBytes, formatCount, formatDate } from "../format.ts";
 import { useSessionActions } from "../hooks/use-session-actions.ts";
 
 type Pending = { kind: "rename" | "delete"; row: SessionRow } | undefined;
 
 export function SessionList() {
-  const sessions = useLiveQuery(() => listSessions(db), [], undefined);
+  const sessions = useLive(storedSessions.watchList, []);
   const selected = useUiStore((s) => s.selectedSessionId);
   const select = useUiStore((s) => s.selectSession);
   const actions = useSessionActions();

@@ -1,21 +1,20 @@
 /** Storage use and "persistent storage" status; asks for persistence once on start. */
-import { useLiveQuery } from "dexie-react-hooks";
 import { useEffect, useState } from "react";
-import { db } from "../../db/instance.ts";
-import { readStorageStatus, requestPersistence, type StorageStatus as Status } from "../../db/storage.ts";
+import { browserStorage, type StorageStatus as Status } from "../../services/session/sessions-instance.ts";
+import { useLive } from "../data/use-live.ts";
 import { formatBytes } from "../format.ts";
 
 export function StorageStatus() {
   const [status, setStatus] = useState<Status | undefined>(undefined);
   // Re-read the estimate whenever the sessions change.
-  const version = useLiveQuery(() => db.sessions.count(), [], 0);
+  const version = useLive(browserStorage.watchVersion, [], 0);
 
   useEffect(() => {
-    void requestPersistence().then(() => readStorageStatus(db.chunkStorage).then(setStatus));
+    void browserStorage.requestPersistence().then(() => browserStorage.status().then(setStatus));
   }, []);
   useEffect(() => {
     void version;
-    void readStorageStatus(db.chunkStorage).then(setStatus);
+    void browserStorage.status().then(setStatus);
   }, [version]);
 
   if (!status) return <div className="storage-status">Storage: checking…</div>;

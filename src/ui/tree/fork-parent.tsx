@@ -3,26 +3,18 @@
  * name as Cutpoint writes it, a pi file path, or an older Cutpoint's bare id). A link that opens
  * the parent when it is stored in this browser; otherwise the name as written, not a link.
  */
-import { useLiveQuery } from "dexie-react-hooks";
 import { parentSessionId } from "../../core/session/fork.ts";
 import { sessionTitle } from "../../core/session/session-name.ts";
-import { db } from "../../db/instance.ts";
+import { storedSessions } from "../../services/session/sessions-instance.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { useLive } from "../data/use-live.ts";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 
 export function ForkParent() {
   const { row } = useCurrentSession();
   const written = row?.header.parentSession;
   const id = parentSessionId(written);
-  const parent = useLiveQuery(
-    async () => {
-      if (!id || id === row?.id) return null;
-      const r = await db.sessions.get(id);
-      return r && !r.deletedAt ? r : null;
-    },
-    [id, row?.id],
-    undefined,
-  );
+  const parent = useLive(() => storedSessions.watchForkParent(id, row?.id), [id, row?.id]);
   if (!id || typeof written !== "string" || parent === undefined) return null;
   if (parent === null)
     return (

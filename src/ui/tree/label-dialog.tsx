@@ -1,8 +1,7 @@
 /** Labels an entry (a `label` entry); an empty label or "Clear" removes it. */
 import { useState } from "react";
 import type { TreeData } from "../../core/session/session-tree.ts";
-import { db } from "../../db/instance.ts";
-import { setLabel } from "../../services/tree/branch-service.ts";
+import { appTree } from "../../services/tree/tree-instance.ts";
 import { useTreeStore } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { Dialog } from "../common/dialog.tsx";
@@ -24,7 +23,7 @@ function LabelBody({ sessionId, data, entryId }: { sessionId: string; data: Tree
 
   const save = async (value: string) => {
     setSaving(true);
-    const r = await setLabel(db, sessionId, entryId, value, { taken: data.index.byId });
+    const r = await appTree.setLabel(sessionId, entryId, value, { taken: data.index.byId });
     setSaving(false);
     if (!r.ok) {
       useUiStore.getState().pushToast({ kind: "error", message: r.error.message });

@@ -8,15 +8,14 @@
  */
 
 import type { TreeData } from "../../core/session/session-tree.ts";
-import type { Result, SessionRow } from "../../db/index.ts";
-import { db } from "../../db/instance.ts";
-import { loadCompactionSettings } from "../../services/compaction/compaction-settings.ts";
+import { appCompactionSettings } from "../../services/compaction/compaction-settings-instance.ts";
 import {
   decideLeafMove,
   type NavigationPlan,
   planNavigation,
 } from "../../services/tree/branch-navigation.ts";
-import { buildLeafMove, moveLeaf } from "../../services/tree/branch-service.ts";
+import { buildLeafMove } from "../../services/tree/branch-service.ts";
+import { appTree } from "../../services/tree/tree-instance.ts";
 import {
   type FocusAfterMove,
   type LeafMoveRequest,
@@ -53,7 +52,7 @@ export async function requestLeafMove(
       .pushToast({ kind: "error", message: "Wait for the run to finish (or stop it) before moving." });
     return "failed";
   }
-  const { branchSummary } = await loadCompactionSettings(db);
+  const { branchSummary } = await appCompactionSettings.load();
   const plan = planNavigation(
     data.index,
     data.leafId,
@@ -96,12 +95,12 @@ export async function moveLeafShown(
   sessionId: string,
   data: TreeData,
   targetId: string | null,
-): Promise<Result<SessionRow>> {
+): ReturnType<typeof appTree.moveLeaf> {
   const expected = { expectedLeafId: data.leafId, position: data.positionId };
-  if (data.positionId === targetId) return moveLeaf(db, sessionId, targetId, expected);
+  if (data.positionId === targetId) return appTree.moveLeaf(sessionId, targetId, expected);
   const entry = buildLeafMove(data.leafId, targetId, { taken: data.index.byId });
   const withdraw = showPendingEntries(sessionId, [entry]);
-  const r = await moveLeaf(db, sessionId, targetId, { entry, ...expected });
+  const r = await appTree.moveLeaf(sessionId, targetId, { entry, ...expected });
   if (!r.ok) withdraw();
   return r;
 }

@@ -10,18 +10,11 @@ import { FULL_WINDOW, modelReserve } from "../../core/compaction/model-fit.ts";
 import { BRANCH_SUMMARY_PREAMBLE } from "../../core/compaction/prompts.ts";
 import type { TreeData } from "../../core/session/session-tree.ts";
 import type { FileListDetails, Usage } from "../../core/session/types.ts";
-import { db } from "../../db/instance.ts";
-import { loadProviderSettings, modelLimits } from "../../services/agent/agent-settings.ts";
-import {
-  loadCompactionSettings,
-  saveCompactionSettings,
-} from "../../services/compaction/compaction-settings.ts";
+import { modelLimits } from "../../services/agent/agent-settings.ts";
+import { providerSettings } from "../../services/agent/provider-instance.ts";
+import { appCompactionSettings } from "../../services/compaction/compaction-settings-instance.ts";
 import { entryExcerpt, planNavigation } from "../../services/tree/branch-navigation.ts";
-import {
-  confirmBranchSummary,
-  draftBranchSummary,
-  summarizerAvailable,
-} from "../../services/tree/branch-service.ts";
+import { appTree } from "../../services/tree/tree-instance.ts";
 import { type LeafMoveRequest, type LeafMoveVia, useTreeStore } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { Dialog } from "../common/dialog.tsx";
@@ -40,7 +33,7 @@ type Phase = "idle" | "generating" | "ready" | "failed" | "saving";
 
 /** "Don't ask again": leaf moves stop offering a summary (Settings → Compaction turns it back on). */
 async function turnOffOffer(): Promise<void> {
-  const r = await saveCompactionSettings(db, { branchSummary: "never" });
+  const r = await appCompactionSettings.save({ branchSummary: "never" });
   useUiStore.getState().pushToast(
     r.ok
       ? {
@@ -92,9 +85,9 @@ function NavigateBody({
     let live = true;
     void (async () => {
       const [compaction, provider, online] = await Promise.all([
-        loadCompactionSettings(db),
-        loadProviderSettings(db),
-        summarizerAvailable(db, oldPath),
+        appCompactionSettings.load(),
+        providerSettings.load(),
+        appTree.summarizerAvailable(oldPath),
       ]);
       const window =
         compaction.contextWindow ??
@@ -159,7 +152,7 @@ function NavigateBody({
     setPhase("generating");
     setError("");
     setSummary(`${BRANCH_SUMMARY_PREAMBLE}\n\n`);
-    const r = await draftBranchSummary(db, plan, {
+    const r = await appTree.draftBranchSummary(plan, {
       signal: ctrl.signal,
       path: oldPath,
       focus,
@@ -206,8 +199,7 @@ function NavigateBody({
   const confirm = async () => {
     const since = inputStamp();
     setPhase("saving");
-    const r = await confirmBranchSummary(
-      db,
+    const r = await appTree.confirmBranchSummary(
       sessionId,
       { newLeafId: plan.newLeafId, summary, ...(details ? { details } : {}), ...(usage ? { usage } : {}) },
       { taken: d.index.byId, expectedLeafId: d.leafId },

@@ -6,8 +6,8 @@
 import { useMemo } from "react";
 import { latestTip } from "../../core/session/session-tree.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
-import { db } from "../../db/instance.ts";
-import { exportBranchFile, forkToNewSession } from "../../services/tree/fork-service.ts";
+import { forkSession } from "../../services/tree/fork-instance.ts";
+import { exportBranchFile } from "../../services/tree/fork-service.ts";
 import { type LeafMoveRequest, useTreeStore } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { download } from "../common/download.ts";
@@ -64,8 +64,7 @@ export function useTreeActions(sessionId: string) {
       async fork(entryId: string | null) {
         if (!loaded) return;
         const d = data()!;
-        const r = await forkToNewSession(
-          db,
+        const r = await forkSession(
           { header: loaded.header, entries: loaded.entries, index: d.index },
           entryId,
         );
