@@ -40,15 +40,13 @@ test("pi's settings.json and models.json: the changes and their sources, then a 
 
   // A broken file: where it is broken, and Apply stays off.
   let dialog = await openPiSettings(page);
-  await dialog
-    .getByLabel("pi's settings.json and/or models.json")
-    .setInputFiles([
-      {
-        name: "settings.json",
-        mimeType: "application/json",
-        buffer: Buffer.from('{\n  "compaction": {,\n}'),
-      },
-    ]);
+  await dialog.getByLabel("pi's settings.json and/or models.json").setInputFiles([
+    {
+      name: "settings.json",
+      mimeType: "application/json",
+      buffer: Buffer.from('{\n  "compaction": {,\n}'),
+    },
+  ]);
   await expect(dialog.getByTestId("pi-settings-error")).toContainText("settings.json, line 2, column");
   await expect(dialog.getByRole("button", { name: "Apply" })).toBeDisabled();
   await dialog.getByRole("button", { name: "Cancel" }).click();
