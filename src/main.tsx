@@ -7,10 +7,12 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { db } from "./db/instance.ts";
 import { watchRunLiveness } from "./services/agent/run-liveness.ts";
+import { createAppServices } from "./services/app/app-services.ts";
 import { watchDatabase } from "./services/session/db-lifecycle.ts";
 import { sessionToReopen } from "./services/session/sessions-last-open.ts";
 import { useUiStore } from "./store/ui-store.ts";
 import { App } from "./ui/app";
+import { AppServicesProvider } from "./ui/hooks/app-services.tsx";
 import { sessionInHash } from "./ui/hooks/use-hash-route.ts";
 import { prefetchLazyComponents } from "./ui/shell/lazy-component.ts";
 import { watchConnectivity } from "./ui/shell/pwa-state.ts";
@@ -19,10 +21,14 @@ import "./ui/styles.css";
 import "./ui/shell/register.ts";
 // The agent's before the compaction's: Settings opens on the model provider.
 import "./ui/agent/register.ts";
-import "./ui/compaction/register.ts";
+import { connectCompactionHooks } from "./ui/compaction/register.ts";
 import "./ui/tree/register.ts";
 import "./ui/pins/register.ts";
 import "./ui/sync/register.ts";
+
+// The tab's services, made once: the views get them from AppServicesProvider, the hooks here.
+const services = createAppServices(db);
+connectCompactionHooks(services);
 
 watchDatabase(db, (reason) => useUiStore.getState().setDbClosed(reason));
 watchRunLiveness();
@@ -42,7 +48,9 @@ const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");
 createRoot(root).render(
   <StrictMode>
-    <App />
+    <AppServicesProvider services={services}>
+      <App />
+    </AppServicesProvider>
   </StrictMode>,
 );
 
