@@ -1,7 +1,8 @@
 /**
  * The tab's services, made once by src/main.tsx over the app database and handed to the UI
- * (ui/hooks/app-services.tsx): the owners of what lives as long as the tab (the review queue),
- * and the actions the UI asks for, bound to the database so the UI never holds it.
+ * (ui/hooks/app-services.tsx): the owners of what lives as long as the tab (the review queue, the
+ * entries in memory), and the actions the UI asks for, bound to the database so the UI never
+ * holds it.
  */
 import type { CompactionEntry, SessionEntry } from "../../core/session/types.ts";
 import type { CutpointDb } from "../../db/schema.ts";
@@ -12,6 +13,8 @@ import { loadSavedReview, type SavedReview, saveReview } from "../compaction/com
 import type { Confirmed, ConfirmOutcome, ConfirmRequest } from "../compaction/confirm-service.ts";
 import { createReviewQueue, type ReviewQueue } from "../compaction/review-queue.ts";
 import type { UndoOutcome } from "../compaction/undo-service.ts";
+import { createSessionHandover, type SessionHandover } from "../session/session-handover.ts";
+import { createSessionOpener, type SessionOpener } from "../session/session-open.ts";
 
 /** What the compaction UI asks of the services. */
 export interface CompactionActions {
@@ -38,10 +41,15 @@ export interface AppServices {
   /** The prompts and runs that wait for a review, and who hears it decided. */
   reviewQueue: ReviewQueue;
   compaction: CompactionActions;
+  /** The entries in memory: an import's offer, and what is kept for a switch back. */
+  handover: SessionHandover;
+  /** The open of a session (preview, outline, whole), its row and its appends. */
+  sessions: SessionOpener;
 }
 
 export function createAppServices(db: CutpointDb): AppServices {
   const reviewQueue = createReviewQueue();
+  const handover = createSessionHandover();
   let hooks: Promise<AgentHooks> | undefined;
   // Confirm, Undo and the hooks load with the review or the first run, not with the page.
   const compaction: CompactionActions = {
@@ -61,5 +69,5 @@ export function createAppServices(db: CutpointDb): AppServices {
         m.createCompactionHooks({ db, ui, waits: promptWaits, queue: reviewQueue }),
       )),
   };
-  return { reviewQueue, compaction };
+  return { reviewQueue, compaction, handover, sessions: createSessionOpener({ db, handover }) };
 }
