@@ -6,9 +6,11 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { watchRunLiveness } from "./services/agent/run-liveness.ts";
+import { createTabServices } from "./services/app/app-services-instance.ts";
 import { storedSessions } from "./services/session/sessions-instance.ts";
 import { useUiStore } from "./store/ui-store.ts";
 import { App } from "./ui/app";
+import { AppServicesProvider } from "./ui/hooks/app-services.tsx";
 import { sessionInHash } from "./ui/hooks/use-hash-route.ts";
 import { prefetchLazyComponents } from "./ui/shell/lazy-component.ts";
 import { watchConnectivity } from "./ui/shell/pwa-state.ts";
@@ -17,10 +19,14 @@ import "./ui/styles.css";
 import "./ui/shell/register.ts";
 // The agent's before the compaction's: Settings opens on the model provider.
 import "./ui/agent/register.ts";
-import "./ui/compaction/register.ts";
+import { connectCompactionHooks } from "./ui/compaction/register.ts";
 import "./ui/tree/register.ts";
 import "./ui/pins/register.ts";
 import "./ui/sync/register.ts";
+
+// The tab's services, made once: the views get them from AppServicesProvider, the hooks here.
+const services = createTabServices();
+connectCompactionHooks(services);
 
 storedSessions.watchDatabase((reason) => useUiStore.getState().setDbClosed(reason));
 watchRunLiveness();
@@ -40,7 +46,9 @@ const root = document.getElementById("root");
 if (!root) throw new Error("#root is missing from index.html");
 createRoot(root).render(
   <StrictMode>
-    <App />
+    <AppServicesProvider services={services}>
+      <App />
+    </AppServicesProvider>
   </StrictMode>,
 );
 

@@ -20,7 +20,7 @@ import {
 } from "./compaction-runner.ts";
 import { loadCompactionSettings } from "./compaction-settings.ts";
 import type { PromptWaits } from "./prompt-waits.ts";
-import { onWaitingCount, takeSkip, WAIT_CANCELLED, waitForReview } from "./review-queue.ts";
+import { type ReviewQueue, WAIT_CANCELLED } from "./review-queue.ts";
 
 export interface CompactionNotice {
   sessionId: string;
@@ -56,11 +56,13 @@ export interface CompactionHooksDeps {
   complete?: CompleteFn;
   /** Where a prompt that waits for a review is kept (durable across reloads). */
   waits?: PromptWaits;
+  /** The tab's review queue: what waits for a review, released by Confirm or Skip. */
+  queue: ReviewQueue;
 }
 
 export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
   const { db } = deps;
-  onWaitingCount((sessionId, count) => deps.ui.setWaiting(sessionId, count));
+  deps.queue.onWaitingCount((sessionId, count) => deps.ui.setWaiting(sessionId, count));
 
   async function context(ctx: HookContext) {
     // Reserve and keep-recent fitted to the model's window (services/compaction/compaction-fit.ts).
@@ -195,7 +197,7 @@ export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
       return r.ok ? [...path, r.entry] : undefined;
     }
     if (d.action !== "ask") return;
-    if (takeSkip(sessionId)) return;
+    if (deps.queue.takeSkip(sessionId)) return;
     deps.ui.openReview(sessionId, reviewReason(d.tokens, window, moment));
     return wait(ctx);
   }
@@ -208,7 +210,7 @@ export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
     const prompt = ctx.prompt;
     if (prompt !== undefined && deps.waits) await deps.waits.hold(ctx.sessionId, prompt);
     try {
-      const r = await waitForReview(ctx.sessionId, ctx.signal);
+      const r = await deps.queue.waitFor(ctx.sessionId, ctx.signal);
       return r === WAIT_CANCELLED ? undefined : r;
     } finally {
       if (prompt !== undefined && deps.waits) await deps.waits.letGo(ctx.sessionId);

@@ -7,7 +7,7 @@ import type { TailPreview } from "../../core/session/tail-preview.ts";
 import { msg, user } from "../../core/session/test-builders.ts";
 import type { CutpointDb } from "../../db/index.ts";
 import { freshDb } from "../../test-support/fixture-db.ts";
-import { takeEntries } from "../session/session-handover.ts";
+import { createSessionHandover } from "../session/session-handover.ts";
 import { PREVIEW_MIN_BYTES, parseFile } from "./import-service.ts";
 
 let db: CutpointDb;
@@ -41,6 +41,7 @@ describe("the preview of a big file", () => {
     const file = new File([sessionText(PREVIEW_MIN_BYTES + 200_000)], "big.jsonl");
     const events: string[] = [];
     let preview: TailPreview | undefined;
+    const handover = createSessionHandover();
     const parsed = await parseFile(
       db,
       file,
@@ -49,6 +50,7 @@ describe("the preview of a big file", () => {
         preview = p;
         events.push("preview");
       },
+      handover,
     );
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
@@ -59,7 +61,7 @@ describe("the preview of a big file", () => {
     const saved = await parsed.value.commit("new");
     expect(saved.ok).toBe(true);
     if (!saved.ok) return;
-    const stored = takeEntries(saved.value);
+    const stored = handover.take(saved.value);
     expect(stored?.entries.slice(-300)).toEqual(preview?.entries);
   });
 

@@ -28,7 +28,7 @@ import {
 import type { SessionRow } from "../../db/schema.ts";
 import { newSessionId } from "../common/ids.ts";
 import { runStepsInSlices, yieldToEventLoop } from "../common/yield.ts";
-import { offerEntries } from "../session/session-handover.ts";
+import type { SessionHandover } from "../session/session-handover.ts";
 import { createImportBuilder, type ImportCandidate } from "./import-prepare.ts";
 
 export type ImportChoice = "new" | "replace" | "copy";
@@ -82,6 +82,8 @@ export async function parseFile(
   file: File,
   onProgress?: ImportProgress,
   onPreview?: (preview: TailPreview) => void,
+  /** Where the parsed entries are offered to the session's loader after the store. */
+  handover?: SessionHandover,
 ): Promise<{ ok: true; value: ParsedImport } | { ok: false; error: { fileName: string; message: string } }> {
   const fileName = file.name;
   try {
@@ -137,7 +139,7 @@ export async function parseFile(
       originalVersion: prepared.originalVersion,
       timings: { read: waitMs, parse: t1 - t0 - waitMs, prepare: t3 - t2 },
     };
-    return { ok: true, value: parsedImport(db, result.value, summary, onProgress) };
+    return { ok: true, value: parsedImport(db, result.value, summary, onProgress, handover) };
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     return { ok: false, error: { fileName, message: `Could not read the file: ${message}` } };
@@ -149,6 +151,7 @@ function parsedImport(
   candidate: ImportCandidate,
   summary: ParsedSummary,
   onProgress: ImportProgress | undefined,
+  handover: SessionHandover | undefined,
 ): ParsedImport {
   let kept: ImportCandidate | undefined = candidate;
   return {
@@ -163,7 +166,7 @@ function parsedImport(
       const saved = await saveSession(db, prepared, choice === "replace" ? "replace" : "new");
       const saveMs = performance.now() - t0;
       if (!saved.ok) return saved;
-      if (held.entries) offerEntries(saved.value, held.entries);
+      if (held.entries) handover?.offer(saved.value, held.entries);
       return { ok: true, value: saved.value, saveMs };
     },
     discard: () => {

@@ -1,5 +1,6 @@
 /** The shapes a session load hands out: the loaded session, its outline before the bodies, and the load's options. */
 import type { SessionEntry, SessionHeader } from "../../core/session/types.ts";
+import type { SessionHandover } from "./session-handover.ts";
 
 export interface LoadedSession {
   id: string;
@@ -38,4 +39,6 @@ export interface LoadOptions {
    * store once the session is shown, services/session/store-token-counts.ts).
    */
   stats?: { seeded: number; unstored?: number };
+  /** The tab's entries in memory (an import's, or kept from an earlier open): taken instead of reading, when they match. */
+  handover?: SessionHandover;
 }

@@ -10,20 +10,25 @@ import { ownMessage } from "../../core/session/projection.ts";
 import type { CutpointDb } from "../../db/index.ts";
 import { type FixtureDb, fixtureDb } from "../../test-support/fixture-db.ts";
 import type { LoadedSession, OutlinedSession } from "./loaded-session.ts";
-import { forgetEntries } from "./session-handover.ts";
+import { createSessionHandover, type SessionHandover } from "./session-handover.ts";
 import { loadSession } from "./session-loader.ts";
 import { storeEstimates } from "./store-token-counts.ts";
 
 let fx: FixtureDb;
 let db: CutpointDb;
+/** The tab's entries in memory: a fresh one is a reload. */
+let handover: SessionHandover;
 beforeEach(async () => {
+  handover = createSessionHandover();
   fx = await fixtureDb("outline-load");
   db = fx.db;
 });
 afterEach(() => {
-  forgetEntries(fx.sessionId);
+  handover.forget(fx.sessionId);
   db.close();
 });
+
+const store = (loaded: LoadedSession) => storeEstimates(db, loaded, undefined, handover);
 
 interface Seen {
   loaded: LoadedSession | undefined;
@@ -46,6 +51,7 @@ async function open(signal?: AbortSignal, onOutline?: (o: OutlinedSession) => vo
   const stats = { seeded: 0, unstored: -1 };
   const seen: Seen = { loaded: undefined, unstored: -1, seeded: -1 };
   seen.loaded = await loadSession(db, fx.sessionId, {
+    handover,
     stats,
     signal,
     onPreview: () => {},
@@ -73,7 +79,7 @@ describe("a reopen from stored outlines", () => {
     expect(first.outline).toBeUndefined();
     const chunks = await db.chunks.count();
     expect(first.unstored).toBe(chunks);
-    expect(await storeEstimates(db, first.loaded!)).toEqual({ ok: true, value: chunks });
+    expect(await store(first.loaded!)).toEqual({ ok: true, value: chunks });
     expect((await rows()).every((r) => r.outline?.startsWith(`{"rule":"${OUTLINE_RULE}"`))).toBe(true);
 
     const second = await open();
@@ -88,19 +94,19 @@ describe("a reopen from stored outlines", () => {
   });
 
   it("is not used for outlines of another rule, which are made again", async () => {
-    await storeEstimates(db, (await open()).loaded!);
+    await store((await open()).loaded!);
     for (const row of await rows())
       await db.chunkTokens.put({ ...row, outline: row.outline!.replace(OUTLINE_RULE, "outline/0") });
     const again = await open();
     expect(again.outline).toBeUndefined();
     expect(again.unstored).toBe(await db.chunks.count());
     expect(JSON.stringify(again.loaded!.entries)).toBe(JSON.stringify(fx.entries));
-    await storeEstimates(db, again.loaded!);
+    await store(again.loaded!);
     expect((await open()).outline).toBeDefined();
   });
 
   it("reads a chunk whose outline does not line up whole, and shows the rest from theirs", async () => {
-    await storeEstimates(db, (await open()).loaded!);
+    await store((await open()).loaded!);
     const [first, second] = await rows();
     // The second chunk's outline in the first's row: not its entry count, or not its entries.
     await db.chunkTokens.put({ ...first!, outline: second!.outline });
@@ -110,14 +116,14 @@ describe("a reopen from stored outlines", () => {
     expect(JSON.stringify(seen.loaded!.entries)).toBe(JSON.stringify(fx.entries));
     // That chunk counts as not stored, took no stored counts, and is written again.
     expect(seen.unstored).toBe(1);
-    expect(await storeEstimates(db, seen.loaded!)).toEqual({ ok: true, value: 1 });
+    expect(await store(seen.loaded!)).toEqual({ ok: true, value: 1 });
     const mended = await open();
     expect(mended.unstored).toBe(0);
     expect(mended.seeded - seen.seeded).toBe((await db.chunks.get([fx.sessionId, 1]))!.count);
   });
 
   it("whose entries are not the chunk's (stale) ends in a whole read: the session as stored", async () => {
-    await storeEstimates(db, (await open()).loaded!);
+    await store((await open()).loaded!);
     const [first] = await rows();
     const outline = JSON.parse(first!.outline!) as { entries: { id: string }[]; bodiless: number[] };
     outline.entries[outline.bodiless[0]!]!.id = "not-this-one";
@@ -130,7 +136,7 @@ describe("a reopen from stored outlines", () => {
   });
 
   it("aborted while the bodies are read, gives nothing", async () => {
-    await storeEstimates(db, (await open()).loaded!);
+    await store((await open()).loaded!);
     const controller = new AbortController();
     const seen = await open(controller.signal, () => controller.abort());
     expect(seen.outline).toBeDefined();

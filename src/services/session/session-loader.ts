@@ -48,7 +48,6 @@ import type { LoadedSession, LoadOptions } from "./loaded-session.ts";
 import { loadByOutline } from "./outline-load.ts";
 import { type ReadSpec, readSessionParts } from "./read-parts.ts";
 import type { ReadPart } from "./read-parts-protocol.ts";
-import { countsStoredThrough, newestEntries, noteCountsStored, takeEntries } from "./session-handover.ts";
 
 const SLICE_MS = 12;
 /** Progress reports at most this often (each one re-renders the session view). */
@@ -63,21 +62,25 @@ export async function loadSession(
   sessionId: string,
   options: LoadOptions = {},
 ): Promise<LoadedSession | undefined> {
-  const { onPreview, signal } = options;
+  const { onPreview, signal, handover } = options;
   const row = await getSession(db, sessionId);
   if (!row || row.deletedAt || signal?.aborted) return undefined;
   const { generation, header } = row;
   // Just imported, or open earlier in this page: the entries in memory (nothing read back; the
   // chunks appended after them are read next, as new entries: `loadNewEntries`); else the
   // stored chunks.
-  const inMemory = takeEntries(row);
+  const inMemory = handover?.take(row);
   const handed = inMemory?.entries;
   const lastSeq = inMemory?.lastSeq ?? row.lastSeq;
   const base = { id: sessionId, header, generation, lastSeq };
   const t0 = performance.now();
   const spent = { waited: 0, decode: 0, parse: 0, estimates: 0, seeded: 0 };
   const tail =
-    !onPreview || lastSeq <= 1 ? undefined : handed ? newestOf(base, handed) : await readPreview(db, base);
+    !onPreview || lastSeq <= 1
+      ? undefined
+      : handed && handover
+        ? newestOf(base, handover.newestEntries(handed))
+        : await readPreview(db, base);
   if (signal?.aborted) return undefined;
   // The token counts stored for the chunks, read while the preview is painted (asked for before
   // the preview's chunks, they made the first rows ~30 ms later).
@@ -118,7 +121,7 @@ export async function loadSession(
   // The chunks whose counts (or outlines) are to be stored: none read for entries taken from
   // memory, so those known to be stored already (an earlier open in this page) are not counted
   // as missing; a chunk whose stored counts did not match was dropped from `counts`.
-  const storedThrough = inMemory ? countsStoredThrough(sessionId, generation) : 0;
+  const storedThrough = inMemory && handover ? handover.countsStoredThrough(sessionId, generation) : 0;
   const unstored = unstoredOf(derived, storedThrough, lastSeq, counts);
   noteStored(base, done, unstored, spent.seeded, options);
   phase("read estimates", t1, spent.estimates, {
@@ -137,9 +140,9 @@ function noteStored(
   done: boolean,
   unstored: number,
   seeded: number,
-  { stats }: LoadOptions,
+  { stats, handover }: LoadOptions,
 ): void {
-  if (done && unstored === 0) noteCountsStored(id, generation, lastSeq);
+  if (done && unstored === 0) handover?.noteCountsStored(id, generation, lastSeq);
   if (stats) Object.assign(stats, { seeded, unstored });
 }
 
@@ -164,9 +167,11 @@ interface Tail {
   fromSeq?: number;
 }
 
-/** The newest of the handed-over entries (PREVIEW_ENTRIES), unless that is all of them. */
-function newestOf(base: Omit<LoadedSession, "entries">, entries: SessionEntry[]): Tail | undefined {
-  const newest = newestEntries(entries);
+/** The newest of the handed-over entries (PREVIEW_ENTRIES, see SessionHandover.newestEntries), unless that is all of them. */
+function newestOf(
+  base: Omit<LoadedSession, "entries">,
+  newest: SessionEntry[] | undefined,
+): Tail | undefined {
   return newest && { preview: { ...base, entries: newest } };
 }
 

@@ -32,7 +32,8 @@ export const storedSessions = {
   create: () => createEmptySession(db),
   example: (kind: ExampleKind) => loadExampleSession(db, undefined, kind),
   rename: (id: string, name: string) => renameSession(db, id, name),
-  remove: (id: string) => deleteSession(db, id),
+  remove: (id: string, options?: Parameters<typeof deleteSession>[3]) =>
+    deleteSession(db, id, undefined, options),
   undoRemove: (id: string) => undoDelete(db, id),
   purgeExpired: () => purgeExpired(db),
   pendingDeletes: () => pendingDeletes(db),

@@ -23,7 +23,7 @@ import {
 } from "../../db/index.ts";
 import { defaultLockQuery, type LockQuery, lockHeld } from "../agent/session-run.ts";
 import { newEntryId, newSessionId } from "../common/ids.ts";
-import { forgetEntries } from "./session-handover.ts";
+import type { SessionHandover } from "./session-handover.ts";
 
 export const DELETE_WHILE_RUNNING =
   "Not deleted: this session is running in another tab (its reply is still being written there). Delete it when that run has finished.";
@@ -122,7 +122,7 @@ export async function deleteSession(
   db: CutpointDb,
   sessionId: string,
   now = Date.now(),
-  options: { queryLocks?: LockQuery | null; owner?: string } = {},
+  options: { queryLocks?: LockQuery | null; owner?: string; handover?: SessionHandover } = {},
 ): Promise<Result<{ deletedAt: number }>> {
   // Refused like every other write while another tab runs it (a mark whose lock nobody holds
   // was left by a closed or crashed tab: it does not stand in the way).
@@ -133,7 +133,7 @@ export async function deleteSession(
     if (await lockHeld(query, sessionId)) return fail("busy", DELETE_WHILE_RUNNING);
   }
   const r = await softDeleteSession(db, sessionId, now);
-  if (r.ok) forgetEntries(sessionId);
+  if (r.ok) options.handover?.forget(sessionId);
   return r.ok ? { ok: true, value: { deletedAt: now } } : r;
 }
 

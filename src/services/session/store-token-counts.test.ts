@@ -11,24 +11,30 @@ import { msg, user } from "../../core/session/test-builders.ts";
 import { appendEntries, type CutpointDb, prepareSession, purgeSession, saveSession } from "../../db/index.ts";
 import { type FixtureDb, fixtureDb } from "../../test-support/fixture-db.ts";
 import type { LoadedSession } from "./loaded-session.ts";
-import { forgetEntries, keepEntries } from "./session-handover.ts";
+import { createSessionHandover, type SessionHandover } from "./session-handover.ts";
 import { loadSession } from "./session-loader.ts";
 import { storeEstimates } from "./store-token-counts.ts";
 
 let fx: FixtureDb;
 let db: CutpointDb;
+/** The tab's entries in memory: a fresh one is a reload. */
+let handover: SessionHandover;
 beforeEach(async () => {
+  handover = createSessionHandover();
   fx = await fixtureDb("stored-estimates");
   db = fx.db;
 });
 afterEach(() => {
-  forgetEntries(fx.sessionId);
+  handover.forget(fx.sessionId);
   db.close();
 });
+
+const store = (loaded: LoadedSession) => storeEstimates(db, loaded, undefined, handover);
 
 async function load(onPreview = false): Promise<{ loaded: LoadedSession; seeded: number; unstored: number }> {
   const stats = { seeded: 0, unstored: -1 };
   const loaded = await loadSession(db, fx.sessionId, {
+    handover,
     stats,
     ...(onPreview ? { onPreview: () => {} } : {}),
   });
@@ -59,24 +65,24 @@ describe("stored token counts", () => {
     const first = await load();
     expect(first.seeded).toBe(0);
     expect(first.unstored).toBe(chunks);
-    expect(await storeEstimates(db, first.loaded)).toEqual({ ok: true, value: chunks });
+    expect(await store(first.loaded)).toEqual({ ok: true, value: chunks });
     const second = await load();
     expect(second.seeded).toBe(fx.entries.length);
     expect(second.unstored).toBe(0);
     expectTrueCounts(second.loaded);
     // Nothing new to store.
-    expect(await storeEstimates(db, second.loaded)).toEqual({ ok: true, value: 0 });
+    expect(await store(second.loaded)).toEqual({ ok: true, value: 0 });
   });
 
   it("taken from memory (a switch back), are known stored when stored in this page: nothing to store again", async () => {
     const chunks = await db.chunks.count();
     const first = await load();
-    keepEntries(first.loaded, 1);
+    handover.keep(first.loaded, 1);
     // Before they are stored, entries from memory have every chunk to store.
     const before = await load();
     expect(before.loaded.entries).toBe(first.loaded.entries);
     expect(before.unstored).toBe(chunks);
-    expect(await storeEstimates(db, before.loaded)).toEqual({ ok: true, value: chunks });
+    expect(await store(before.loaded)).toEqual({ ok: true, value: chunks });
     const back = await load();
     expect(back.loaded.entries).toBe(first.loaded.entries);
     expect(back.unstored).toBe(0);
@@ -85,13 +91,13 @@ describe("stored token counts", () => {
       msg("late", fx.entries.at(-1)!.id, user("late")),
     ]);
     expect(appended.ok).toBe(true);
-    forgetEntries(fx.sessionId);
+    handover.forget(fx.sessionId);
     const fresh = await load();
     expect(fresh.unstored).toBe(1);
   });
 
   it("are used for every chunk but the preview's, whose entries are counted as they were parsed", async () => {
-    await storeEstimates(db, (await load()).loaded);
+    await store((await load()).loaded);
     // The preview's chunks: the newest ones holding PREVIEW_ENTRIES entries or more.
     let previewed = 0;
     for (const row of (await rowsOf()).reverse()) {
@@ -105,7 +111,7 @@ describe("stored token counts", () => {
   });
 
   it("that do not match are not used, and are written again with the true counts", async () => {
-    await storeEstimates(db, (await load()).loaded);
+    await store((await load()).loaded);
     const [, second] = await rowsOf();
     const wrong = second!.tokens.map((n) => (n === 0xffffffff ? n : n + 1));
     await db.chunkTokens.put({ ...second!, tokens: wrong });
@@ -113,12 +119,12 @@ describe("stored token counts", () => {
     expect(seeded).toBe(fx.entries.length - second!.tokens.length);
     expect(unstored).toBe(1);
     expectTrueCounts(loaded);
-    expect(await storeEstimates(db, loaded)).toEqual({ ok: true, value: 1 });
+    expect(await store(loaded)).toEqual({ ok: true, value: 1 });
     expect((await rowsOf())[1]!.tokens).toEqual(second!.tokens);
   });
 
   it("of an appended chunk are written on their own; the older ones stay", async () => {
-    await storeEstimates(db, (await load()).loaded);
+    await store((await load()).loaded);
     const before = await rowsOf();
     const leaf = fx.entries.at(-1)!.id;
     expect(
@@ -126,7 +132,7 @@ describe("stored token counts", () => {
     ).toBe(true);
     const { loaded, unstored } = await load();
     expect(unstored).toBe(1);
-    expect(await storeEstimates(db, loaded)).toEqual({ ok: true, value: 1 });
+    expect(await store(loaded)).toEqual({ ok: true, value: 1 });
     const after = await rowsOf();
     expect(after.length).toBe(before.length + 1);
     expect(after.at(-1)!.tokens).toEqual(chunkEstimates(loaded.entries, fx.entries.length, 1));
@@ -134,17 +140,17 @@ describe("stored token counts", () => {
 
   it("go with the entries: a re-import replaces them, a purge removes them, a replaced load writes none", async () => {
     const { loaded } = await load();
-    await storeEstimates(db, loaded);
+    await store(loaded);
     expect(await tokenRows()).toBeGreaterThan(0);
     const header = loaded.header;
     expect((await saveSession(db, prepareSession(header, fx.entries, 1), "replace")).ok).toBe(true);
     expect(await tokenRows()).toBe(0);
     // The old generation's entries, copied out after the replace: nothing is written.
-    expect(await storeEstimates(db, loaded)).toEqual({ ok: true, value: 0 });
+    expect(await store(loaded)).toEqual({ ok: true, value: 0 });
     expect(await tokenRows()).toBe(0);
     const fresh = await load();
     expect(fresh.seeded).toBe(0);
-    await storeEstimates(db, fresh.loaded);
+    await store(fresh.loaded);
     expect(await tokenRows()).toBeGreaterThan(0);
     expect((await purgeSession(db, fx.sessionId)).ok).toBe(true);
     expect(await tokenRows()).toBe(0);

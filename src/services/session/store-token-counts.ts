@@ -19,7 +19,7 @@ import {
 } from "../../db/index.ts";
 import { yieldToEventLoop } from "../common/yield.ts";
 import type { LoadedSession } from "./loaded-session.ts";
-import { noteCountsStored } from "./session-handover.ts";
+import type { SessionHandover } from "./session-handover.ts";
 
 /** Work per task while the counts are copied out (ms). */
 const SLICE_MS = 8;
@@ -41,6 +41,7 @@ export async function storeEstimates(
   db: CutpointDb,
   loaded: LoadedSession,
   signal?: AbortSignal,
+  handover?: SessionHandover,
 ): Promise<Result<number>> {
   const [chunks, have] = await Promise.all([
     readChunkSpan(db, loaded.id, 1, loaded.lastSeq),
@@ -67,6 +68,6 @@ export async function storeEstimates(
   const saved =
     missing.length === 0 ? ok(0) : await saveChunkTokens(db, loaded.id, loaded.generation, missing);
   // Every chunk's counts are stored now: a switch back to these entries stores nothing again.
-  if (saved.ok) noteCountsStored(loaded.id, loaded.generation, loaded.lastSeq);
+  if (saved.ok) handover?.noteCountsStored(loaded.id, loaded.generation, loaded.lastSeq);
   return saved;
 }

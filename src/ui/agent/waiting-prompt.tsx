@@ -8,11 +8,11 @@ import { useEffect, useRef, useSyncExternalStore } from "react";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { promptWaits, watchWaitingPrompt } from "../../services/agent/stranded-instance.ts";
 import { alreadySent } from "../../services/compaction/prompt-waits.ts";
-import { onReviewDecided } from "../../services/compaction/review-queue.ts";
 import { openCompactionPreview, useSessionCompaction } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { skipReview } from "../compaction/review-actions.ts";
 import { useLive } from "../data/use-live.ts";
+import { useAppServices } from "../hooks/app-services.tsx";
 
 export interface WaitingPromptProps {
   sessionId: string;
@@ -28,6 +28,7 @@ export interface WaitingPromptProps {
 }
 
 export function WaitingPrompt({ sessionId, path, elsewhere, onSend, onEdit, onStop }: WaitingPromptProps) {
+  const services = useAppServices();
   const stored = useLive(() => watchWaitingPrompt(sessionId), [sessionId]);
   const held = useSyncExternalStore(promptWaits.subscribe, () => promptWaits.isHeld(sessionId));
   const queued = useSessionCompaction(sessionId, (s) => s.queued);
@@ -41,11 +42,11 @@ export function WaitingPrompt({ sessionId, path, elsewhere, onSend, onEdit, onSt
   // A prompt no run holds (it waited across a reload) goes out once the review is decided.
   useEffect(
     () =>
-      onReviewDecided((id) => {
+      services.reviewQueue.onDecided((id) => {
         if (id !== sessionId) return;
         void promptWaits.claim(sessionId, pathRef.current).then((p) => p && sendRef.current(p.text));
       }),
-    [sessionId],
+    [sessionId, services],
   );
 
   const prompt = stored && !alreadySent(stored, path) ? stored : undefined;
@@ -75,7 +76,11 @@ export function WaitingPrompt({ sessionId, path, elsewhere, onSend, onEdit, onSt
             Open the review
           </button>
         )}
-        <button type="button" className="btn small primary" onClick={() => skipReview(sessionId)}>
+        <button
+          type="button"
+          className="btn small primary"
+          onClick={() => skipReview(services.compaction, sessionId)}
+        >
           Skip and send
         </button>
         {text !== undefined && (

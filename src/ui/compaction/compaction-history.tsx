@@ -8,6 +8,7 @@ import { compactionSummaryText } from "../../core/session/context.ts";
 import { markInvisible } from "../common/invisible.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { formatEntryTime } from "../format.ts";
+import { useAppServices } from "../hooks/app-services.tsx";
 import { CompactionFacts, factsAt } from "../timeline/compaction-facts.tsx";
 import { Markdown } from "../timeline/lazy-markdown.tsx";
 import { RawToggle } from "../timeline/raw-toggle.tsx";
@@ -19,6 +20,7 @@ import { runUndo } from "./undo-redo.ts";
 import type { CompactionModel } from "./use-compaction-model.ts";
 
 export function CompactionHistory({ model }: { model: CompactionModel }) {
+  const services = useAppServices();
   const items = useMemo(() => compactionHistory(model.path), [model.path]);
   const [open, setOpen] = useState<string | null>(items.at(-1)?.entry.id ?? null);
   const [diff, setDiff] = useState(false);
@@ -78,7 +80,9 @@ export function CompactionHistory({ model }: { model: CompactionModel }) {
                       <button
                         type="button"
                         className="btn small"
-                        onClick={() => void runUndo(model.sessionId, it.entry, model.path)}
+                        onClick={() =>
+                          void runUndo(services.compaction, model.sessionId, it.entry, model.path)
+                        }
                       >
                         Undo this compaction
                       </button>

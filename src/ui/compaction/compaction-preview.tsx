@@ -11,6 +11,7 @@ import type { CoverageReport } from "../../core/coverage/coverage.ts";
 import { useCompactionStore, useSessionCompaction } from "../../store/compaction-store.ts";
 import { focusFirstOf } from "../common/focus-return.ts";
 import { SafeText } from "../common/safe-text.tsx";
+import { useAppServices } from "../hooks/app-services.tsx";
 import { confirmReview } from "./confirm-review.ts";
 import { ContextView } from "./context-view.tsx";
 import { compactionControls } from "./focus-return.ts";
@@ -30,6 +31,7 @@ const handledRequests = new Map<string, number>();
 
 export function CompactionPreview({ model }: { model: CompactionModel }) {
   const sessionId = model.sessionId;
+  const services = useAppServices();
   const s = useSessionCompaction(sessionId, (x) => x);
   const store = useCompactionStore.getState;
   const plan = model.plan.plan;
@@ -88,7 +90,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
 
   const close = () => {
     stop();
-    skipReview(sessionId);
+    skipReview(services.compaction, sessionId);
     giveFocusBack();
   };
 
@@ -104,7 +106,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
     }
     setAskIncomplete(false);
     setBusy(true);
-    const done = await confirmReview(model, plan, coverageRef.current);
+    const done = await confirmReview(services.compaction, model, plan, coverageRef.current);
     setBusy(false);
     if (done) giveFocusBack();
   };

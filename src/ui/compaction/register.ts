@@ -1,15 +1,14 @@
 /**
  * Mounts the compaction UI into the shell (imported once by src/main.tsx): the context meter in
  * the top bar, the token timeline + review in the right panel, the settings in the Settings
- * dialog, and the agent hooks (auto-compaction, ask mode, overflow recovery) with the UI they use:
+ * dialog; and `connectCompactionHooks` (called by src/main.tsx with the tab's services) gives the
+ * agent hooks (auto-compaction, ask mode, overflow recovery) the UI they use:
  * everything they show belongs to their session, and one notice per event (progress replaced by
  * its result; errors said once, in the session's banner).
  */
 
 import { PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
-import { db } from "../../db/instance.ts";
-import type { AgentHooks } from "../../services/agent/agent-types.ts";
-import { promptWaits } from "../../services/agent/stranded-instance.ts";
+import type { AppServices } from "../../services/app/app-services.ts";
 import type { CompactionUi } from "../../services/compaction/compaction-agent-hooks.ts";
 import { sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
@@ -74,18 +73,19 @@ const compactionUi: CompactionUi = {
   },
 };
 
-// The hooks (and the compaction code they run) load with the first run, not with the page.
-let hooks: Promise<AgentHooks> | undefined;
-const loadHooks = () =>
-  (hooks ??= import("../../services/compaction/compaction-agent-hooks.ts").then((m) =>
-    m.createCompactionHooks({ db, ui: compactionUi, waits: promptWaits }),
-  ));
-registerPrefetch(loadHooks);
-// Registered with the agent as it loads, before any run can start (ui/agent/agent-handle.ts).
-whenAgentLoads((agent) =>
-  agent.registerAgentHooks({
-    beforePrompt: async (ctx) => (await loadHooks()).beforePrompt?.(ctx),
-    betweenTurns: async (ctx) => (await loadHooks()).betweenTurns?.(ctx),
-    afterRun: async (ctx) => (await loadHooks()).afterRun?.(ctx),
-  }),
-);
+/**
+ * Registers the compaction hooks with the agent as it loads, before any run can start
+ * (ui/agent/agent-handle.ts); the hooks and the compaction code they run load with the first
+ * run, not with the page.
+ */
+export function connectCompactionHooks(services: AppServices): void {
+  const loadHooks = () => services.compaction.hooks(compactionUi);
+  registerPrefetch(loadHooks);
+  whenAgentLoads((agent) =>
+    agent.registerAgentHooks({
+      beforePrompt: async (ctx) => (await loadHooks()).beforePrompt?.(ctx),
+      betweenTurns: async (ctx) => (await loadHooks()).betweenTurns?.(ctx),
+      afterRun: async (ctx) => (await loadHooks()).afterRun?.(ctx),
+    }),
+  );
+}

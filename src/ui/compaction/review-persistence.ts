@@ -1,16 +1,12 @@
 /**
  * Keeps a session's review across reloads: reads the saved draft (focus, keep-recent, cut,
  * summarizer, open state) into the store once per session, then saves this session's changes to
- * Dexie a moment after they happen (services/compaction/compaction-drafts.ts; never the session file).
+ * storage a moment after they happen (services/compaction/compaction-drafts.ts; never the session file).
  */
 import { useEffect } from "react";
-import { db } from "../../db/instance.ts";
-import {
-  loadSavedReview,
-  type SavedReview,
-  saveReview,
-} from "../../services/compaction/compaction-drafts.ts";
+import type { SavedReview } from "../../services/compaction/compaction-drafts.ts";
 import { type SessionCompaction, sessionState, useCompactionStore } from "../../store/compaction-store.ts";
+import { useAppServices } from "../hooks/app-services.tsx";
 
 const SAVE_DELAY_MS = 250;
 
@@ -36,11 +32,12 @@ function savedOf(s: SessionCompaction): SavedReview {
 
 /** Restores then saves the review of `sessionId` (mounted once per open session). */
 export function useReviewPersistence(sessionId: string): void {
+  const { loadReview, saveReview } = useAppServices().compaction;
   useEffect(() => {
     let live = true;
     const store = useCompactionStore;
     if (!store.getState().hydrated[sessionId]) {
-      void loadSavedReview(db, sessionId).then((saved) => {
+      void loadReview(sessionId).then((saved) => {
         if (!live) return;
         store
           .getState()
@@ -56,15 +53,15 @@ export function useReviewPersistence(sessionId: string): void {
       if (text === last) return;
       last = text;
       window.clearTimeout(timer);
-      timer = window.setTimeout(() => void saveReview(db, sessionId, next), SAVE_DELAY_MS);
+      timer = window.setTimeout(() => void saveReview(sessionId, next), SAVE_DELAY_MS);
     });
     return () => {
       live = false;
       unsubscribe();
       if (timer !== undefined) {
         window.clearTimeout(timer);
-        void saveReview(db, sessionId, savedOf(sessionState(store.getState(), sessionId)));
+        void saveReview(sessionId, savedOf(sessionState(store.getState(), sessionId)));
       }
     };
-  }, [sessionId]);
+  }, [sessionId, loadReview, saveReview]);
 }

@@ -1,11 +1,10 @@
 /**
- * Undo and Redo of a compaction from the UI (toasts, history, the review), said once each; the
- * undone summary is offered back as the review's draft, and withdrawn by its Redo.
+ * Undo and Redo of a compaction from the UI (toasts, history, the review), said once each: the
+ * services move the leaf and say what the review is offered back (services/compaction/undo-service.ts);
+ * here the store takes it and a notice offers the way back.
  */
 import type { CompactionEntry, SessionEntry } from "../../core/session/types.ts";
-import { db } from "../../db/instance.ts";
-import { undoneDraftOf } from "../../services/compaction/compaction-drafts.ts";
-import { redoCompaction, undoCompaction } from "../../services/compaction/compaction-runner.ts";
+import type { CompactionActions } from "../../services/app/app-services.ts";
 import { useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { refocusIfLost } from "../common/focus-return.ts";
@@ -24,29 +23,33 @@ function say(sessionId: string, message: string, action?: { label: string; run: 
 
 /** Undo: the leaf goes back before the compaction (history kept); the toast offers Redo, the review its summary. */
 export async function runUndo(
+  actions: CompactionActions,
   sessionId: string,
   compaction: CompactionEntry,
   path?: readonly SessionEntry[],
 ): Promise<void> {
-  // With the path, a compaction made right after a move undoes to the entry that move stood for.
-  const r = await undoCompaction(db, { sessionId, compaction, ...(path ? { path } : {}) });
-  if (!r.ok) return say(sessionId, `Undo failed: ${r.error.message}`);
-  useCompactionStore.getState().offerUndone(sessionId, compaction.id, undoneDraftOf(compaction));
+  const r = await actions.undo({ sessionId, compaction, ...(path ? { path } : {}) });
+  if (!r.ok) return say(sessionId, `Undo failed: ${r.message}`);
+  useCompactionStore.getState().offerUndone(sessionId, compaction.id, r.draft);
   refocusIfLost(compactionControls);
   say(sessionId, "Compaction undone: the leaf is back before it (history kept).", {
     label: "Redo",
-    run: () => void runRedo(sessionId, compaction),
+    run: () => void runRedo(actions, sessionId, compaction),
   });
 }
 
 /** Redo after Undo: the leaf moves to the compaction again. */
-export async function runRedo(sessionId: string, compaction: CompactionEntry): Promise<void> {
-  const r = await redoCompaction(db, { sessionId, compaction });
-  if (!r.ok) return say(sessionId, `Redo failed: ${r.error.message}`);
+export async function runRedo(
+  actions: CompactionActions,
+  sessionId: string,
+  compaction: CompactionEntry,
+): Promise<void> {
+  const r = await actions.redo({ sessionId, compaction });
+  if (!r.ok) return say(sessionId, `Redo failed: ${r.message}`);
   useCompactionStore.getState().withdrawUndone(sessionId, compaction.id);
   refocusIfLost(compactionControls);
   say(sessionId, "Compaction redone: the session continues from the summary again.", {
     label: "Undo",
-    run: () => void runUndo(sessionId, compaction),
+    run: () => void runUndo(actions, sessionId, compaction),
   });
 }

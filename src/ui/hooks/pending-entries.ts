@@ -9,8 +9,8 @@
  * from `buildLeafMove`), never for content a person typed or a model wrote.
  */
 import type { SessionEntry } from "../../core/session/types.ts";
-import type { AppendedEntries } from "../../db/sessions-repo.ts";
 import type { LoadedSession } from "../../services/session/loaded-session.ts";
+import type { AppendedEntries } from "../../services/session/session-open.ts";
 
 export interface PendingBatch {
   token: number;

@@ -6,6 +6,7 @@ import { openCompactionPreview } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { download } from "../common/download.ts";
 import { offerUndo } from "../common/undo-delete.ts";
+import { useAppServices } from "./app-services.tsx";
 
 /** What the compaction example's review says first: what is shown, and how to do it with one's own sessions. */
 export const EXAMPLE_INTRO =
@@ -14,6 +15,7 @@ export const EXAMPLE_INTRO =
 export function useSessionActions() {
   const toast = useUiStore((s) => s.pushToast);
   const select = useUiStore((s) => s.selectSession);
+  const { handover } = useAppServices();
 
   const newSession = useCallback(async () => {
     const r = await storedSessions.create();
@@ -48,7 +50,8 @@ export function useSessionActions() {
 
   const remove = useCallback(
     async (id: string, label: string) => {
-      const r = await storedSessions.remove(id);
+      // What is kept in memory for it goes with it.
+      const r = await storedSessions.remove(id, { handover });
       if (!r.ok) {
         toast({ kind: "error", message: r.error.message });
         return;
@@ -56,7 +59,7 @@ export function useSessionActions() {
       if (useUiStore.getState().selectedSessionId === id) select(undefined);
       offerUndo(id, label, r.value.deletedAt);
     },
-    [select, toast],
+    [select, toast, handover],
   );
 
   const exportFile = useCallback(

@@ -1,18 +1,15 @@
 /**
- * The open session in memory: metadata row (live query) + all entries, loaded once and then
- * extended incrementally when other code (or another tab) appends entries.
+ * The open session in memory: metadata row (watched) + all entries, loaded once and then
+ * extended incrementally when other code (or another tab) appends entries. The open itself
+ * (preview, outline, whole, then the counts stored) is a service this hook subscribes to
+ * (services/session/session-open.ts); here each phase is shown and said to be on screen.
  */
-import { useLiveQuery } from "dexie-react-hooks";
 import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { flushSync } from "react-dom";
-import { db } from "../../db/instance.ts";
-import type { SessionRow } from "../../db/schema.ts";
-import { onEntriesAppended } from "../../db/sessions-repo.ts";
 import type { LoadedSession, OutlinedSession } from "../../services/session/loaded-session.ts";
-import { keepEntries, peekNewest } from "../../services/session/session-handover.ts";
-import { loadNewEntries, loadSession } from "../../services/session/session-loader.ts";
-import { storeEstimates } from "../../services/session/store-token-counts.ts";
+import type { SessionRow } from "../../services/session/session-open.ts";
 import { sessionPath } from "../tree/tree-model.ts";
+import { useAppServices } from "./app-services.tsx";
 import {
   type Held,
   heldAppended,
@@ -49,15 +46,14 @@ const renderStarted = new WeakMap<object, number>();
 const SHOWN_FALLBACK_MS = 2000;
 
 export function useSessionData(sessionId: string | undefined): SessionData {
-  const row = useLiveQuery(
-    async () => {
-      if (!sessionId) return null;
-      const r = await db.sessions.get(sessionId);
-      return r && !r.deletedAt ? r : null;
-    },
-    [sessionId],
-    undefined,
-  );
+  const { sessions } = useAppServices();
+  // The row of this session (a row heard for the session before is not this one's).
+  const [heard, setHeard] = useState<{ id: string; row: SessionRow | null } | undefined>(undefined);
+  useEffect(() => {
+    if (!sessionId) return;
+    return sessions.watchRow(sessionId, (row) => setHeard({ id: sessionId, row }));
+  }, [sessionId, sessions]);
+  const row = !sessionId ? null : heard?.id === sessionId ? heard.row : undefined;
   const [held, setHeld] = useState<Held>({ loaded: undefined, pending: [] });
   const loaded = held.loaded;
   const setLoaded = useCallback(
@@ -65,10 +61,9 @@ export function useSessionData(sessionId: string | undefined): SessionData {
     [],
   );
   // Just imported: its newest entries at once, before the row is read (display only).
-  const [preview, setPreview] = useState<LoadedSession | undefined>(() => {
-    const handed = sessionId ? peekNewest(sessionId) : undefined;
-    return handed && sessionId ? { id: sessionId, ...handed } : undefined;
-  });
+  const [preview, setPreview] = useState<LoadedSession | undefined>(() =>
+    sessionId ? sessions.peekNewest(sessionId) : undefined,
+  );
   const [outline, setOutline] = useState<OutlinedSession | undefined>(undefined);
   const [loading, setLoading] = useState<number | undefined>(undefined);
   /** Resolves the wait of the load once the outline's render is on screen. */
@@ -83,86 +78,78 @@ export function useSessionData(sessionId: string | undefined): SessionData {
   useEffect(() => {
     if (!sessionId || generation === undefined) return;
     const controller = new AbortController();
+    const signal = controller.signal;
     const started = performance.now();
     setLoading(0);
     setOutline(undefined);
-    const stats = { seeded: 0, unstored: 0 };
-    loadSession(db, sessionId, {
-      stats,
-      onProgress: (f) => setLoading(f),
-      // Shown before the rest is taken in: the entries handed over by an import are all there at
-      // once, and taking them in would otherwise keep the preview from rendering at all.
-      onPreview: (p) => {
-        if (controller.signal.aborted) return;
-        setPreview(p);
-        return afterNextPaint();
-      },
-      // The whole session, its messages' bodies still to read: its views are built, then it is
-      // shown (in a transition, as the whole session below), and the bodies are read once that
-      // render is painted.
-      onOutline: async (o) => {
-        await warmViews(o.entries, controller.signal);
-        if (controller.signal.aborted) return;
-        performance.measure("cutpoint:session-outline", { start: started });
-        const shown = new Promise<void>((resolve) => {
-          onOutlineShown.current = resolve;
-          setTimeout(resolve, SHOWN_FALLBACK_MS);
-        });
-        startTransition(() => {
-          setOutline(o);
-          setPreview(undefined);
-        });
-        await shown;
-      },
-      signal: controller.signal,
-    })
-      .then(async (next) => {
-        if (controller.signal.aborted) return;
-        performance.measure("cutpoint:session-load", { start: started });
-        // Read whole: what is left is building the views' models (the status says so).
-        setLoading(1);
-        if (next) await warmViews(next.entries, controller.signal);
-        if (controller.signal.aborted) return;
-        renderStarted.set(next ?? {}, performance.now());
-        // The models other views build from the path (the meter's) come next, in tasks of their
-        // own, once the whole session is on screen: until then those views say they are counting.
-        if (next) {
-          const shown = new Promise<void>((resolve) => {
-            onShown.current = resolve;
-            // In case that render never commits as such (an append replaced it first).
-            setTimeout(resolve, SHOWN_FALLBACK_MS);
-          });
-          void warmPathModels(next.id, sessionPath(next.entries), controller.signal, shown)
-            // Then the counts made while it was read are stored for the next open (when some
-            // chunk had none that matched).
-            .then(() =>
-              controller.signal.aborted || stats.unstored === 0
-                ? undefined
-                : storeEstimates(db, next, controller.signal),
-            )
-            .then((stored) => {
-              if (stored && !stored.ok) console.warn("storing the token estimates failed", stored.error);
+    sessions
+      .open(
+        sessionId,
+        {
+          progress: (f) => setLoading(f),
+          preview: (p) => {
+            setPreview(p);
+            return afterNextPaint();
+          },
+          // The whole session, its messages' bodies still to read: its views are built, then it
+          // is shown (in a transition, as the whole session below), and the bodies are read once
+          // that render is painted.
+          outline: async (o) => {
+            await warmViews(o.entries, signal);
+            if (signal.aborted) return;
+            performance.measure("cutpoint:session-outline", { start: started });
+            const shown = new Promise<void>((resolve) => {
+              onOutlineShown.current = resolve;
+              setTimeout(resolve, SHOWN_FALLBACK_MS);
             });
-        }
-        // A transition: the views derived from all entries (timeline, tree) render in separate
-        // tasks, and the preview stays on screen until they are ready.
-        startTransition(() => {
-          setLoaded(next);
-          setPreview(undefined);
-          setOutline(undefined);
-          setLoading(undefined);
-        });
-      })
+            startTransition(() => {
+              setOutline(o);
+              setPreview(undefined);
+            });
+            await shown;
+          },
+          whole: async (next) => {
+            performance.measure("cutpoint:session-load", { start: started });
+            // Read whole: what is left is building the views' models (the status says so).
+            setLoading(1);
+            if (next) await warmViews(next.entries, signal);
+            if (signal.aborted) return;
+            renderStarted.set(next ?? {}, performance.now());
+            // The models other views build from the path (the meter's) come next, in tasks of
+            // their own, once the whole session is on screen: until then those views say they
+            // are counting. The service stores the counts made while it was read after them.
+            let warmed: Promise<unknown> | undefined;
+            if (next) {
+              const shown = new Promise<void>((resolve) => {
+                onShown.current = resolve;
+                // In case that render never commits as such (an append replaced it first).
+                setTimeout(resolve, SHOWN_FALLBACK_MS);
+              });
+              warmed = warmPathModels(next.id, sessionPath(next.entries), signal, shown);
+            }
+            // A transition: the views derived from all entries (timeline, tree) render in
+            // separate tasks, and the preview stays on screen until they are ready.
+            startTransition(() => {
+              setLoaded(next);
+              setPreview(undefined);
+              setOutline(undefined);
+              setLoading(undefined);
+            });
+            await warmed;
+          },
+        },
+        signal,
+      )
       .catch((e) => console.error("loading the session failed", e));
     return () => controller.abort();
-  }, [sessionId, generation, setLoaded]);
+  }, [sessionId, generation, setLoaded, sessions]);
 
   // What is loaded stays in memory for a switch back to this session (taken by the loader as
   // long as it is what is stored, services/session/session-handover.ts).
   const byteSize = row?.id === loaded?.id ? row?.byteSize : undefined;
   useEffect(() => {
-    if (loaded && byteSize !== undefined && loaded.generation === generation) keepEntries(loaded, byteSize);
-  }, [loaded, byteSize, generation]);
+    if (loaded && byteSize !== undefined && loaded.generation === generation) sessions.keep(loaded, byteSize);
+  }, [loaded, byteSize, generation, sessions]);
 
   // The outline's render, once painted: the load reads the bodies next.
   useEffect(() => {
@@ -191,7 +178,7 @@ export function useSessionData(sessionId: string | undefined): SessionData {
   // write) becomes stored. Rendered synchronously in the transaction's "complete" event, so that
   // what the code awaiting the append does next (a toast, focus) lands in the same frame.
   useEffect(() => {
-    const stopAppended = onEntriesAppended((appended) =>
+    const stopAppended = sessions.onAppended((appended) =>
       flushSync(() => setHeld((h) => heldAppended(h, appended))),
     );
     const stopPending = onPendingEntries((event) =>
@@ -201,14 +188,15 @@ export function useSessionData(sessionId: string | undefined): SessionData {
       stopAppended();
       stopPending();
     };
-  }, []);
+  }, [sessions]);
 
   // Incremental: chunks appended after what is loaded (in another tab, or missed above).
   useEffect(() => {
     if (!loaded || loaded.id !== sessionId || lastSeq === undefined) return;
     if (loaded.generation !== generation || loaded.lastSeq >= lastSeq) return;
     let cancelled = false;
-    loadNewEntries(db, loaded)
+    sessions
+      .loadNew(loaded)
       .then((next) => {
         if (!cancelled && next !== loaded) setLoaded(next);
       })
@@ -216,7 +204,7 @@ export function useSessionData(sessionId: string | undefined): SessionData {
     return () => {
       cancelled = true;
     };
-  }, [loaded, sessionId, generation, lastSeq, setLoaded]);
+  }, [loaded, sessionId, generation, lastSeq, setLoaded, sessions]);
 
   // What is shown: the stored entries and, after them, those whose write has not committed yet.
   const shown = useMemo(() => {

@@ -7,9 +7,11 @@ import { useCallback } from "react";
 import type { SessionRow } from "../../services/import/import-instance.ts";
 import { describeImported, describeNormalized } from "../../services/import/import-report.ts";
 import type { ImportChoice } from "../../services/import/import-service.ts";
+import type { SessionHandover } from "../../services/session/session-handover.ts";
 import { useImportQuestion } from "../../store/import-store.ts";
 import { TOAST_TIMEOUTS, useUiStore } from "../../store/ui-store.ts";
 import { formatCountOf } from "../format.ts";
+import { useAppServices } from "../hooks/app-services.tsx";
 
 let jobSeq = 0;
 
@@ -19,7 +21,11 @@ interface Batch {
   existing?: "replace" | "copy" | "cancel";
 }
 
-async function importOne(file: File, batch: Batch): Promise<SessionRow | undefined> {
+async function importOne(
+  file: File,
+  batch: Batch,
+  handover: SessionHandover,
+): Promise<SessionRow | undefined> {
   const ui = useUiStore.getState();
   const id = ++jobSeq;
   ui.upsertImport({ id, fileName: file.name, phase: "read", fraction: 0 });
@@ -42,6 +48,8 @@ async function importOne(file: File, batch: Batch): Promise<SessionRow | undefin
         state.upsertImport({ id, fileName: file.name, phase: "parse", fraction: 0, preview, previewOver });
         if (previewOver !== null) state.selectSession(undefined);
       },
+      // The parsed entries, offered to the session's open after the store (nothing read back).
+      handover,
     );
     if (!parsed.ok) {
       ui.pushToast({ kind: "error", message: `${file.name}: ${parsed.error.message}` });
@@ -107,16 +115,21 @@ async function importOne(file: File, batch: Batch): Promise<SessionRow | undefin
 
 /** Imports files one after the other; each one stored is opened (the last one stays open). */
 export function useImportFiles(): (files: readonly File[]) => Promise<void> {
-  return useCallback(async (files) => {
-    const batch: Batch = { remaining: files.length };
-    for (const file of files) {
-      batch.remaining--;
-      await importOne(file, batch);
-    }
-  }, []);
+  const { handover } = useAppServices();
+  return useCallback(
+    async (files) => {
+      const batch: Batch = { remaining: files.length };
+      for (const file of files) {
+        batch.remaining--;
+        await importOne(file, batch, handover);
+      }
+    },
+    [handover],
+  );
 }
 
 /** Imports one file as the picker does (same questions and report) and gives the stored session's id. */
 export function useImportFile(): (file: File) => Promise<string | undefined> {
-  return useCallback(async (file) => (await importOne(file, { remaining: 0 }))?.id, []);
+  const { handover } = useAppServices();
+  return useCallback(async (file) => (await importOne(file, { remaining: 0 }, handover))?.id, [handover]);
 }

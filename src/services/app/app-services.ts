@@ -1,0 +1,73 @@
+/**
+ * The tab's services, made once by src/main.tsx over the app database and handed to the UI
+ * (ui/hooks/app-services.tsx): the owners of what lives as long as the tab (the review queue, the
+ * entries in memory), and the actions the UI asks for, bound to the database so the UI never
+ * holds it.
+ */
+import type { CompactionEntry, SessionEntry } from "../../core/session/types.ts";
+import type { CutpointDb } from "../../db/schema.ts";
+import type { AgentHooks } from "../agent/agent-types.ts";
+import { promptWaits } from "../agent/stranded-instance.ts";
+import type { CompactionUi } from "../compaction/compaction-agent-hooks.ts";
+import { loadSavedReview, type SavedReview, saveReview } from "../compaction/compaction-drafts.ts";
+import type { Confirmed, ConfirmOutcome, ConfirmRequest } from "../compaction/confirm-service.ts";
+import { createReviewQueue, type ReviewQueue } from "../compaction/review-queue.ts";
+import type { UndoOutcome } from "../compaction/undo-service.ts";
+import { createSessionHandover, type SessionHandover } from "../session/session-handover.ts";
+import { createSessionOpener, type SessionOpener } from "../session/session-open.ts";
+
+/** What the compaction UI asks of the services. */
+export interface CompactionActions {
+  /** Confirm: coverage, record, write, and the waiting prompts released (services/compaction/confirm-service.ts). */
+  confirm(req: ConfirmRequest, onWritten?: (done: Confirmed) => void): Promise<ConfirmOutcome>;
+  undo(input: {
+    sessionId: string;
+    compaction: CompactionEntry;
+    path?: readonly SessionEntry[];
+  }): Promise<UndoOutcome>;
+  redo(input: {
+    sessionId: string;
+    compaction: CompactionEntry;
+  }): Promise<{ ok: true } | { ok: false; message: string }>;
+  /** Skip: closes nothing in the UI, lets what waits for the review go as it was. */
+  skip(sessionId: string): void;
+  loadReview(sessionId: string): Promise<SavedReview | undefined>;
+  saveReview(sessionId: string, review: SavedReview): Promise<unknown>;
+  /** The agent hooks (auto-compaction, ask mode, overflow recovery) with the UI they use; loaded once, on demand. */
+  hooks(ui: CompactionUi): Promise<AgentHooks>;
+}
+
+export interface AppServices {
+  /** The prompts and runs that wait for a review, and who hears it decided. */
+  reviewQueue: ReviewQueue;
+  compaction: CompactionActions;
+  /** The entries in memory: an import's offer, and what is kept for a switch back. */
+  handover: SessionHandover;
+  /** The open of a session (preview, outline, whole), its row and its appends. */
+  sessions: SessionOpener;
+}
+
+export function createAppServices(db: CutpointDb): AppServices {
+  const reviewQueue = createReviewQueue();
+  const handover = createSessionHandover();
+  let hooks: Promise<AgentHooks> | undefined;
+  // Confirm, Undo and the hooks load with the review or the first run, not with the page.
+  const compaction: CompactionActions = {
+    confirm: async (req, onWritten) =>
+      (await import("../compaction/confirm-service.ts")).confirmReview(
+        { db, queue: reviewQueue },
+        req,
+        onWritten,
+      ),
+    undo: async (input) => (await import("../compaction/undo-service.ts")).undoStep(db, input),
+    redo: async (input) => (await import("../compaction/undo-service.ts")).redoStep(db, input),
+    skip: (sessionId) => reviewQueue.release(sessionId, undefined),
+    loadReview: (sessionId) => loadSavedReview(db, sessionId),
+    saveReview: (sessionId, review) => saveReview(db, sessionId, review),
+    hooks: (ui) =>
+      (hooks ??= import("../compaction/compaction-agent-hooks.ts").then((m) =>
+        m.createCompactionHooks({ db, ui, waits: promptWaits, queue: reviewQueue }),
+      )),
+  };
+  return { reviewQueue, compaction, handover, sessions: createSessionOpener({ db, handover }) };
+}
