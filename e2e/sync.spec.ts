@@ -13,10 +13,7 @@ import { AppPage } from "./pages/app-page.ts";
 import { DAV_USER, type Running, S3_KEY, startS3, startWebDav, storedFiles } from "./sync/servers.ts";
 
 // Generous for a loaded machine; about 40 s per test on an idle 2-core one.
-test.describe.configure({ mode: "serial", timeout: 600_000 });
-// FIXME(2026-12-06): this spec has not passed yet in a browser (the sync engine's tests against the
-// same real servers pass: src/services/sync/sync-engine.test.ts). Not in the suite until it does.
-test.fixme(() => true, "sync e2e not yet passing in the browser; see the session note of 2026-12-06");
+test.describe.configure({ mode: "serial", timeout: 180_000 });
 
 const [S3_PORT, DAV_PORT, NO_CORS_PORT] = (process.env.CUTPOINT_SYNC_PORTS ?? "4418,4428,4438")
   .split(",")
@@ -188,7 +185,7 @@ for (const kind of ["s3", "webdav"] as const) {
     expect([...children.values()].some((n) => n > 1)).toBe(true);
 
     // A rename on A and a label on B: both kept, on both.
-    await a.page.getByRole("button", { name: "Rename", exact: true }).click();
+    await a.app.clickTopBar("Rename");
     const rename = a.page.locator('dialog[data-dialog="rename"]');
     await rename.getByRole("textbox").fill(`Shared ${kind}`);
     await rename.getByRole("textbox").press("Enter");
