@@ -11,6 +11,7 @@ import { SafeText } from "../common/safe-text.tsx";
 import { ConfirmDeleteDialog, RenameDialog } from "../common/session-dialogs.tsx";
 import { formatBytes, formatCount, formatDate } from "../format.ts";
 import { useSessionActions } from "../hooks/use-session-actions.ts";
+import { SessionSyncBadge } from "../sync/sync-badge.tsx";
 
 type Pending = { kind: "rename" | "delete"; row: SessionRow } | undefined;
 
@@ -57,6 +58,7 @@ export function SessionList() {
                   <span data-testid="entry-count">{formatCount(row.entryCount)}</span>{" "}
                   {row.entryCount === 1 ? "entry" : "entries"} · {formatBytes(row.byteSize)}
                 </span>
+                <SessionSyncBadge sessionId={row.id} />
               </button>
               <span className="session-tools">
                 <button
