@@ -19,6 +19,7 @@ import { uniqueKey } from "./mock/client.ts";
 import { AppPage } from "./pages/app-page.ts";
 import { storedChunks } from "./sync/objects.ts";
 import {
+  BUCKET,
   DAV_USER,
   type Running,
   S3_KEY,
@@ -27,6 +28,15 @@ import {
   storedFiles,
   storedObjects,
 } from "./sync/servers.ts";
+import {
+  fetchFromTarget,
+  listStatus,
+  type SyncForm,
+  setUpSync,
+  syncFooter,
+  syncNow,
+  syncRound,
+} from "./sync/steps.ts";
 
 // Serial: each target's tests share one pair of devices. About 20 to 40 s a test on an idle machine.
 test.describe.configure({ mode: "serial", timeout: 180_000 });
@@ -70,86 +80,26 @@ async function device(browser: Browser): Promise<Device> {
   return { context, page, app };
 }
 
-function syncPanel(page: Page) {
-  return page.getByTestId("sync-settings");
-}
-
-async function openSettings(page: Page) {
-  await page.getByRole("button", { name: "Settings" }).click();
-  await expect(syncPanel(page)).toBeVisible();
-}
-
-async function closeSettings(page: Page) {
-  await page.locator('dialog[data-dialog="settings"]').getByRole("button", { name: "Done" }).click();
-}
-
-async function syncedAt(page: Page): Promise<number> {
-  return Number(await syncPanel(page).getByTestId("sync-status").getAttribute("data-synced-at"));
-}
-
-/** Fills Settings → Sync and saves; waits for the first round's outcome. */
-async function setUpSync(
+/** Fills Settings → Sync for this spec's servers (the target's defaults, or what `options` changes). */
+function setUpSyncOn(
   page: Page,
   kind: Kind,
   options: { url?: string; id?: string; secret?: string; expectError?: RegExp } = {},
 ) {
-  await openSettings(page);
-  const panel = syncPanel(page);
-  const before = await syncedAt(page);
-  if (kind === "s3") {
-    await panel.getByLabel("S3-compatible bucket", { exact: true }).check();
-    await panel.getByLabel("Endpoint", { exact: true }).fill(options.url ?? s3.url);
-    await panel.getByLabel("Region", { exact: true }).fill("us-east-1");
-    await panel.getByLabel("Bucket", { exact: true }).fill("cutpoint");
-    await panel.getByLabel("Prefix (optional)", { exact: true }).fill(PREFIX);
-    await panel.getByLabel("Access key id", { exact: true }).fill(options.id ?? S3_KEY.accessKeyId);
-    await panel
-      .getByLabel("Secret access key", { exact: true })
-      .fill(options.secret ?? S3_KEY.secretAccessKey);
-  } else {
-    await panel.getByLabel("WebDAV folder", { exact: true }).check();
-    await panel.getByLabel("Folder URL", { exact: true }).fill(options.url ?? dav.url);
-    await panel.getByLabel("User", { exact: true }).fill(options.id ?? DAV_USER.user);
-    await panel
-      .getByLabel("Password or app token", { exact: true })
-      .fill(options.secret ?? DAV_USER.password);
-  }
-  await panel.getByLabel("Encryption passphrase", { exact: true }).fill(PASSPHRASE);
-  await expect(panel.getByLabel("Encrypt sessions end to end", { exact: true })).toBeChecked();
-  await panel.getByRole("button", { name: "Save and sync" }).click();
-  if (options.expectError) await expect(panel.getByTestId("sync-error")).toHaveText(options.expectError);
-  else await expect.poll(() => syncedAt(page), { timeout: 60_000 }).toBeGreaterThan(before);
-  await closeSettings(page);
-}
-
-/** The sync line under the session list. */
-function syncFooter(page: Page) {
-  return page.getByTestId("sync-footer");
-}
-
-/**
- * Presses the session list's "Sync now" and waits for its round (one that starts after the press)
- * to end and for any background round after it; says whether a round went through since the press.
- */
-async function syncRound(page: Page): Promise<"idle" | "error"> {
-  const footer = syncFooter(page);
-  const before = Number(await footer.getAttribute("data-synced-at"));
-  const button = footer.getByRole("button", { name: "Sync now" });
-  await expect(button).toBeEnabled();
-  await button.click();
-  await expect(button).toBeEnabled({ timeout: 60_000 });
-  await expect(footer).not.toHaveAttribute("data-phase", "running", { timeout: 60_000 });
-  return Number(await footer.getAttribute("data-synced-at")) > before ? "idle" : "error";
-}
-
-/** A round that must go through. */
-async function syncNow(page: Page) {
-  expect(await syncRound(page), (await syncFooter(page).textContent()) ?? "").toBe("idle");
-}
-
-/** A session's sync status in the session list (matched by its id). */
-function listStatus(page: Page, sessionId: string) {
-  return page.locator(`.session-item[data-session-id="${sessionId}"]`).getByTestId("session-sync");
+  const form: SyncForm =
+    kind === "s3"
+      ? {
+          kind,
+          url: s3.url,
+          id: S3_KEY.accessKeyId,
+          secret: S3_KEY.secretAccessKey,
+          bucket: BUCKET,
+          prefix: PREFIX,
+          passphrase: PASSPHRASE,
+        }
+      : { kind, url: dav.url, id: DAV_USER.user, secret: DAV_USER.password, passphrase: PASSPHRASE };
+  const { expectError, ...changed } = options;
+  return setUpSync(page, { ...form, ...changed }, { expectError });
 }
 
 /** The stored entries of every session, read from the page's IndexedDB (position markers left out). */
@@ -204,11 +154,11 @@ for (const kind of ["s3", "webdav"] as const) {
       await send(a.page, `hello ${marker}`);
       await waitIdle(a.page);
       sessionId = (await a.page.locator(".session-item[aria-current=true]").getAttribute("data-session-id"))!;
-      await setUpSync(a.page, kind);
+      await setUpSyncOn(a.page, kind);
       await expect(listStatus(a.page, sessionId)).toHaveText("✓ synced");
       await expect(syncFooter(a.page)).toContainText("Synced at");
 
-      await setUpSync(b.page, kind);
+      await setUpSyncOn(b.page, kind);
       await expect(listStatus(b.page, sessionId)).toHaveText("✓ synced");
       await b.app.open(`hello ${marker}`);
       await expect(b.app.timeline).toContainText(marker);
@@ -301,11 +251,7 @@ for (const kind of ["s3", "webdav"] as const) {
       // B: the big session is listed as on the target only, and fetched when asked.
       await syncNow(b.page);
       await expect(b.page.locator(`.session-item[data-session-id="${BIG_ID}"]`)).toHaveCount(0);
-      await openSettings(b.page);
-      const remote = syncPanel(b.page).getByRole("list", { name: "Sessions only on the target" });
-      await remote.locator(`li[data-session-id="${BIG_ID}"]`).getByRole("button", { name: "Fetch" }).click();
-      await expect(b.app.toast(/^Fetched “/)).toBeVisible({ timeout: 60_000 });
-      await closeSettings(b.page);
+      await fetchFromTarget(b.page, BIG_ID);
       await expect(listStatus(b.page, BIG_ID)).toHaveText("✓ synced", { timeout: 30_000 });
 
       // Every entry once on B, as on A; on the server, whole chunks holding each entry once.
@@ -359,16 +305,16 @@ test("wrong credentials and a server without CORS: a clear message, and the loca
 }) => {
   const c = await device(browser);
   await c.app.openExample();
-  await setUpSync(c.page, "webdav", { secret: "not-the-password", expectError: /refused the credentials/ });
+  await setUpSyncOn(c.page, "webdav", { secret: "not-the-password", expectError: /refused the credentials/ });
   // The session list says the example waits, and why.
   await expect(c.app.item(/tally/).getByTestId("session-sync")).toContainText(
     /entries waiting; error: The folder refused the credentials/,
   );
-  await setUpSync(c.page, "s3", {
+  await setUpSyncOn(c.page, "s3", {
     url: noCors.url,
     expectError: /does not allow requests from this page \(CORS\)/,
   });
-  await setUpSync(c.page, "webdav", {
+  await setUpSyncOn(c.page, "webdav", {
     url: dav.url.replace("/sync/", "/missing/"),
     expectError: /folder does not exist/,
   });
