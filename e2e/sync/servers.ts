@@ -2,7 +2,8 @@
  * Real sync targets on 127.0.0.1 for the tests, started and stopped by the tests themselves from
  * npm packages: an S3-compatible server (s3rver, SigV4 checked with its default credentials
  * S3RVER/S3RVER) with or without the bucket's CORS rules, and a WebDAV server (webdav-server,
- * HTTP Basic auth, files on disk) behind the CORS lines docs/sync.md gives for Apache.
+ * HTTP Basic auth, files on disk) behind the CORS lines docs/sync.md gives for Apache. Either can
+ * be stopped and started again on its port with its files kept (a server that went away mid-upload).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -32,24 +33,44 @@ export interface Running {
   url: string;
   /** Where the objects are stored on disk (searched by the tests). */
   dir: string;
+  /** Where the objects under the target's root are: `dir` plus the bucket and prefix, or the folder. */
+  root: string;
+  /** Stops listening (open connections dropped); the stored objects stay. */
+  pause(): Promise<void>;
+  /** Listens again on the same port, over the same objects. */
+  resume(): Promise<void>;
+  /** Stops and removes the stored objects. */
   stop(): Promise<void>;
 }
 
-export async function startS3(port: number, options: { cors: boolean }): Promise<Running> {
+export async function startS3(port: number, options: { cors: boolean; prefix?: string }): Promise<Running> {
   const dir = mkdtempSync(join(tmpdir(), "cutpoint-s3-"));
-  const server = new S3rver({
-    port,
-    address: "127.0.0.1",
-    silent: true,
-    directory: dir,
-    configureBuckets: [{ name: BUCKET, configs: options.cors ? [S3_CORS_XML] : [] }],
-  });
-  await server.run();
+  const boot = async () => {
+    const s = new S3rver({
+      port,
+      address: "127.0.0.1",
+      silent: true,
+      directory: dir,
+      configureBuckets: [{ name: BUCKET, configs: options.cors ? [S3_CORS_XML] : [] }],
+    });
+    await s.run();
+    return s;
+  };
+  let server: S3rver | undefined = await boot();
   return {
     url: `http://127.0.0.1:${port}`,
     dir,
+    root: join(dir, BUCKET, options.prefix ?? "").replace(/\/$/, ""),
+    async pause() {
+      await server?.close();
+      server = undefined;
+    },
+    async resume() {
+      server ??= await boot();
+    },
     async stop() {
-      await server.close();
+      await server?.close();
+      server = undefined;
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -86,16 +107,40 @@ export async function startWebDav(port: number, options: { quotaBytes?: number }
     }
     dav.executeRequest(req, res);
   });
-  await new Promise<void>((resolve) => http.listen(port, "127.0.0.1", resolve));
+  const listen = () => new Promise<void>((resolve) => http.listen(port, "127.0.0.1", resolve));
+  const close = async () => {
+    if (!http.listening) return;
+    const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+    http.closeAllConnections();
+    await closed;
+  };
+  await listen();
   return {
     url: `http://127.0.0.1:${port}/sync/`,
     dir,
+    root: join(dir, "sync"),
+    pause: close,
+    async resume() {
+      if (!http.listening) await listen();
+    },
     async stop() {
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-      http.closeAllConnections();
+      await close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** s3rver keeps an object's bytes in `<key>._S3rver_object` (and its metadata beside it). */
+const S3RVER_OBJECT = "._S3rver_object";
+
+/** The objects under a target's root, by their names there (as the app names them), with their bytes. */
+export function storedObjects(server: Running): { name: string; bytes: Buffer }[] {
+  return storedFiles(server.root)
+    .filter((f) => !f.path.includes("._S3rver_") || f.path.endsWith(S3RVER_OBJECT))
+    .map((f) => ({
+      name: f.path.slice(server.root.length + 1).replace(S3RVER_OBJECT, ""),
+      bytes: f.bytes,
+    }));
 }
 
 /** Every file under `dir` (the objects a server stored), with its bytes. */

@@ -23,7 +23,6 @@ import {
   listSessions,
   onEntriesAppended,
   prepareSession,
-  type SessionRow,
   saveSession,
 } from "../../db/index.ts";
 import { type KeyStores, keyStatus } from "../keys/key-vault.ts";
@@ -36,45 +35,25 @@ import {
   readSecrets,
   targetUrl,
 } from "./sync-config.ts";
-import { createSyncCipher } from "./sync-crypto.ts";
+import { createSyncCipher, type SyncCipher } from "./sync-crypto.ts";
 import { applyDeletes } from "./sync-deletes.ts";
 import { type ObjectIo, readText, writeText } from "./sync-objects.ts";
-import {
-  pullSession,
-  pushSession,
-  type RoundContext,
-  readChunkEntries,
-  waitingEntries,
-} from "./sync-session.ts";
+import { pullSession, pushSession, type RoundContext, readChunkEntries } from "./sync-session.ts";
 import { loadOwnManifest, loadSessionState, saveOwnManifest, saveSessionState } from "./sync-state.ts";
+import { allSessionStatuses, type SessionSyncStatus, type SyncStatus, sessionStatus } from "./sync-status.ts";
 import { done, failed, type SyncFailure, type SyncResult } from "./sync-transport.ts";
 
 /** Sessions on the target up to this size are fetched without asking; bigger ones on demand. */
 export const AUTO_FETCH_BYTES = 2 * 1024 * 1024;
 
-export type SessionSyncStatus = { title: string } & (
-  | { state: "synced" }
-  | { state: "waiting"; entries: number }
-  | { state: "error"; entries: number; message: string }
-);
-
-export interface SyncStatus {
-  /** "off": no target set; nothing is sent. */
-  phase: "off" | "idle" | "running" | "error";
-  target?: string;
-  message?: string;
-  lastSyncedAt?: number;
-  sessions: Record<string, SessionSyncStatus>;
-  /** Sessions on the target that are not on this device (fetch on demand). */
-  remote: RemoteSession[];
-  progress?: { sessionId: string; done: number; total: number };
-}
+export type { SessionSyncStatus, SyncStatus } from "./sync-status.ts";
 
 export interface SyncEngine {
   status(): SyncStatus;
   subscribe(listener: () => void): () => void;
   /**
-   * Runs a round now (or waits for the one running). `interactive`: the person asked, so locked
+   * Runs a round now, or right after the one running (a round that starts after the call, either
+   * way). `interactive`: the person asked, so locked
    * credentials may be unlocked (the passphrase prompt); background rounds never prompt.
    */
   syncNow(interactive?: boolean): Promise<SyncStatus>;
@@ -132,11 +111,6 @@ async function readManifests(io: ObjectIo): Promise<SyncResult<ManifestsRead>> {
   return done({ manifests: out, unreadable });
 }
 
-function statusOf(row: SessionRow, waiting: number): SessionSyncStatus {
-  const title = sessionTitle(row);
-  return waiting > 0 ? { title, state: "waiting", entries: waiting } : { title, state: "synced" };
-}
-
 async function withRoundLock<T>(run: () => Promise<T>): Promise<T> {
   const locks = typeof navigator !== "undefined" ? navigator.locks : undefined;
   return locks ? (locks.request("cutpoint-sync-round", run) as Promise<T>) : run();
@@ -151,9 +125,15 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     for (const l of listeners) l();
   };
   let running: Promise<SyncStatus> | undefined;
-  let again = false;
+  /** The round that follows the one running, when asked for meanwhile. */
+  let queued: Promise<SyncStatus> | undefined;
+  let queuedInteractive = false;
   let timer: ReturnType<typeof setInterval> | undefined;
   let debounce: ReturnType<typeof setTimeout> | undefined;
+  /** What stopped the last round (shown on sessions whose entries wait). */
+  let lastFailure: SyncFailure | undefined;
+  /** The sync key, derived once per passphrase (PBKDF2 is slow on purpose). */
+  let ciphers: { passphrase: string; reader: SyncCipher } | undefined;
 
   async function open(
     interactive: boolean,
@@ -170,10 +150,10 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     const store = openStore(config.target, secrets.value, deps.fetch);
     if (!store.ok) return store;
     const device = await deviceId(db);
-    const reader =
-      secrets.value.passphrase === ""
-        ? undefined
-        : createSyncCipher(secrets.value.passphrase, await deviceSalt(db), deps.iterations);
+    const { passphrase } = secrets.value;
+    if (passphrase !== "" && ciphers?.passphrase !== passphrase)
+      ciphers = { passphrase, reader: createSyncCipher(passphrase, await deviceSalt(db), deps.iterations) };
+    const reader = passphrase === "" ? undefined : ciphers?.reader;
     const io: ObjectIo = { store: store.value, cipher: config.encrypt ? reader : undefined, reader };
     const own = await loadOwnManifest(db, device);
     const ctx: RoundContext = {
@@ -235,25 +215,14 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       const row = (await getSession(db, listed.id)) ?? listed;
       const state = await loadSessionState(db, row.id, row.generation);
       const pushed = pulled.ok ? await pushSession(ctx, row, state) : pulled;
-      const title = sessionTitle(row);
-      if (pushed.ok) sessions[row.id] = { title, state: "synced" };
+      if (pushed.ok) sessions[row.id] = { title: sessionTitle(row), state: "synced" };
       else {
         firstError ??= pushed.error;
-        const entries = await waitingEntries(ctx, row, await loadSessionState(db, row.id, row.generation));
-        sessions[row.id] = { title, state: "error", entries, message: pushed.error.message };
+        const now = await sessionStatus(db, row);
+        const entries = now.state === "synced" ? 0 : now.entries;
+        sessions[row.id] = { title: now.title, state: "error", entries, message: pushed.error.message };
         // Wrong credentials, an unreachable or full target fail every session alike.
-        if (pushed.error.kind !== "other") {
-          for (const other of await listSessions(db)) {
-            if (sessions[other.id]) continue;
-            const n = await waitingEntries(
-              ctx,
-              other,
-              await loadSessionState(db, other.id, other.generation),
-            );
-            sessions[other.id] = statusOf(other, n);
-          }
-          break;
-        }
+        if (pushed.error.kind !== "other") break;
       }
     }
     if (!firstError) {
@@ -291,16 +260,12 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     const remote = remoteSessions(ctx.manifests.map((m) => (m.device === ctx.device ? ctx.own : m))).filter(
       (r) => !here.has(r.id) && !r.deleted,
     );
-    for (const row of await listSessions(db)) {
-      if (sessions[row.id]) continue;
-      const n = await waitingEntries(ctx, row, await loadSessionState(db, row.id, row.generation));
-      sessions[row.id] = statusOf(row, n);
-    }
+    lastFailure = failure;
     const message = failure?.message ?? notice;
     set({
       phase: message ? "error" : "idle",
       message,
-      sessions,
+      sessions: await allSessionStatuses(db, sessions, failure),
       remote,
       progress: undefined,
       ...(failure ? {} : { lastSyncedAt: Date.now() }),
@@ -308,32 +273,49 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     return status;
   }
 
-  function syncNow(interactive = false): Promise<SyncStatus> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = withRoundLock(() => round(interactive))
+  function start(interactive: boolean): Promise<SyncStatus> {
+    const round$ = withRoundLock(() => round(interactive))
       .catch((e: unknown) => {
         set({ phase: "error", message: `Sync stopped: ${(e as Error).message ?? String(e)}` });
         return status;
       })
       .finally(() => {
-        running = undefined;
-        if (again) {
-          again = false;
-          void syncNow();
-        }
+        if (running === round$) running = undefined;
       });
-    return running;
+    running = round$;
+    return round$;
   }
 
+  function syncNow(interactive = false): Promise<SyncStatus> {
+    if (!running) return start(interactive);
+    // A round already under way may have read the sessions before the change asked about: one more
+    // round follows it (one, however many ask meanwhile), and that is the one every caller waits for.
+    queuedInteractive ||= interactive;
+    queued ??= running.then(() => {
+      const asked = queuedInteractive;
+      queued = undefined;
+      queuedInteractive = false;
+      return start(asked);
+    });
+    return queued;
+  }
+
+  /** A local append: its session's count of entries waiting, at once; a round soon after. */
+  const appended = async (sessionId: string) => {
+    const row = await getSession(db, sessionId);
+    if (!row) return;
+    const now = await sessionStatus(db, row, lastFailure);
+    if (status.phase !== "off") set({ sessions: { ...status.sessions, [sessionId]: now } });
+  };
   const soon = () => {
     if (status.phase === "off") return;
     clearTimeout(debounce);
     debounce = setTimeout(() => void syncNow(), deps.debounceMs ?? 1500);
   };
-  const stopAppended = onEntriesAppended(soon);
+  const stopAppended = onEntriesAppended((a) => {
+    void appended(a.sessionId);
+    soon();
+  });
   const online = () => soon();
   if (typeof window !== "undefined") window.addEventListener("online", online);
   timer = setInterval(() => status.phase !== "off" && void syncNow(), deps.intervalMs ?? 60_000);

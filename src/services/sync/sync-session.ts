@@ -143,7 +143,13 @@ export async function waitingEntries(
   const chunks = (await readChunks(ctx.db, row.id, state.pushedSeq)).filter(
     (c) => !state.mergedSeqs.includes(c.seq),
   );
-  return waitingCount((await Promise.all(chunks.map(chunkText))).flatMap((t) => parseChunkText(t)));
+  const texts = await Promise.all(chunks.map(chunkText));
+  const fresh = texts.flatMap((t) => parseChunkText(t));
+  if (!state.pushing) return waitingCount(fresh);
+  // An upload in pieces under way: the pieces already up are not waiting.
+  const { maxSeq, sent } = state.pushing;
+  const planned = chunks.flatMap((c, i) => (c.seq <= maxSeq ? parseChunkText(texts[i]!) : []));
+  return waitingCount(fresh) - waitingCount(planPush(state.held, planned).send.slice(0, sent));
 }
 
 function pieces(entries: readonly SessionEntry[]): SessionEntry[][] {

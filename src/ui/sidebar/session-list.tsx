@@ -9,6 +9,7 @@ import { ConfirmDeleteDialog, RenameDialog } from "../common/session-dialogs.tsx
 import { useLive } from "../data/use-live.ts";
 import { formatBytes, formatCount, formatDate } from "../format.ts";
 import { useSessionActions } from "../hooks/use-session-actions.ts";
+import { SessionSyncBadge } from "../sync/sync-badge.tsx";
 
 type Pending = { kind: "rename" | "delete"; row: SessionRow } | undefined;
 
@@ -55,6 +56,7 @@ export function SessionList() {
                   <span data-testid="entry-count">{formatCount(row.entryCount)}</span>{" "}
                   {row.entryCount === 1 ? "entry" : "entries"} · {formatBytes(row.byteSize)}
                 </span>
+                <SessionSyncBadge sessionId={row.id} />
               </button>
               <span className="session-tools">
                 <button

@@ -1,8 +1,9 @@
-/** The left column: brand, New / Import / Example / pi folder, the session list, the storage status. */
+/** The left column: brand, New / Import / Example / pi folder, the session list, the sync line, the storage status. */
 import { lazy, Suspense, useState } from "react";
 import { useUiStore } from "../../store/ui-store.ts";
 import { useSessionActions } from "../hooks/use-session-actions.ts";
 import { ImportButton } from "../import/import-button.tsx";
+import { SyncFooter } from "../sync/sync-footer.tsx";
 import { SessionList } from "./session-list.tsx";
 import { StorageStatus } from "./storage-status.tsx";
 
@@ -55,6 +56,7 @@ export function Sidebar() {
         </Suspense>
       )}
       <SessionList />
+      <SyncFooter />
       <StorageStatus />
     </aside>
   );

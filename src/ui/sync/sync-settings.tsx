@@ -7,10 +7,10 @@
 import { useEffect, useId, useState } from "react";
 import type { KeyStorageMode } from "../../services/keys/key-vault.ts";
 import type { SyncConfig, SyncTarget } from "../../services/sync/sync-config.ts";
-import type { SessionSyncStatus } from "../../services/sync/sync-engine.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { formatCountOf } from "../format.ts";
 import { apacheCorsLines, NEXTCLOUD_CORS_NOTE, s3CorsJson } from "./cors-text.ts";
+import { sessionSyncLine } from "./sync-text.ts";
 import { appSyncEngine, useSyncStatus } from "./use-sync.ts";
 import "./sync.css";
 
@@ -86,12 +86,6 @@ function Field(props: {
       {props.hint && <p className="agent-hint">{props.hint}</p>}
     </div>
   );
-}
-
-function sessionLine(s: SessionSyncStatus): string {
-  if (s.state === "synced") return "synced";
-  if (s.state === "waiting") return `${formatCountOf(s.entries, "entry", "entries")} waiting`;
-  return `${s.entries > 0 ? `${formatCountOf(s.entries, "entry", "entries")} waiting; ` : ""}error: ${s.message}`;
 }
 
 const kb = (bytes: number) =>
@@ -356,7 +350,7 @@ export function SyncSettings() {
             {sessions.map(([id, s]) => (
               <li key={id} data-session-id={id} data-state={s.state}>
                 <span className="sync-title">{s.title}</span>{" "}
-                <span className="agent-faint">{sessionLine(s)}</span>
+                <span className="agent-faint">{sessionSyncLine(s)}</span>
               </li>
             ))}
           </ul>

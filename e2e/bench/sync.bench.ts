@@ -1,0 +1,149 @@
+/**
+ * First sync of a big session (`npm run bench -- sync`; SYNC_BENCH_MB sets its size, 100 by
+ * default), in the BUILT app in headless Chromium, to each local server (s3rver, webdav-server)
+ * and back on a second device: device A imports the session and saves the target (the time to its
+ * first round's end), device B saves the same target and fetches the session on demand (the time
+ * to it stored); the longest main-thread task on each (target: <= 100 ms), and the bytes stored on
+ * the server beside the file's size.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "@playwright/test";
+import { DAV_USER, type Running, S3_KEY, startS3, startWebDav, storedObjects } from "../sync/servers.ts";
+import { fetchFromTarget, type SyncForm, setUpSync } from "../sync/steps.ts";
+import { generateBigSession } from "./lib/big-session.ts";
+import { builtApp, fmtMb, fmtMs, launchChromium, serveStatic } from "./lib/browser.ts";
+
+const BIG_ID = "00000000-0000-4000-8000-000000000bench";
+const PASSPHRASE = "bench passphrase";
+const LONG_TASK_TARGET = 100;
+
+declare global {
+  interface Window {
+    __longest?: number;
+  }
+}
+
+/** A port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((ok) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => ok(port));
+    });
+  });
+}
+
+async function openDevice(browser: Browser, url: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript("globalThis.__name = globalThis.__name || ((f) => f);");
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.__longest = 0;
+    try {
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) window.__longest = Math.max(window.__longest ?? 0, e.duration);
+      }).observe({ type: "longtask", buffered: true });
+    } catch {
+      // no long task API
+    }
+  });
+  await page.goto(`${url}/`);
+  await page.waitForSelector(".welcome");
+  return page;
+}
+
+const resetLongest = (page: Page) => page.evaluate(() => (window.__longest = 0));
+const longest = (page: Page) => page.evaluate(() => window.__longest ?? 0);
+
+async function oneTarget(
+  browser: Browser,
+  app: string,
+  file: string,
+  fileBytes: number,
+  entries: number,
+  kind: "s3" | "webdav",
+) {
+  const port = await freePort();
+  const server: Running =
+    kind === "s3" ? await startS3(port, { cors: true, prefix: "bench/" }) : await startWebDav(port);
+  const form: SyncForm =
+    kind === "s3"
+      ? {
+          kind,
+          url: server.url,
+          id: S3_KEY.accessKeyId,
+          secret: S3_KEY.secretAccessKey,
+          bucket: "cutpoint",
+          prefix: "bench/",
+          passphrase: PASSPHRASE,
+        }
+      : { kind, url: server.url, id: DAV_USER.user, secret: DAV_USER.password, passphrase: PASSPHRASE };
+  try {
+    const a = await openDevice(browser, app);
+    await a.getByTestId("import-input").first().setInputFiles(file);
+    await a
+      .getByTestId("toast")
+      .filter({ hasText: /Imported big\.jsonl/ })
+      .waitFor({ timeout: 600_000 });
+    await resetLongest(a);
+    const up0 = Date.now();
+    await setUpSync(a, form, { timeout: 1_800_000 });
+    const upMs = Date.now() - up0;
+    const upLongest = await longest(a);
+
+    const b = await openDevice(browser, app);
+    await setUpSync(b, form, { timeout: 600_000 });
+    await resetLongest(b);
+    const down0 = Date.now();
+    await fetchFromTarget(b, BIG_ID, 1_800_000);
+    const downMs = Date.now() - down0;
+    const downLongest = await longest(b);
+    const stored = await b.evaluate(
+      (id) =>
+        new Promise<number>((ok) => {
+          const req = indexedDB.open("cutpoint");
+          req.onsuccess = () => {
+            const get = req.result.transaction("sessions").objectStore("sessions").get(id);
+            get.onsuccess = () => ok((get.result as { entryCount?: number } | undefined)?.entryCount ?? 0);
+          };
+        }),
+      BIG_ID,
+    );
+    const onServer = storedObjects(server).reduce((n, o) => n + o.bytes.length, 0);
+    const flag = (ms: number) => (ms <= LONG_TASK_TARGET ? "ok" : `over ${LONG_TASK_TARGET} ms`);
+    console.log(
+      `${kind}: first sync up (A, Save and sync to synced): ${fmtMs(upMs)}; longest main-thread task ${fmtMs(upLongest)} (${flag(upLongest)})`,
+    );
+    console.log(
+      `${kind}: back on B (Fetch to stored): ${fmtMs(downMs)}; longest main-thread task ${fmtMs(downLongest)} (${flag(downLongest)}); ${stored.toLocaleString("en-US")} of ${entries.toLocaleString("en-US")} entries`,
+    );
+    console.log(
+      `${kind}: on the server ${fmtMb(onServer)} (encrypted) for a ${fmtMb(fileBytes)} file (${((onServer / fileBytes) * 100).toFixed(0)} %)`,
+    );
+    await a.context().close();
+    await b.context().close();
+  } finally {
+    await server.stop();
+  }
+}
+
+export default async function syncBench(): Promise<void> {
+  const mb = Number(process.env.SYNC_BENCH_MB ?? 100);
+  const big = generateBigSession(mb * 1024 * 1024);
+  const file = join(mkdtempSync(join(tmpdir(), "cutpoint-sync-bench-")), "big.jsonl");
+  writeFileSync(file, big.text);
+  console.log(`session: ${fmtMb(big.bytes)}, ${big.entryCount.toLocaleString("en-US")} entries`);
+  const app = await serveStatic(builtApp());
+  const browser = await launchChromium();
+  try {
+    for (const kind of ["s3", "webdav"] as const)
+      await oneTarget(browser, app.url, file, big.bytes, big.entryCount, kind);
+  } finally {
+    await browser.close();
+    await app.close();
+  }
+}
