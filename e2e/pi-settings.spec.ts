@@ -76,6 +76,10 @@ test("pi's settings.json and models.json: the changes and their sources, then a 
   const meter = page.getByTestId(TID.contextMeter);
   await expect(meter).toContainText("/ 6.0k", { timeout: IMPORT_TIMEOUT });
   await expect(meter).toContainText("threshold 5.0k");
+  // Where the figures come from, in the meter's details.
+  const details = page.locator(`[id="${await meter.getAttribute("aria-describedby")}"]`);
+  await expect(details).toContainText("Window: 6,000 (gpt-x, from pi's models.json)");
+  await expect(details).toContainText("reserve 1,000 (gpt-x's, from pi's settings.json)");
   await page.reload();
   await expect(page.getByTestId(TID.contextMeter)).toContainText("/ 6.0k", { timeout: IMPORT_TIMEOUT });
 });

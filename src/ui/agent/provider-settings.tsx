@@ -41,6 +41,8 @@ function NumberOverride(props: {
   label: string;
   value: number;
   overridden: boolean;
+  /** The value came from pi's settings.json or models.json. */
+  fromPi?: boolean;
   onChange: (v: number | undefined) => void;
 }) {
   const id = useId();
@@ -64,9 +66,12 @@ function NumberOverride(props: {
           onKeyDown={(e) => e.key === "Enter" && commit()}
         />
         {props.overridden ? (
-          <button type="button" className="link" onClick={() => props.onChange(undefined)}>
-            reset
-          </button>
+          <>
+            {props.fromPi && <span className="agent-faint">from pi's files</span>}
+            <button type="button" className="link" onClick={() => props.onChange(undefined)}>
+              reset
+            </button>
+          </>
         ) : (
           <span className="agent-faint">default</span>
         )}
@@ -302,12 +307,14 @@ export function ProviderSettingsForm() {
                 label="Context window (tokens)"
                 value={limits.contextWindow}
                 overridden={limits.overridden.contextWindow}
+                fromPi={limits.fromPi.includes("contextWindow")}
                 onChange={(v) => void save(withOverride(settings, settings.model, "contextWindow", v))}
               />
               <NumberOverride
                 label="Max output tokens"
                 value={limits.maxOutput}
                 overridden={limits.overridden.maxOutput}
+                fromPi={limits.fromPi.includes("maxOutput")}
                 onChange={(v) => void save(withOverride(settings, settings.model, "maxOutput", v))}
               />
               <label className="agent-check">

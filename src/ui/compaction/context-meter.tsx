@@ -191,14 +191,24 @@ export function ContextMeter({ sessionId }: SessionSlotProps) {
         <span>
           Window: {fullTokens(n.window)} (
           <SafeText
-            text={model.windowSource === "setting" ? "set in Settings" : model.modelId || "default"}
+            text={
+              model.windowSource === "setting"
+                ? "set in Settings"
+                : model.windowSource === "pi"
+                  ? `${model.modelId}, from pi's models.json`
+                  : model.modelId || "default"
+            }
           />
           )
         </span>
         <span>
           Trigger: {fullTokens(n.threshold)} ({triggerText(model)}
           {model.sessionOverride ? ", this session" : ""}) · reserve {fullTokens(model.reserveTokens)}
-          {model.fit.reserveSource === "model" ? " (follows the model)" : ""}
+          {model.reserveFromPi
+            ? ` (${model.modelId}'s, from pi's settings.json)`
+            : model.fit.reserveSource === "model"
+              ? " (follows the model)"
+              : ""}
         </span>
         {n.remindOnly && <span>Remind only: nothing opens by itself past the trigger.</span>}
         <span>Estimator: {estimatorLabel(model.estimatorId)}</span>

@@ -59,7 +59,10 @@ export interface CompactionModel {
   /** The session's model (last model on the path, else the default). */
   modelId: string;
   contextWindow: number;
-  windowSource: "setting" | "model";
+  /** Where the window comes from: Cutpoint's compaction setting, pi's models.json, or the model's own figure. */
+  windowSource: "setting" | "pi" | "model";
+  /** Whether the reserve is the model's own from pi's settings.json (compaction.modelOverrides). */
+  reserveFromPi: boolean;
   reserveTokens: number;
   keepRecentTokens: number;
   threshold: number;
@@ -178,7 +181,13 @@ function useBuildModel(sessionId: string): CompactionModel | undefined {
       provider,
       modelId,
       contextWindow,
-      windowSource: settings.contextWindow !== null ? "setting" : "model",
+      windowSource:
+        settings.contextWindow !== null
+          ? "setting"
+          : limits.fromPi.includes("contextWindow")
+            ? "pi"
+            : "model",
+      reserveFromPi: limits.reserveTokens !== undefined && limits.fromPi.includes("reserveTokens"),
       reserveTokens,
       keepRecentTokens,
       threshold: fitted.fit.threshold,
