@@ -145,8 +145,19 @@ test("an honest after: the best estimate with its bound, the typical summary siz
   expect(budget + kept).toBe(bound);
   // What "typical" is, said.
   await expect(review.getByTestId("typical-summary-note")).toContainText(
-    /counted at a typical 1,000 tokens .*pi's own summaries run about 900 to 1,100.*"at most" is its whole output budget, [\d,]+/,
+    /counted at a typical 1,000 tokens .*pi's own summaries run about 900 to 1,100.*"at most" at its whole output budget, ([\d,]+); both add its file lists \(([\d,]+)\)/,
   );
+  const [whole, lists] = (
+    /budget, ([\d,]+); both add its file lists \(([\d,]+)\)/.exec(
+      (await review.getByTestId("typical-summary-note").textContent()) ?? "",
+    ) ?? []
+  )
+    .slice(1)
+    .map(num);
+  expect(whole! + lists!).toBe(budget);
+  const noteText = (await review.getByTestId("typical-summary-note").textContent()) ?? "";
+  const summaryParts = Number(/for each of its (\d) parts/.exec(noteText)?.[1] ?? 1);
+  expect(typical).toBe(1000 * summaryParts + lists!);
   expect(parts).not.toContain("moved by hand");
   await expect(page.getByTestId("cut-handle")).not.toHaveAttribute("aria-valuetext", /moved by hand/);
   expect(before).toBeGreaterThan(after);
@@ -171,10 +182,40 @@ test("an honest after: the best estimate with its bound, the typical summary siz
   await expect(review.getByTestId("after-parts")).not.toContainText("moved by hand");
   await expect(page.getByTestId("cut-handle")).not.toContainText("moved by hand");
   await expect(page.getByTestId("cut-handle")).not.toHaveAttribute("aria-valuetext", /moved by hand/);
-  // After a reload too (the review opened again by the person).
+  // After a reload too (the review is saved a moment after each change: 250 ms), opened again.
+  await page.waitForTimeout(400);
   await page.reload();
   await page.getByTestId("compact-open-top").click({ timeout: IMPORT_TIMEOUT });
   await expect(page.getByTestId("compaction-preview")).toBeVisible();
   await expect(page.getByTestId("undone-draft")).toBeVisible();
   await expect(page.getByTestId("after-parts")).not.toContainText("moved by hand");
 });
+
+for (const colorScheme of ["light", "dark"] as const) {
+  test(`the review's figures and a split turn's note, screenshots at 1280, 800 and 390 px (${colorScheme})`, async ({
+    page,
+  }) => {
+    await page.emulateMedia({ colorScheme });
+    await openExample(page);
+    await openByKeyboard(page);
+    const review = page.getByTestId("compaction-preview");
+    // The example's cut splits a turn: a cut at its start keeps more and its "at most" is lower, said with why.
+    const note = review.getByTestId("turn-start-note");
+    await expect(note).toContainText(/budget of its own \([\d,]+\)\. A cut at the turn's start keeps/);
+    const [budget, prefix, lower] = (
+      /\(([\d,]+)\).*≈ ([\d,]+) tokens.*≈ ([\d,]+) lower/.exec((await note.textContent()) ?? "") ?? []
+    )
+      .slice(1)
+      .map(num);
+    expect(budget! - prefix!).toBe(lower);
+    for (const [width, height] of [
+      [1280, 800],
+      [800, 800],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await review.getByTestId("preview-figures").scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `/tmp/cutpoint-screens/review-after-${width}-${colorScheme}.png` });
+    }
+  });
+}

@@ -168,6 +168,8 @@ export interface TokensAfter {
   /** The most the summary can be (its budget and file lists; its real size once it exists). */
   summaryBound: number;
   summarySource: "typical" | "summary";
+  /** The file lists the summary carries, in both figures until a summary exists (summary-size.ts). */
+  summaryFileLists: number;
   /** Parts the summarizer writes (2 when the cut splits a turn). */
   summaryParts: number;
   kept: number;
@@ -215,6 +217,7 @@ export function tokensAfter(
     summary,
     summaryBound,
     summarySource,
+    summaryFileLists: size.fileLists,
     summaryParts: size.parts,
     kept,
     change: total - plan.tokensBefore,

@@ -100,8 +100,9 @@ export function ReviewFigures({
         <p className="cp-note" data-testid="typical-summary-note">
           Before a draft, the summary is counted at a typical {fullTokens(TYPICAL_SUMMARY_TOKENS)} tokens
           {after.summaryParts > 1 ? ` for each of its ${after.summaryParts} parts` : ""} (pi's own summaries
-          run about 900 to 1,100), plus its file lists; "at most" is its whole output budget,{" "}
-          {fullTokens(plan.summaryBudgetTokens)}.
+          run about 900 to 1,100), and "at most" at its whole output budget,{" "}
+          {fullTokens(plan.summaryBudgetTokens)}; both add its file lists (
+          {fullTokens(after.summaryFileLists)}).
         </p>
       )}
       <UsageNote model={model} after={after.total} />
