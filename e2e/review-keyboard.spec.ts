@@ -1,7 +1,8 @@
 /**
  * Issue 37, parts 8 and 3: the review by keyboard (the cut handle within three Tabs of opening it,
  * its value saying what is summarized, kept and the size after; the focus never left to the page
- * after Generate, Stop, Offline summary, Mask and Undo) and an honest "after" (the best estimate
+ * after Generate, Stop, Offline summary, Discard, Mask and Undo: Stop while generating, then the
+ * button pressed once it is back) and an honest "after" (the best estimate
  * with its bound before a draft, the summary's typical size stated, "moved by hand" only when it was).
  */
 import { expect, type Locator, type Page, test } from "@playwright/test";
@@ -88,22 +89,23 @@ test("by keyboard: the cut within three Tabs, its value says the plan; the focus
   await press(review.getByTestId("generate"));
   await expect(review.getByTestId("stop")).toBeFocused();
   await expect(review.getByTestId("summary-editor")).toHaveValue(/PARTIAL/, { timeout: 30_000 });
-  // Stop: what was written stays, in the editor, which takes the focus.
+  // Stop: what was written stays in the editor; the button pressed first is back, as Regenerate, with the focus.
   await review.getByTestId("stop").press("Enter");
   await expect(review.getByTestId("draft-incomplete")).toBeVisible();
-  await expect(review.getByTestId("summary-editor")).toBeFocused();
+  await expect(review.getByTestId("generate")).toHaveText("Regenerate");
+  await expect(review.getByTestId("generate")).toBeFocused();
 
-  // Offline summary: the draft is replaced, the editor has the focus again.
+  // Offline summary: hidden while it writes (Stop has the focus), back with the focus once the draft is there.
   await press(review.getByTestId("offline"));
   await expect(review.getByTestId("summary-editor")).toHaveValue(/generated offline/);
-  await expect(review.getByTestId("summary-editor")).toBeFocused();
+  await expect(review.getByTestId("offline")).toBeFocused();
   expect(await focused(page)).not.toBe("BODY");
   // With a draft, "after" is its size: no bound left.
   await expect(review.getByTestId("tokens-after-bound")).toHaveCount(0);
   await expect(handle).toHaveAttribute("aria-valuetext", /≈ [\d.]+k after$/);
 
   // Discard: the Generate button (now in its place) has the focus.
-  await press(review.getByRole("button", { name: "Discard" }));
+  await press(review.getByTestId("discard"));
   await expect(review.getByTestId("generate")).toBeFocused();
 
   // Mask: its button goes disabled; the focus is on the masking panel's heading.
@@ -116,7 +118,8 @@ test("by keyboard: the cut within three Tabs, its value says the plan; the focus
 
   // Offline summary and Confirm by keyboard, then Undo from its notice: the focus is on Compact….
   await press(review.getByTestId("offline"));
-  await expect(review.getByTestId("summary-editor")).toBeFocused();
+  await expect(review.getByTestId("summary-editor")).toHaveValue(/generated offline/);
+  await expect(review.getByTestId("offline")).toBeFocused();
   await press(review.getByTestId("confirm"));
   await expect(review).toHaveCount(0);
   expect(await focused(page)).not.toBe("BODY");

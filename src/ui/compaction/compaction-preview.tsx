@@ -29,8 +29,8 @@ import { useTokensAfter } from "./use-tokens-after.ts";
 /** The last generate request served, by session (a remount must not generate again). */
 const handledRequests = new Map<string, number>();
 
-/** The review's controls that take the focus when the one pressed is replaced, in this order. */
-const KEEPERS = ["stop", "summary-editor", "generate", "offline", "cancel"];
+/** The review's controls that take the focus when the one pressed is replaced (after that one, when it is back), in this order. */
+const KEEPERS = ["stop", "generate", "offline", "summary-editor", "cancel"];
 
 export function CompactionPreview({
   model,
@@ -69,10 +69,14 @@ export function CompactionPreview({
     }
   }, []);
   // Generate, Stop, Offline summary, Regenerate and Discard replace the button pressed: the focus
-  // goes to what replaced it (Stop, then the draft), never to the page.
+  // goes to what replaced it (Stop), then back to the button pressed once it is shown again
+  // (Offline summary; Generate as Regenerate), never to the page.
   useFocusKept(
     rootRef,
-    () => KEEPERS.map((id) => rootRef.current?.querySelector(`[data-testid="${id}"]`)),
+    (origin) =>
+      [...(origin ? [origin] : []), ...KEEPERS].map((id) =>
+        rootRef.current?.querySelector(`[data-testid="${id}"]`),
+      ),
     s.status,
   );
   // To where it was (a Compact… button disabled by the compaction made: the next that can take it).
@@ -290,7 +294,12 @@ export function CompactionPreview({
           </>
         )}
         {s.status === "ready" && (
-          <button type="button" className="btn" onClick={() => store().resetDraft(sessionId)}>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => store().resetDraft(sessionId)}
+            data-testid="discard"
+          >
             Discard
           </button>
         )}
