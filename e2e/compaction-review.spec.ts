@@ -273,7 +273,10 @@ test("cut handle is a slider; the meter is named Context; shortcut, focus in and
   await expect(page.getByRole("meter", { name: "Context" })).toBeAttached();
   await page.getByTestId("context-meter").click();
   const handle = page.getByRole("slider", { name: "Cut" });
-  await expect(handle).toHaveAttribute("aria-valuetext", /cut before entry [\d,]+, keeps [\d,]+ tokens/);
+  await expect(handle).toHaveAttribute(
+    "aria-valuetext",
+    /cut before entry [\d,]+: summarizes [\d,]+ messages?.*, keeps [\d,]+ tokens in [\d,]+ messages?, ≈ [\d.]+k after/,
+  );
   await handle.focus();
   await page.keyboard.press("ArrowUp");
   await expect(handle).toHaveAttribute("aria-valuetext", /moved by hand/);
@@ -290,14 +293,15 @@ test("cut handle is a slider; the meter is named Context; shortcut, focus in and
   const small = page.locator(".cp-row[data-tokens='39'] .cp-bar").first();
   expect(await small.evaluate((el) => el.getBoundingClientRect().width)).toBeGreaterThan(15);
   await sizes.uncheck();
-  // The shortcut opens the review with the focus in it; Cancel gives the focus back.
-  await handle.focus();
+  // The shortcut opens the review with the focus on the cut (its value says the plan); Cancel gives the focus back.
+  await page.getByTestId("compact-open-top").focus();
   await page.keyboard.press("Alt+Shift+C");
-  await expect(page.getByTestId("focus")).toBeFocused();
+  await expect(page.getByTestId("compaction-preview")).toBeVisible();
+  await expect(handle).toBeFocused();
   await expect(page.getByTestId("after-parts")).toContainText("(moved by hand)");
   await page.getByTestId("cancel").click();
   await expect(page.getByTestId("compaction-preview")).toHaveCount(0);
-  await expect(page.getByRole("slider", { name: "Cut" })).toBeFocused();
+  await expect(page.getByTestId("compact-open-top")).toBeFocused();
   // `/compact focus` puts the focus in the review with that focus text.
   const input = page.getByRole("textbox", { name: "Message" });
   await input.fill("/compact the parser");

@@ -48,6 +48,8 @@ export interface SessionCompaction extends DraftSnapshot {
   keepRecentOverride: number | null;
   /** A cut chosen by hand (null: the automatic cut). */
   cutEntryId: string | null;
+  /** The cut is the one an Undo put back with its summary, not one the person moved. */
+  cutRestored: boolean;
   /** Summarizer model chosen in the review (null: the settings' or the session's). */
   summarizerModel: string | null;
   status: PreviewStatus;
@@ -88,6 +90,7 @@ export const INITIAL_SESSION_STATE: Readonly<SessionCompaction> = Object.freeze(
   focus: "",
   keepRecentOverride: null,
   cutEntryId: null,
+  cutRestored: false,
   summarizerModel: null,
   ...EMPTY_DRAFT,
   previous: null,
@@ -112,6 +115,8 @@ export interface CompactionUiState {
   closePreview(sessionId: string): void;
   patch(sessionId: string, patch: Partial<SessionCompaction>): void;
   setKeepRecent(sessionId: string, tokens: number | null): void;
+  /** The person moved the cut (the timeline's handle); null: back to the automatic cut. */
+  moveCut(sessionId: string, entryId: string | null): void;
   setStatus(sessionId: string, status: PreviewStatus, patch?: Partial<SessionCompaction>): void;
   /** Clears the draft (Discard / Cancel). */
   resetDraft(sessionId: string): void;
@@ -157,7 +162,8 @@ export const useCompactionStore = create<CompactionUiState>()((set) => {
       update(sessionId, () => ({ previewOpen: false, reason: null, maskedInReview: 0 })),
     patch: (sessionId, patch) => update(sessionId, () => patch),
     setKeepRecent: (sessionId, tokens) =>
-      update(sessionId, () => ({ keepRecentOverride: tokens, cutEntryId: null })),
+      update(sessionId, () => ({ keepRecentOverride: tokens, cutEntryId: null, cutRestored: false })),
+    moveCut: (sessionId, entryId) => update(sessionId, () => ({ cutEntryId: entryId, cutRestored: false })),
     setStatus: (sessionId, status, patch = {}) => update(sessionId, () => ({ status, ...patch })),
     resetDraft: (sessionId) => update(sessionId, () => ({ ...EMPTY_DRAFT, previous: null })),
     offerUndone: (sessionId, entryId, offer) =>
@@ -169,6 +175,7 @@ export const useCompactionStore = create<CompactionUiState>()((set) => {
           status: "ready",
           ...offer,
           cutEntryId: offer.draftTarget.firstKeptEntryId,
+          cutRestored: true,
           keepRecentOverride: null,
           error: null,
           previous: null,
@@ -193,6 +200,11 @@ export const useCompactionStore = create<CompactionUiState>()((set) => {
       }),
   };
 });
+
+/** Whether the person moved the cut: a cut chosen in the timeline, not one an Undo put back with its summary. */
+export function cutMovedByHand(s: SessionCompaction): boolean {
+  return s.cutEntryId !== null && !s.cutRestored;
+}
 
 /** Selects from one session's compaction state: `useSessionCompaction(id, (s) => s.draft)`. */
 export function useSessionCompaction<T>(sessionId: string, select: (s: SessionCompaction) => T): T {

@@ -9,6 +9,7 @@ import type { SessionEntry, SystemMessage } from "../session/types.ts";
 import { accountContext, accountContextSteps, breakdownOf, systemParts, tokensAfter } from "./breakdown.ts";
 import { contextTokensOf, indexPath, planCompaction } from "./plan.ts";
 import { buildCompactionEntry, planFields } from "./summarize.ts";
+import { summarySize } from "./summary-size.ts";
 import { loadFixture, pathThroughLine } from "./test-fixture.ts";
 import { estimateContextTokens, PI_ESTIMATOR } from "./tokens.ts";
 
@@ -131,14 +132,15 @@ describe("breakdownOf", () => {
 });
 
 describe("tokensAfter", () => {
-  it("is measured like before: the budget until a summary exists, then its size; equals the measure after Confirm", () => {
+  it("is measured like before: a typical summary until one exists, then its size; equals the measure after Confirm", () => {
     const path = sessionWithPrompt();
     const r = planCompaction(path, { keepRecentTokens: 2000, reserveTokens: 16384 });
     if (!r.ok) throw new Error(r.reason);
     const a = accountContext(path);
-    const budget = tokensAfter(r.plan, a, undefined);
-    expect(budget.summarySource).toBe("budget");
-    expect(budget.summary).toBe(r.plan.summaryBudgetTokens);
+    const typical = tokensAfter(r.plan, a, undefined);
+    expect(typical.summarySource).toBe("typical");
+    expect(typical.summary).toBe(summarySize(r.plan).typical);
+    expect(typical.summaryBound).toBe(r.plan.summaryBudgetTokens + summarySize(r.plan).fileLists);
     const text = "x".repeat(400);
     const real = tokensAfter(r.plan, a, text);
     expect(real.summarySource).toBe("summary");

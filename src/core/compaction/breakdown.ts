@@ -1,7 +1,7 @@
 /**
  * What the context is made of, by category (system prompt, tools, summary, kept messages,
  * messages since the compaction), from pi 1.6's projection of a path, and the honest "after" of a
- * plan measured the same way as "before". Pure; estimates come from the given estimator.
+ * plan measured the same way as "before" (best estimate and bound). Pure; estimates come from the given estimator.
  */
 import { buildSessionContext, type SessionContext } from "../session/context.ts";
 import { keptStartIndex, latestCompactionIndex } from "../session/projection.ts";
@@ -13,6 +13,8 @@ import type {
   SystemMessage,
 } from "../session/types.ts";
 import type { CompactionPlan } from "./plan.ts";
+import { turnPrefixBudget } from "./prompts.ts";
+import { summarySize } from "./summary-size.ts";
 import { type Estimator, PI_ESTIMATOR } from "./tokens.ts";
 
 export interface ContextParts {
@@ -155,13 +157,21 @@ export function breakdownOf(
 }
 
 export interface TokensAfter {
-  /** The context after the compaction, estimated as it will be measured then. */
+  /** The context after the compaction, estimated as it will be measured then (the best estimate). */
   total: number;
+  /** The most it can be: `total` with the summary at its whole budget (= total once a summary exists). */
+  bound: number;
   systemPrompt: number;
   tools: number;
-  /** The summary: its output budget until a summary exists, then its real size. */
+  /** The summary: its typical size (summary-size.ts) until a summary exists, then its real size. */
   summary: number;
-  summarySource: "budget" | "summary";
+  /** The most the summary can be (its budget and file lists; its real size once it exists). */
+  summaryBound: number;
+  summarySource: "typical" | "summary";
+  /** The file lists the summary carries, in both figures until a summary exists (summary-size.ts). */
+  summaryFileLists: number;
+  /** Parts the summarizer writes (2 when the cut splits a turn). */
+  summaryParts: number;
   kept: number;
   /** after − before: > 0 when the compaction makes the context grow. */
   change: number;
@@ -169,8 +179,9 @@ export interface TokensAfter {
 
 /**
  * The context after compacting with `plan`, measured the same way as before it: the system
- * checkpoint, the summary (its budget while `summaryText` is undefined) and the kept messages
- * (system messages of the kept range move into the checkpoint; older compactions drop out).
+ * checkpoint, the summary (a typical size, bounded by its budget, while `summaryText` is
+ * undefined) and the kept messages (system messages of the kept range move into the checkpoint;
+ * older compactions drop out).
  */
 export function tokensAfter(
   plan: CompactionPlan,
@@ -182,8 +193,10 @@ export function tokensAfter(
   const end = Math.min(plan.pathLength, account.nonSysCum.length - 1);
   const from = Math.min(plan.firstKeptIndex, end);
   const kept = account.nonSysCum[end]! - account.nonSysCum[from]!;
-  let summary = plan.summaryBudgetTokens;
-  let summarySource: TokensAfter["summarySource"] = "budget";
+  const size = summarySize(plan, estimator);
+  let summary = size.typical;
+  let summaryBound = size.bound;
+  let summarySource: TokensAfter["summarySource"] = "typical";
   if (summaryText !== undefined && summaryText.trim() !== "") {
     const message: CompactionSummaryMessage = {
       role: "compactionSummary",
@@ -192,8 +205,39 @@ export function tokensAfter(
       timestamp: 0,
     };
     summary = estimator.estimateMessage(message);
+    summaryBound = summary;
     summarySource = "summary";
   }
-  const total = sys.systemPrompt + sys.tools + summary + kept;
-  return { total, ...sys, summary, summarySource, kept, change: total - plan.tokensBefore };
+  const rest = sys.systemPrompt + sys.tools + kept;
+  const total = rest + summary;
+  return {
+    total,
+    bound: rest + summaryBound,
+    ...sys,
+    summary,
+    summaryBound,
+    summarySource,
+    summaryFileLists: size.fileLists,
+    summaryParts: size.parts,
+    kept,
+    change: total - plan.tokensBefore,
+  };
+}
+
+/**
+ * A cut that splits a turn summarizes the turn's start in a second summary with a budget of its
+ * own. Moving the cut to the turn's start keeps those messages instead and drops that summary: the
+ * bound "after" changes by `boundChange` (< 0: keeping more costs less). Undefined when the cut
+ * does not split a turn, or nothing precedes the turn (its start would summarize nothing).
+ */
+export function turnStartTradeoff(
+  plan: CompactionPlan,
+  account: ContextAccount,
+): { prefixTokens: number; prefixBudget: number; boundChange: number } | undefined {
+  if (!plan.isSplitTurn || plan.turnPrefixCount === 0 || plan.summarizeCount === 0) return undefined;
+  const end = account.nonSysCum.length - 1;
+  const at = (i: number) => account.nonSysCum[Math.min(i, end)]!;
+  const prefixTokens = at(plan.firstKeptIndex) - at(plan.turnStartIndex);
+  const prefixBudget = turnPrefixBudget(plan.settings.reserveTokens);
+  return { prefixTokens, prefixBudget, boundChange: prefixTokens - prefixBudget };
 }

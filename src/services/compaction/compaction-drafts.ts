@@ -34,6 +34,8 @@ export interface SavedReview {
   focus: string;
   keepRecentOverride: number | null;
   cutEntryId: string | null;
+  /** The cut is the one an Undo put back, not one the person moved (absent: false). */
+  cutRestored?: boolean;
   summarizerModel: string | null;
   previewOpen: boolean;
   coverageDismissed: string[];
@@ -120,6 +122,7 @@ export function readSavedReview(raw: unknown): SavedReview | undefined {
     focus: str(r.focus),
     keepRecentOverride: typeof keep === "number" && Number.isFinite(keep) && keep >= 0 ? keep : null,
     cutEntryId: strOrNull(r.cutEntryId),
+    ...(r.cutRestored === true ? { cutRestored: true } : {}),
     summarizerModel: strOrNull(r.summarizerModel),
     previewOpen: r.previewOpen === true,
     coverageDismissed: Array.isArray(r.coverageDismissed)

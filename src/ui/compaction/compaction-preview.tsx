@@ -5,12 +5,12 @@
  * there is one) and its coverage check, Discard / Cancel and Confirm, with why Confirm is off
  * next to it. Focus comes back where the person was. Nothing is written before Confirm.
  */
-import { useEffect, useId, useMemo, useRef, useState } from "react";
-import { tokensAfter } from "../../core/compaction/breakdown.ts";
+import { type RefObject, useEffect, useId, useMemo, useRef, useState } from "react";
 import type { CoverageReport } from "../../core/coverage/coverage.ts";
-import { useCompactionStore, useSessionCompaction } from "../../store/compaction-store.ts";
+import { cutMovedByHand, useCompactionStore, useSessionCompaction } from "../../store/compaction-store.ts";
 import { focusFirstOf } from "../common/focus-return.ts";
 import { SafeText } from "../common/safe-text.tsx";
+import { useFocusKept } from "../common/use-focus-kept.ts";
 import { useAppServices } from "../hooks/app-services.tsx";
 import { confirmReview } from "./confirm-review.ts";
 import { ContextView } from "./context-view.tsx";
@@ -25,11 +25,22 @@ import { SummarizerCheck, type WaysOut } from "./summarizer-check.tsx";
 import { DraftEmpty, SummaryDraft } from "./summary-draft.tsx";
 import type { CompactionModel } from "./use-compaction-model.ts";
 import { useSummaryGeneration } from "./use-summary-generation.ts";
+import { useTokensAfter } from "./use-tokens-after.ts";
 
 /** The last generate request served, by session (a remount must not generate again). */
 const handledRequests = new Map<string, number>();
 
-export function CompactionPreview({ model }: { model: CompactionModel }) {
+/** The review's controls that take the focus when the one pressed is replaced (after that one, when it is back), in this order. */
+const KEEPERS = ["stop", "generate", "offline", "summary-editor", "cancel"];
+
+export function CompactionPreview({
+  model,
+  cutHandleRef,
+}: {
+  model: CompactionModel;
+  /** The timeline's cut handle: the focus goes there when the person opens the review. */
+  cutHandleRef: RefObject<HTMLElement | null>;
+}) {
   const sessionId = model.sessionId;
   const services = useAppServices();
   const s = useSessionCompaction(sessionId, (x) => x);
@@ -49,11 +60,27 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per opening.
   useEffect(() => {
     returnTo.current = document.activeElement;
-    // Opened by the person (/compact, the shortcut, Compact…): focus goes into the review. An
-    // automatic opening (ask mode, with a reason) leaves the focus where it is.
-    // Without scrolling: the figures at the top of the review stay in view.
-    if (s.reason === null) focusRef.current?.focus({ preventScroll: true });
+    // Opened by the person (Compact…, the shortcut, /compact): focus goes to the cut, whose value
+    // says the whole plan (what is summarized, kept, the size after), or to the focus field when a
+    // focus was given (/compact the parser). An automatic opening (ask mode, with a reason) leaves
+    // the focus where it is. Without scrolling: the figures at the top of the review stay in view.
+    if (s.reason !== null) return;
+    for (const el of [s.focus.trim() === "" ? cutHandleRef.current : null, focusRef.current]) {
+      el?.focus({ preventScroll: true });
+      if (el && document.activeElement === el) return;
+    }
   }, []);
+  // Generate, Stop, Offline summary, Regenerate and Discard replace the button pressed: the focus
+  // goes to what replaced it (Stop), then back to the button pressed once it is shown again
+  // (Offline summary; Generate as Regenerate), never to the page.
+  useFocusKept(
+    rootRef,
+    (origin) =>
+      [...(origin ? [origin] : []), ...KEEPERS].map((id) =>
+        rootRef.current?.querySelector(`[data-testid="${id}"]`),
+      ),
+    s.status,
+  );
   // To where it was (a Compact… button disabled by the compaction made: the next that can take it).
   const giveFocusBack = () =>
     requestAnimationFrame(() => focusFirstOf([returnTo.current, ...compactionControls()]));
@@ -75,15 +102,8 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
     }
   }, [request, ok, generate, sessionId, refused]);
 
-  // "After" measured the same way as "before": the budget until a summary exists, then its size.
-  const hasDraft = (s.status === "ready" || s.status === "generating") && s.draft.trim() !== "";
-  const after = useMemo(
-    () =>
-      plan && ok
-        ? tokensAfter(plan, model.account, hasDraft ? s.draft : undefined, model.planner.estimator)
-        : undefined,
-    [plan, ok, model.account, model.planner, hasDraft, s.draft],
-  );
+  // "After" measured the same way as "before": a typical summary until there is one, then its size.
+  const after = useTokensAfter(model);
 
   // The coverage check of the draft (review-coverage.tsx); its latest report goes into Confirm.
   const coverageRef = useRef<CoverageReport | undefined>(undefined);
@@ -111,7 +131,7 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
     if (done) giveFocusBack();
   };
 
-  const byHand = s.cutEntryId !== null;
+  const byHand = cutMovedByHand(s);
   const checkId = useId();
   const waysOut: WaysOut = {
     onChooseModel: () => document.querySelector<HTMLElement>('[data-testid="summarizer-model"]')?.focus(),
@@ -276,7 +296,12 @@ export function CompactionPreview({ model }: { model: CompactionModel }) {
           </>
         )}
         {s.status === "ready" && (
-          <button type="button" className="btn" onClick={() => store().resetDraft(sessionId)}>
+          <button
+            type="button"
+            className="btn"
+            onClick={() => store().resetDraft(sessionId)}
+            data-testid="discard"
+          >
             Discard
           </button>
         )}

@@ -129,8 +129,8 @@ export function ContextView({
           label="After"
           w={next}
           note={
-            after?.summarySource === "budget"
-              ? "estimate, the summary at its budget"
+            after?.summarySource === "typical"
+              ? `estimate, the summary at a typical size (at most ${fullTokens(after.bound)})`
               : "estimate, with this summary"
           }
         />

@@ -1,10 +1,12 @@
 /**
- * The review's figures: before → after (measured like before; a growing context says so), what
- * "after" is made of (system prompt and tools, the summary's budget or real size, the kept part),
+ * The review's figures: before → after (the best estimate, with its bound before a draft; a growing
+ * context says so), what "after" is made of (system prompt and tools, the summary at its typical size
+ * and budget or its real size, the kept part), why a cut at a split turn's start can cost less,
  * the pins carried verbatim, what is summarized and kept, the split turn, and the file lists.
  */
-import { breakdownOf, type TokensAfter } from "../../core/compaction/breakdown.ts";
+import { breakdownOf, type TokensAfter, turnStartTradeoff } from "../../core/compaction/breakdown.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
+import { TYPICAL_SUMMARY_TOKENS } from "../../core/compaction/summary-size.ts";
 import { oneLine } from "../../core/session/one-line.ts";
 import { markInvisible } from "../common/invisible.ts";
 import { SafeText } from "../common/safe-text.tsx";
@@ -30,6 +32,19 @@ function UsageNote({ model, after }: { model: CompactionModel; after: number }) 
   );
 }
 
+/** Why a cut at the split turn's start, which keeps more, can leave a smaller "at most". */
+function TurnStartNote({ model, plan }: { model: CompactionModel; plan: CompactionPlan }) {
+  const t = turnStartTradeoff(plan, model.account);
+  if (!t || t.boundChange >= 0) return null;
+  return (
+    <span className="cp-why" data-testid="turn-start-note">
+      , in a second summary with a budget of its own ({fullTokens(t.prefixBudget)}). A cut at the turn's start
+      keeps these messages (≈ {fullTokens(t.prefixTokens)} tokens) and needs one summary: its "at most" is ≈{" "}
+      {fullTokens(-t.boundChange)} lower, though it keeps more.
+    </span>
+  );
+}
+
 export function ReviewFigures({
   model,
   plan,
@@ -44,17 +59,27 @@ export function ReviewFigures({
   const firstKept = model.path[plan.firstKeptIndex];
   const firstKeptText = firstKept ? describeEntry(firstKept) : undefined;
   const change = after.total - plan.tokensBefore;
+  const typical = after.summarySource === "typical";
+  const bounded = after.bound > after.total;
   return (
     <div className="cp-figures" data-testid="preview-figures">
       <p className="cp-numbers" data-testid="preview-numbers">
         <b data-testid="tokens-before">{fullTokens(plan.tokensBefore)}</b> → ≈{" "}
-        <b data-testid="tokens-after">{fullTokens(after.total)}</b> tokens{" "}
+        <b data-testid="tokens-after">{fullTokens(after.total)}</b> tokens
+        {bounded && (
+          <>
+            , at most <b data-testid="tokens-after-bound">{fullTokens(after.bound)}</b>
+          </>
+        )}{" "}
         {change > 0 ? (
           <span className="cp-grows" data-testid="context-grows">
             (+{fullTokens(change)}: the context grows)
           </span>
         ) : (
-          <>(−{percent(-change, plan.tokensBefore)} %)</>
+          <>
+            (−{percent(-change, plan.tokensBefore)} %
+            {after.bound > plan.tokensBefore ? "; it grows if the summary uses its whole budget" : ""})
+          </>
         )}
       </p>
       <p className="cp-after-parts" data-testid="after-parts">
@@ -64,13 +89,22 @@ export function ReviewFigures({
           : ""}
         summary{" "}
         <b data-testid="after-summary">
-          {after.summarySource === "budget"
-            ? `≤ ${fullTokens(after.summary)} (its budget)`
+          {typical
+            ? `≈ ${fullTokens(after.summary)} typical, ≤ ${fullTokens(after.summaryBound)} (its budget)`
             : fullTokens(after.summary)}
         </b>{" "}
         + kept {fullTokens(after.kept)}
         {byHand ? " (moved by hand)" : ""}
       </p>
+      {typical && (
+        <p className="cp-note" data-testid="typical-summary-note">
+          Before a draft, the summary is counted at a typical {fullTokens(TYPICAL_SUMMARY_TOKENS)} tokens
+          {after.summaryParts > 1 ? ` for each of its ${after.summaryParts} parts` : ""} (pi's own summaries
+          run about 900 to 1,100), and "at most" at its whole output budget,{" "}
+          {fullTokens(plan.summaryBudgetTokens)}; both add its file lists (
+          {fullTokens(after.summaryFileLists)}).
+        </p>
+      )}
       <UsageNote model={model} after={after.total} />
       <PinsCarriedNote system={plan.systemMessage} className="cp-note" />
       <ul className="cp-facts">
@@ -89,6 +123,7 @@ export function ReviewFigures({
           {plan.isSplitTurn && plan.turnPrefixCount > 0
             ? `Splits a turn: its first ${plural(plan.turnPrefixCount, "message")} summarized separately`
             : "Does not split a turn"}
+          <TurnStartNote model={model} plan={plan} />
         </li>
       </ul>
       <details className="cp-files">

@@ -24,6 +24,7 @@ function savedOf(s: SessionCompaction): SavedReview {
     focus: s.focus,
     keepRecentOverride: s.keepRecentOverride,
     cutEntryId: s.cutEntryId,
+    ...(s.cutRestored ? { cutRestored: true } : {}),
     summarizerModel: s.summarizerModel,
     previewOpen: s.previewOpen,
     coverageDismissed: [...s.coverageDismissed],

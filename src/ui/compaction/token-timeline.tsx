@@ -11,6 +11,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { CutPointInfo } from "../../core/compaction/cut-points.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import {
+  cutMovedByHand,
   openCompactionPreview,
   useCompactionStore,
   useSessionCompaction,
@@ -24,6 +25,7 @@ import { CompactionHistory } from "./compaction-history.tsx";
 import { CompactionPreview } from "./compaction-preview.tsx";
 import { ContextView } from "./context-view.tsx";
 import { type CutMove, moveCut, rankOf, snapCut } from "./cut-navigation.ts";
+import { cutWords } from "./cut-words.ts";
 import { fullTokens, kTokens, plural } from "./format-tokens.ts";
 import { Minimap } from "./minimap.tsx";
 import { ModelView } from "./model-view.tsx";
@@ -32,6 +34,7 @@ import { BAND_SHORT, type Band, bandOf } from "./timeline-bands.ts";
 import { TokenRow } from "./token-row.tsx";
 import { type CompactionModel, useCompactionModel } from "./use-compaction-model.ts";
 import { useCoverageItems } from "./use-coverage.ts";
+import { useTokensAfter } from "./use-tokens-after.ts";
 
 export const ROW_HEIGHT = 28;
 /** Room left open above the first kept row for the cut handle, so that it never covers a row's text. */
@@ -81,13 +84,15 @@ export function TokenTimeline({ sessionId }: SessionSlotProps) {
     for (const e of path ?? []) if (e.type === "compaction") n++;
     return n;
   }, [path]);
+  // The cut handle, shared with the review (it takes the focus when the person opens the review).
+  const handleRef = useRef<HTMLDivElement>(null);
   if (!model) return <div className="cp-panel cp-empty">Loading the session…</div>;
   const cannot = model.blocker;
   return (
     <div className={`cp-panel${previewOpen ? " reviewing" : ""}`} data-testid="token-timeline-panel">
       {previewOpen && (
         <ErrorBoundary name="the compaction preview">
-          <CompactionPreview model={model} />
+          <CompactionPreview model={model} cutHandleRef={handleRef} />
         </ErrorBoundary>
       )}
       <div className="cp-tl-side">
@@ -131,7 +136,7 @@ export function TokenTimeline({ sessionId }: SessionSlotProps) {
             <ModelView model={model} />
           ) : (
             // Why nothing can be planned is said once: by the review, or by the disabled Compact….
-            <TimelineRows model={model} saysWhy={!previewOpen && cannot === null} />
+            <TimelineRows model={model} saysWhy={!previewOpen && cannot === null} handleRef={handleRef} />
           )}
         </ErrorBoundary>
         <Legend split={model.plan.plan?.isSplitTurn === true} />
@@ -160,15 +165,24 @@ function Legend({ split }: { split: boolean }) {
   );
 }
 
-function TimelineRows({ model, saysWhy }: { model: CompactionModel; saysWhy: boolean }) {
+function TimelineRows({
+  model,
+  saysWhy,
+  handleRef,
+}: {
+  model: CompactionModel;
+  saysWhy: boolean;
+  handleRef: React.RefObject<HTMLDivElement | null>;
+}) {
   const { path, planner, plan, account } = model;
   const scrollRef = useRef<HTMLDivElement>(null);
   const innerRef = useRef<HTMLDivElement>(null);
-  const handleRef = useRef<HTMLDivElement>(null);
   const sessionId = model.sessionId;
-  const patch = useCompactionStore((s) => s.patch);
-  const setCut = useCallback((id: string | null) => patch(sessionId, { cutEntryId: id }), [patch, sessionId]);
+  const storeMoveCut = useCompactionStore((s) => s.moveCut);
+  const setCut = useCallback((id: string | null) => storeMoveCut(sessionId, id), [storeMoveCut, sessionId]);
   const cutEntryId = useSessionCompaction(sessionId, (s) => s.cutEntryId);
+  const byHand = useSessionCompaction(sessionId, cutMovedByHand);
+  const after = useTokensAfter(model);
   const openPreview = () => openCompactionPreview(sessionId);
   const [dragIndex, setDragIndex] = useState<number | null>(null);
   const [openSummary, setOpenSummary] = useState<string | null>(null);
@@ -277,7 +291,7 @@ function TimelineRows({ model, saysWhy }: { model: CompactionModel; saysWhy: boo
       reveal(c.firstKeptIndex, "auto");
       if (focus) requestAnimationFrame(() => handleRef.current?.focus({ preventScroll: true }));
     },
-    [setCut, reveal],
+    [setCut, reveal, handleRef],
   );
 
   const onKeyDown = (e: React.KeyboardEvent) => {
@@ -325,9 +339,7 @@ function TimelineRows({ model, saysWhy }: { model: CompactionModel; saysWhy: boo
   const onPointerUp = () => setDragIndex(null);
 
   const keptCount = useMemo(() => (cutIndex >= 0 ? keptMessages(path, cutIndex) : 0), [path, cutIndex]);
-  const valueText = p
-    ? `cut before entry ${fullTokens(cutIndex + 1)}, keeps ${fullTokens(p.keptTokens)} tokens${cutEntryId ? ", moved by hand" : ""}`
-    : "no cut";
+  const valueText = p ? cutWords(p, keptCount, after, byHand) : "no cut";
   // Changes are announced once the cut rests (not on every step of a drag or a held key).
   const [announced, setAnnounced] = useState("");
   useEffect(() => {
@@ -443,7 +455,7 @@ function TimelineRows({ model, saysWhy }: { model: CompactionModel; saysWhy: boo
                 >
                   <span aria-hidden="true">⠿</span> keeps {fullTokens(p.keptTokens)} tokens ·{" "}
                   {plural(keptCount, "message")}
-                  {cutEntryId ? " (moved by hand)" : ""}
+                  {byHand ? " (moved by hand)" : ""}
                 </div>
               </div>
             )}

@@ -10,6 +10,7 @@ import { ErrorBoundary } from "../common/error-boundary.tsx";
 import { markInvisible } from "../common/invisible.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { RenameDialog } from "../common/session-dialogs.tsx";
+import { useBarFit } from "../common/use-bar-fit.ts";
 import { useBottomVar } from "../common/use-bottom-var.ts";
 import { NARROW_TOP_BAR, useMediaQuery } from "../common/use-media-query.ts";
 import { formatBytes, formatCountOf } from "../format.ts";
@@ -34,8 +35,12 @@ function TopBar({ sessionId }: { sessionId: string }) {
   useBottomVar(barRef, "topbar-bottom");
   const [renaming, setRenaming] = useState(false);
   const title = row ? sessionTitle(row) : "";
-  // Narrow, only the title, the meter, Compact… and ⋯ stay in the bar: the rest moves into the menu.
-  const narrow = useMediaQuery(NARROW_TOP_BAR);
+  // Narrow, or whenever the bar would not fit in one row (the offline chip at 800 px), only the
+  // title, the slot (offline chip, meter, Compact…) and ⋯ stay in the bar: the rest moves into the menu.
+  const slotRef = useRef<HTMLDivElement>(null);
+  const actionsRef = useRef<HTMLDivElement>(null);
+  const overflows = useBarFit(barRef, slotRef, actionsRef);
+  const narrow = useMediaQuery(NARROW_TOP_BAR) || overflows;
   const panelButton = hasRight && (
     <button type="button" className="btn" aria-pressed={rightOpen} onClick={() => setRightOpen(!rightOpen)}>
       Panel
@@ -52,10 +57,10 @@ function TopBar({ sessionId }: { sessionId: string }) {
       >
         <SafeText text={title} />
       </h1>
-      <div className="topbar-slot">
+      <div className="topbar-slot" ref={slotRef}>
         <SlotOutlet slot="topBar" sessionId={sessionId} />
       </div>
-      <div className="topbar-actions">
+      <div className="topbar-actions" ref={actionsRef}>
         {!narrow && <SlotOutlet slot="sessionActions" sessionId={sessionId} />}
         {!narrow && panelButton}
         <MoreMenu>
