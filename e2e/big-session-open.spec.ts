@@ -153,12 +153,10 @@ test("the import parses on the page with its progress shown, and the page answer
   // figure for the storage bench (npm run bench -- storage), not a timed assertion: under the
   // suite's load at 6x throttling it varied from 0.3 to 1.3 s. It is printed with the test.
   expect(gap).toBeGreaterThan(0);
-  test
-    .info()
-    .annotations.push({
-      type: "longest frame gap while parsing (6x throttled)",
-      description: `${Math.round(gap)} ms`,
-    });
+  test.info().annotations.push({
+    type: "longest frame gap while parsing (6x throttled)",
+    description: `${Math.round(gap)} ms`,
+  });
   console.log(`big-session-open: longest frame gap while parsing, 6x throttled: ${Math.round(gap)} ms`);
   // Nothing was kept back: the stored session reopens whole.
   await page.reload();
