@@ -11,6 +11,7 @@ import type { SessionEntry } from "../../core/session/types.ts";
 import type { CutpointDb } from "../../db/schema.ts";
 import { readEntries } from "../../db/sessions-repo.ts";
 import { fixtureDb } from "../../test-support/fixture-db.ts";
+import { confirmOfflineCompaction } from "../../test-support/offline-compaction.ts";
 import { loadSavedReview, readSavedReview, saveReview, undoneDraftOf } from "./compaction-drafts.ts";
 import { confirmCompaction, redoCompaction, undoCompaction } from "./compaction-runner.ts";
 import {
@@ -30,28 +31,17 @@ afterEach(() => db.close());
 
 describe("redoCompaction", () => {
   it("after Undo, moves the leaf back to the compaction; the path ends with it again", async () => {
-    const r = planCompaction(currentPath(entries), { reserveTokens: 16384, keepRecentTokens: 20000 });
-    if (!r.ok) throw new Error(r.reason);
-    const gen = offlineSummary(r.plan);
-    if (!gen.ok) throw new Error(gen.error);
-    const leaf = currentPath(entries).at(-1)!.id;
-    const c = await confirmCompaction(db, {
-      sessionId,
-      parentId: leaf,
-      expectedLeafId: leaf,
-      fields: gen.fields,
-    });
-    if (!c.ok) throw new Error(c.error.message);
-    const u = await undoCompaction(db, { sessionId, compaction: c.value.entry });
+    const compaction = await confirmOfflineCompaction(db, sessionId, entries);
+    const u = await undoCompaction(db, { sessionId, compaction });
     expect(u.ok).toBe(true);
     // The path now ends with a move (a custom entry pi 1.6 understands) standing at the old leaf.
     const undone = currentPath(await readEntries(db, sessionId));
-    expect(undone.filter((e) => !isPositionMarker(e)).at(-1)!.id).toBe(leaf);
-    const again = await redoCompaction(db, { sessionId, compaction: c.value.entry });
+    expect(undone.filter((e) => !isPositionMarker(e)).at(-1)!.id).toBe(compaction.parentId);
+    const again = await redoCompaction(db, { sessionId, compaction });
     expect(again.ok).toBe(true);
     const path = currentPath(await readEntries(db, sessionId));
-    expect(path.filter((e) => !isPositionMarker(e)).at(-1)!.id).toBe(c.value.entry.id);
-    expect(path.some((e) => e.id === c.value.entry.id)).toBe(true);
+    expect(path.filter((e) => !isPositionMarker(e)).at(-1)!.id).toBe(compaction.id);
+    expect(path.some((e) => e.id === compaction.id)).toBe(true);
   });
 });
 

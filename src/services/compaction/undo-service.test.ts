@@ -8,6 +8,7 @@ import type { CompactionEntry, SessionEntry } from "../../core/session/types.ts"
 import type { CutpointDb } from "../../db/schema.ts";
 import { readEntries } from "../../db/sessions-repo.ts";
 import { fixtureDb } from "../../test-support/fixture-db.ts";
+import { confirmOfflineCompaction } from "../../test-support/offline-compaction.ts";
 import { confirmCompaction } from "./compaction-runner.ts";
 import { redoStep, undoStep } from "./undo-service.ts";
 
@@ -19,21 +20,7 @@ beforeEach(async () => {
 });
 afterEach(() => db.close());
 
-async function compacted(): Promise<CompactionEntry> {
-  const r = planCompaction(currentPath(entries), { reserveTokens: 16384, keepRecentTokens: 20000 });
-  if (!r.ok) throw new Error(r.reason);
-  const gen = offlineSummary(r.plan);
-  if (!gen.ok) throw new Error(gen.error);
-  const leaf = currentPath(entries).at(-1)!.id;
-  const c = await confirmCompaction(db, {
-    sessionId,
-    parentId: leaf,
-    expectedLeafId: leaf,
-    fields: gen.fields,
-  });
-  if (!c.ok) throw new Error(c.error.message);
-  return c.value.entry;
-}
+const compacted = (): Promise<CompactionEntry> => confirmOfflineCompaction(db, sessionId, entries);
 
 const lastShown = async () =>
   currentPath(await readEntries(db, sessionId))
