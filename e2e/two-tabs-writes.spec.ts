@@ -17,7 +17,8 @@ import {
 import { releaseReply, scriptReplies, uniqueKey } from "./mock/client.ts";
 import { AppPage, topBarButton } from "./pages/app-page.ts";
 
-const ROUNDS = 6;
+// Four rounds: each round races both tabs' sends, renames and labels (six took over 90 s on a loaded 2-core machine).
+const ROUNDS = 4;
 const words = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i} `);
 
 type Entry = {
@@ -75,7 +76,7 @@ async function dismissToasts(page: Page): Promise<void> {
 }
 
 test("two tabs sending, renaming and labelling at once never fork the session", async ({ context }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   const key = uniqueKey("two-tabs-writes");
   const a = await context.newPage();
   await a.goto("/");
@@ -160,8 +161,6 @@ test("two tabs sending, renaming and labelling at once never fork the session", 
     await expect(a.locator('dialog[data-dialog="label"]')).toBeHidden();
     await expect(b.locator('dialog[data-dialog="label"]')).toBeHidden();
   }
-  await a.screenshot({ path: "/tmp/shots-writer/two-tabs-a.png" });
-
   const { text } = await exportOpen(a);
   const entries = parseJsonl(text).slice(1) as Entry[];
   const roots = entries.filter((e) => e.parentId === null);

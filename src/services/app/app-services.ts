@@ -4,17 +4,24 @@
  * entries in memory), and the actions the UI asks for, bound to the database so the UI never
  * holds it.
  */
+
+import type { TreeData } from "../../core/session/session-tree.ts";
 import type { CompactionEntry, SessionEntry } from "../../core/session/types.ts";
+import type { Result, SessionRow } from "../../db/index.ts";
 import type { CutpointDb } from "../../db/schema.ts";
 import type { AgentHooks } from "../agent/agent-types.ts";
-import { promptWaits } from "../agent/stranded-instance.ts";
+import { type Live, live } from "../common/live.ts";
 import type { CompactionUi } from "../compaction/compaction-agent-hooks.ts";
 import { loadSavedReview, type SavedReview, saveReview } from "../compaction/compaction-drafts.ts";
 import type { Confirmed, ConfirmOutcome, ConfirmRequest } from "../compaction/confirm-service.ts";
+import { createOverflowWaysOut, type OverflowWaysOut } from "../compaction/overflow-ways-out.ts";
+import { createPromptWaits, type PromptWaits, type WaitingPrompt } from "../compaction/prompt-waits.ts";
 import { createReviewQueue, type ReviewQueue } from "../compaction/review-queue.ts";
 import type { UndoOutcome } from "../compaction/undo-service.ts";
+import { createPendingEntries, type PendingEntries } from "../session/pending-entries.ts";
 import { createSessionHandover, type SessionHandover } from "../session/session-handover.ts";
 import { createSessionOpener, type SessionOpener } from "../session/session-open.ts";
+import { moveLeafShown } from "../tree/leaf-move-shown.ts";
 
 /** What the compaction UI asks of the services. */
 export interface CompactionActions {
@@ -37,6 +44,19 @@ export interface CompactionActions {
   hooks(ui: CompactionUi): Promise<AgentHooks>;
 }
 
+/** The ways out of stranded states: prompts that wait for a review, and the overflow dead end. */
+export interface StrandedServices {
+  waits: PromptWaits;
+  overflow: OverflowWaysOut;
+  /** The session's stored waiting prompt (undefined: none). */
+  watchWaitingPrompt(sessionId: string): Live<WaitingPrompt | undefined>;
+}
+
+export interface TreeActions {
+  /** A leaf move shown at once and then written (services/tree/leaf-move-shown.ts). */
+  moveLeafShown(sessionId: string, data: TreeData, targetId: string | null): Promise<Result<SessionRow>>;
+}
+
 export interface AppServices {
   /** The prompts and runs that wait for a review, and who hears it decided. */
   reviewQueue: ReviewQueue;
@@ -45,11 +65,26 @@ export interface AppServices {
   handover: SessionHandover;
   /** The open of a session (preview, outline, whole), its row and its appends. */
   sessions: SessionOpener;
+  /** Entries shown before their write commits (a leaf move in the frame of the click). */
+  pending: PendingEntries;
+  stranded: StrandedServices;
+  tree: TreeActions;
 }
 
 export function createAppServices(db: CutpointDb): AppServices {
   const reviewQueue = createReviewQueue();
   const handover = createSessionHandover();
+  const pending = createPendingEntries();
+  const waits = createPromptWaits(db);
+  const stranded: StrandedServices = {
+    waits,
+    overflow: createOverflowWaysOut(db),
+    watchWaitingPrompt: (sessionId) => live(() => waits.read(sessionId)),
+  };
+  const tree: TreeActions = {
+    // Not loaded on demand: the move is shown in the same frame as the click.
+    moveLeafShown: (sessionId, data, targetId) => moveLeafShown({ db, pending }, sessionId, data, targetId),
+  };
   let hooks: Promise<AgentHooks> | undefined;
   // Confirm, Undo and the hooks load with the review or the first run, not with the page.
   const compaction: CompactionActions = {
@@ -66,8 +101,16 @@ export function createAppServices(db: CutpointDb): AppServices {
     saveReview: (sessionId, review) => saveReview(db, sessionId, review),
     hooks: (ui) =>
       (hooks ??= import("../compaction/compaction-agent-hooks.ts").then((m) =>
-        m.createCompactionHooks({ db, ui, waits: promptWaits, queue: reviewQueue }),
+        m.createCompactionHooks({ db, ui, waits, queue: reviewQueue }),
       )),
   };
-  return { reviewQueue, compaction, handover, sessions: createSessionOpener({ db, handover }) };
+  return {
+    reviewQueue,
+    compaction,
+    handover,
+    sessions: createSessionOpener({ db, handover }),
+    pending,
+    stranded,
+    tree,
+  };
 }

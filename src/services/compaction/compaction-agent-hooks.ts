@@ -44,9 +44,6 @@ export interface CompactionUi {
   compacted(info: { sessionId: string; entryId: string; tokensBefore: number; tokensAfter: number }): void;
 }
 
-/** One compact-and-retry per prompt (pi 1.6): set on recovery, cleared by a new prompt or a good reply. */
-const recovered = new Set<string>();
-
 const fmt = (n: number) => (n < 10_000 ? `${(n / 1000).toFixed(1)}k` : `${Math.round(n / 1000)}k`);
 
 export interface CompactionHooksDeps {
@@ -62,6 +59,8 @@ export interface CompactionHooksDeps {
 
 export function createCompactionHooks(deps: CompactionHooksDeps): AgentHooks {
   const { db } = deps;
+  /** One compact-and-retry per prompt (pi 1.6): set on recovery, cleared by a new prompt or a good reply. */
+  const recovered = new Set<string>();
   deps.queue.onWaitingCount((sessionId, count) => deps.ui.setWaiting(sessionId, count));
 
   async function context(ctx: HookContext) {

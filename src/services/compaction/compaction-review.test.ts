@@ -3,8 +3,6 @@
  * and a session's own compaction mode and trigger.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { generateOfflineCompaction as offlineSummary } from "../../core/compaction/offline-summary.ts";
-import { planCompaction } from "../../core/compaction/plan.ts";
 import { isPositionMarker } from "../../core/session/moves.ts";
 import { currentPath } from "../../core/session/tree.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
@@ -13,7 +11,7 @@ import { readEntries } from "../../db/sessions-repo.ts";
 import { fixtureDb } from "../../test-support/fixture-db.ts";
 import { confirmOfflineCompaction } from "../../test-support/offline-compaction.ts";
 import { loadSavedReview, readSavedReview, saveReview, undoneDraftOf } from "./compaction-drafts.ts";
-import { confirmCompaction, redoCompaction, undoCompaction } from "./compaction-runner.ts";
+import { redoCompaction, undoCompaction } from "./compaction-runner.ts";
 import {
   loadCompactionSettings,
   saveCompactionSettings,

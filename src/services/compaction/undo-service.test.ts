@@ -1,7 +1,5 @@
 /** Unit tests of Undo and Redo as the UI asks them: the leaf moves, and the undone summary is offered back. */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { generateOfflineCompaction as offlineSummary } from "../../core/compaction/offline-summary.ts";
-import { planCompaction } from "../../core/compaction/plan.ts";
 import { isPositionMarker } from "../../core/session/moves.ts";
 import { currentPath } from "../../core/session/tree.ts";
 import type { CompactionEntry, SessionEntry } from "../../core/session/types.ts";
@@ -9,7 +7,6 @@ import type { CutpointDb } from "../../db/schema.ts";
 import { readEntries } from "../../db/sessions-repo.ts";
 import { fixtureDb } from "../../test-support/fixture-db.ts";
 import { confirmOfflineCompaction } from "../../test-support/offline-compaction.ts";
-import { confirmCompaction } from "./compaction-runner.ts";
 import { redoStep, undoStep } from "./undo-service.ts";
 
 let db: CutpointDb;

@@ -6,10 +6,10 @@
  */
 import { useEffect, useState } from "react";
 import type { SessionEntry } from "../../core/session/types.ts";
-import { overflowWaysOut } from "../../services/agent/stranded-instance.ts";
 import type { OverflowDeadEnd } from "../../services/compaction/overflow-ways-out.ts";
 import { useCompactionStore } from "../../store/compaction-store.ts";
 import { fullTokens } from "../compaction/format-tokens.ts";
+import { useAppServices } from "../hooks/app-services.tsx";
 
 export interface OverflowWayOutProps {
   sessionId: string;
@@ -32,6 +32,7 @@ export function OverflowWayOut({
   onPickModel,
   onFound,
 }: OverflowWayOutProps) {
+  const overflowWaysOut = useAppServices().stranded.overflow;
   const [end, setEnd] = useState<OverflowDeadEnd | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const [said, setSaid] = useState<string | null>(null);
@@ -47,7 +48,7 @@ export function OverflowWayOut({
     return () => {
       live = false;
     };
-  }, [sessionId, path, running]);
+  }, [sessionId, path, running, overflowWaysOut]);
 
   // What the hooks said of the failed recovery is said here, with the ways out, once.
   useEffect(() => {

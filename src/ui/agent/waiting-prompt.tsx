@@ -6,7 +6,6 @@
  */
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import type { SessionEntry } from "../../core/session/types.ts";
-import { promptWaits, watchWaitingPrompt } from "../../services/agent/stranded-instance.ts";
 import { alreadySent } from "../../services/compaction/prompt-waits.ts";
 import { openCompactionPreview, useSessionCompaction } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
@@ -29,7 +28,8 @@ export interface WaitingPromptProps {
 
 export function WaitingPrompt({ sessionId, path, elsewhere, onSend, onEdit, onStop }: WaitingPromptProps) {
   const services = useAppServices();
-  const stored = useLive(() => watchWaitingPrompt(sessionId), [sessionId]);
+  const { waits: promptWaits, watchWaitingPrompt } = services.stranded;
+  const stored = useLive(() => watchWaitingPrompt(sessionId), [sessionId, watchWaitingPrompt]);
   const held = useSyncExternalStore(promptWaits.subscribe, () => promptWaits.isHeld(sessionId));
   const queued = useSessionCompaction(sessionId, (s) => s.queued);
   const reviewOpen = useSessionCompaction(sessionId, (s) => s.previewOpen);
@@ -46,7 +46,7 @@ export function WaitingPrompt({ sessionId, path, elsewhere, onSend, onEdit, onSt
         if (id !== sessionId) return;
         void promptWaits.claim(sessionId, pathRef.current).then((p) => p && sendRef.current(p.text));
       }),
-    [sessionId, services],
+    [sessionId, services, promptWaits],
   );
 
   const prompt = stored && !alreadySent(stored, path) ? stored : undefined;

@@ -7,15 +7,9 @@ import { buildMoveEntry } from "../../core/session/moves.ts";
 import { entry, header, msg, TS, user } from "../../core/session/test-builders.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import type { LoadedSession } from "../../services/session/loaded-session.ts";
+import type { PendingBatch } from "../../services/session/pending-entries.ts";
 import { treeData } from "../tree/tree-model.ts";
-import {
-  type Held,
-  heldAppended,
-  heldShow,
-  heldWithdraw,
-  type PendingBatch,
-  shownEntries,
-} from "./pending-entries.ts";
+import { type Held, heldAppended, heldShow, heldWithdraw, shownEntries } from "./pending-entries.ts";
 
 const stored = [msg("u1", null, user("one")), msg("u2", "u1", user("two"))];
 const loaded = (entries: SessionEntry[], lastSeq = 1): LoadedSession => ({

@@ -1,44 +1,17 @@
 /**
- * Entries shown before their write commits: a leaf move appears in the same frame as the click,
- * not after the IndexedDB transaction (5-20 ms, often a frame more; e2e/bench/tree.bench.ts).
- * The open session's data (`useSessionData`) shows them after the stored entries; when the
- * append commits, the stored entries take over the very array on screen (nothing re-derives);
- * when it fails, `withdraw` removes them and the view is what is stored again.
+ * How the open session's view holds entries shown before their write commits (the tab's channel is
+ * services/session/pending-entries.ts): a leaf move appears in the same frame as the click, not
+ * after the IndexedDB transaction (5-20 ms, often a frame more; e2e/bench/tree.bench.ts). When the
+ * append commits, the stored entries take over the very array on screen (nothing re-derives); when
+ * it fails, the batch is withdrawn and the view is what is stored again.
  *
  * Only for appends whose entries are built before the write and written exactly (a move entry
  * from `buildLeafMove`), never for content a person typed or a model wrote.
  */
 import type { SessionEntry } from "../../core/session/types.ts";
 import type { LoadedSession } from "../../services/session/loaded-session.ts";
+import type { PendingBatch } from "../../services/session/pending-entries.ts";
 import type { AppendedEntries } from "../../services/session/session-open.ts";
-
-export interface PendingBatch {
-  token: number;
-  sessionId: string;
-  entries: readonly SessionEntry[];
-  /** The entries this batch was shown after, and the array shown with it (see `withPending`). */
-  base?: SessionEntry[];
-  view?: SessionEntry[];
-}
-
-type PendingEvent = { kind: "show"; batch: PendingBatch } | { kind: "withdraw"; token: number };
-
-const listeners = new Set<(event: PendingEvent) => void>();
-let nextToken = 1;
-
-export function onPendingEntries(listener: (event: PendingEvent) => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-/** Shows `entries` after the session's stored entries until they commit; returns `withdraw`. */
-export function showPendingEntries(sessionId: string, entries: readonly SessionEntry[]): () => void {
-  const batch: PendingBatch = { token: nextToken++, sessionId, entries };
-  for (const listener of listeners) listener({ kind: "show", batch });
-  return () => {
-    for (const listener of listeners) listener({ kind: "withdraw", token: batch.token });
-  };
-}
 
 /** What `useSessionData` holds: the stored entries as loaded, and the batches not yet committed. */
 export interface Held {

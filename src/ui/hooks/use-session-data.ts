@@ -10,14 +10,7 @@ import type { LoadedSession, OutlinedSession } from "../../services/session/load
 import type { SessionRow } from "../../services/session/session-open.ts";
 import { sessionPath } from "../tree/tree-model.ts";
 import { useAppServices } from "./app-services.tsx";
-import {
-  type Held,
-  heldAppended,
-  heldShow,
-  heldWithdraw,
-  onPendingEntries,
-  shownEntries,
-} from "./pending-entries.ts";
+import { type Held, heldAppended, heldShow, heldWithdraw, shownEntries } from "./pending-entries.ts";
 import { warmPathModels, warmViews } from "./warm-session.ts";
 
 export interface SessionData {
@@ -46,7 +39,7 @@ const renderStarted = new WeakMap<object, number>();
 const SHOWN_FALLBACK_MS = 2000;
 
 export function useSessionData(sessionId: string | undefined): SessionData {
-  const { sessions } = useAppServices();
+  const { sessions, pending } = useAppServices();
   // The row of this session (a row heard for the session before is not this one's).
   const [heard, setHeard] = useState<{ id: string; row: SessionRow | null } | undefined>(undefined);
   useEffect(() => {
@@ -181,14 +174,14 @@ export function useSessionData(sessionId: string | undefined): SessionData {
     const stopAppended = sessions.onAppended((appended) =>
       flushSync(() => setHeld((h) => heldAppended(h, appended))),
     );
-    const stopPending = onPendingEntries((event) =>
+    const stopPending = pending.on((event) =>
       setHeld((h) => (event.kind === "show" ? heldShow(h, event.batch) : heldWithdraw(h, event.token))),
     );
     return () => {
       stopAppended();
       stopPending();
     };
-  }, [sessions]);
+  }, [sessions, pending]);
 
   // Incremental: chunks appended after what is loaded (in another tab, or missed above).
   useEffect(() => {

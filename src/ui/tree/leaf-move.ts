@@ -8,14 +8,13 @@
  */
 
 import type { TreeData } from "../../core/session/session-tree.ts";
+import type { TreeActions } from "../../services/app/app-services.ts";
 import { appCompactionSettings } from "../../services/compaction/compaction-settings-instance.ts";
 import {
   decideLeafMove,
   type NavigationPlan,
   planNavigation,
 } from "../../services/tree/branch-navigation.ts";
-import { buildLeafMove } from "../../services/tree/branch-service.ts";
-import { appTree } from "../../services/tree/tree-instance.ts";
 import {
   type FocusAfterMove,
   type LeafMoveRequest,
@@ -25,7 +24,6 @@ import {
 import { useUiStore } from "../../store/ui-store.ts";
 import { loadedAgent } from "../agent/agent-handle.ts";
 import { inputStamp } from "../common/input-stamp.ts";
-import { showPendingEntries } from "../hooks/pending-entries.ts";
 
 /** Reserve used only to decide whether to ask (the selection budget does not change what is left). */
 const DECIDE_RESERVE = 16384;
@@ -38,6 +36,7 @@ export type LeafMoveOutcome = "asked" | "moved" | "stayed" | "failed";
  * or "Don't ask again" in the preview). Resolves once the move is written or the dialog is open.
  */
 export async function requestLeafMove(
+  tree: TreeActions,
   sessionId: string,
   data: TreeData,
   request: LeafMoveRequest,
@@ -75,7 +74,7 @@ export async function requestLeafMove(
     return "asked";
   }
   if (decision === "move") {
-    const r = await moveLeafShown(sessionId, data, plan.newLeafId);
+    const r = await tree.moveLeafShown(sessionId, data, plan.newLeafId);
     if (!r.ok) {
       useUiStore.getState().pushToast({ kind: "error", message: `Nothing moved. ${r.error.message}` });
       return "failed";
@@ -83,26 +82,6 @@ export async function requestLeafMove(
   }
   completeLeafMove(sessionId, request, plan, "none", since);
   return decision === "move" ? "moved" : "stayed";
-}
-
-/**
- * Writes the move of the leaf from where `data` has it to `targetId`, showing it at once (the
- * move entry is pending until the write commits, see pending-entries.ts). A write that fails
- * (the leaf moved meanwhile in another tab, storage full) takes the shown move back. Nothing is
- * written when the position already is the target.
- */
-export async function moveLeafShown(
-  sessionId: string,
-  data: TreeData,
-  targetId: string | null,
-): ReturnType<typeof appTree.moveLeaf> {
-  const expected = { expectedLeafId: data.leafId, position: data.positionId };
-  if (data.positionId === targetId) return appTree.moveLeaf(sessionId, targetId, expected);
-  const entry = buildLeafMove(data.leafId, targetId, { taken: data.index.byId });
-  const withdraw = showPendingEntries(sessionId, [entry]);
-  const r = await appTree.moveLeaf(sessionId, targetId, { entry, ...expected });
-  if (!r.ok) withdraw();
-  return r;
 }
 
 const TOASTS: Record<LeafMoveVia, string> = {

@@ -21,7 +21,8 @@ import { Dialog } from "../common/dialog.tsx";
 import { inputStamp } from "../common/input-stamp.ts";
 import { HiddenCharsNote, SafeText } from "../common/safe-text.tsx";
 import { formatCount, formatTokens } from "../format.ts";
-import { completeLeafMove, moveLeafShown } from "./leaf-move.ts";
+import { useAppServices } from "../hooks/app-services.tsx";
+import { completeLeafMove } from "./leaf-move.ts";
 
 interface Limits {
   reserveTokens: number;
@@ -76,6 +77,7 @@ function NavigateBody({
 }) {
   const { targetId } = request;
   const end = useTreeStore((s) => s.endNavigation);
+  const { tree } = useAppServices();
   // The leaf and entries as they were when the dialog opened (a live append must not change the plan).
   const [d] = useState(data);
   const [limits, setLimits] = useState<Limits | undefined>(undefined);
@@ -185,7 +187,7 @@ function NavigateBody({
   // a write that fails takes it back and says so.
   const skip = async () => {
     const since = inputStamp();
-    const moved = moveLeafShown(sessionId, d, plan.newLeafId);
+    const moved = tree.moveLeafShown(sessionId, d, plan.newLeafId);
     end();
     const r = await moved;
     if (!r.ok) {

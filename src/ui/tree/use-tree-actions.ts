@@ -12,6 +12,7 @@ import { type LeafMoveRequest, useTreeStore } from "../../store/tree-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { download } from "../common/download.ts";
 import { formatCountOf } from "../format.ts";
+import { useAppServices } from "../hooks/app-services.tsx";
 import { useCurrentSession } from "../hooks/current-session.tsx";
 import { registerPrefetch } from "../shell/lazy-component.ts";
 import { treeData } from "./tree-model.ts";
@@ -24,11 +25,12 @@ const toastError = (message: string) => useUiStore.getState().pushToast({ kind: 
 
 export function useTreeActions(sessionId: string) {
   const { loaded } = useCurrentSession();
+  const { tree } = useAppServices();
   return useMemo(() => {
     const data = () => (loaded ? treeData(loaded.entries) : undefined);
     const request = (r: LeafMoveRequest) => {
       const d = data();
-      if (d) void leafMove().then((m) => m.requestLeafMove(sessionId, d, r));
+      if (d) void leafMove().then((m) => m.requestLeafMove(tree, sessionId, d, r));
     };
 
     return {
@@ -93,5 +95,5 @@ export function useTreeActions(sessionId: string) {
         else toastError(r.error.message);
       },
     };
-  }, [loaded, sessionId]);
+  }, [loaded, sessionId, tree]);
 }
