@@ -127,13 +127,26 @@ export interface CompactionUiState {
   offerUndone(sessionId: string, entryId: string, offer: UndoneDraft | undefined): void;
   /** After a Redo: the offer of that compaction's summary is withdrawn (it is in the session again). */
   withdrawUndone(sessionId: string, entryId: string): void;
-  /** Restores a saved review (after a reload); never overwrites what this page already holds. */
+  /** Restores a saved review (after a reload) under what this page already changed, which wins. */
   hydrate(sessionId: string, saved: Partial<SessionCompaction> | undefined): void;
 }
 
 /** The compaction state of one session (the initial state when it has none). */
 export function sessionState(s: Pick<CompactionUiState, "bySession">, sessionId: string): SessionCompaction {
   return s.bySession[sessionId] ?? INITIAL_SESSION_STATE;
+}
+
+/**
+ * A saved review under what this page did before it was read back (the review opened right after
+ * a reload): what the page changed wins, what it left as it was comes from the saved review.
+ */
+function restored(saved: Partial<SessionCompaction>, page: SessionCompaction | undefined): SessionCompaction {
+  const out: SessionCompaction = { ...INITIAL_SESSION_STATE, ...saved };
+  if (!page) return out;
+  const changed = Object.fromEntries(
+    Object.entries(page).filter(([k, v]) => v !== INITIAL_SESSION_STATE[k as keyof SessionCompaction]),
+  );
+  return { ...out, ...changed };
 }
 
 export const useCompactionStore = create<CompactionUiState>()((set) => {
@@ -192,10 +205,10 @@ export const useCompactionStore = create<CompactionUiState>()((set) => {
       set((st) => {
         if (st.hydrated[sessionId]) return {};
         const hydrated = { ...st.hydrated, [sessionId]: true as const };
-        if (!saved || st.bySession[sessionId]) return { hydrated };
+        if (!saved) return { hydrated };
         return {
           hydrated,
-          bySession: { ...st.bySession, [sessionId]: { ...INITIAL_SESSION_STATE, ...saved } },
+          bySession: { ...st.bySession, [sessionId]: restored(saved, st.bySession[sessionId]) },
         };
       }),
   };
