@@ -73,6 +73,8 @@ export interface SessionCompaction extends DraftSnapshot {
   coverageDismissed: readonly string[];
   /** Tool outputs masked from this review (a compaction confirmed after it records "masking"). */
   maskedInReview: number;
+  /** The review opened the side panel (it was closed): Confirm closes it again, the timeline keeps its width. */
+  openedPanel: boolean;
 }
 
 export const EMPTY_DRAFT: DraftSnapshot & { status: PreviewStatus; error: string | null } = {
@@ -104,6 +106,7 @@ export const INITIAL_SESSION_STATE: Readonly<SessionCompaction> = Object.freeze(
   notice: null,
   coverageDismissed: Object.freeze([]) as readonly string[],
   maskedInReview: 0,
+  openedPanel: false,
 });
 
 export interface CompactionUiState {
@@ -226,8 +229,12 @@ export function useSessionCompaction<T>(sessionId: string, select: (s: SessionCo
 
 /** For the composer's `/compact [focus]` and the shortcut: opens the review (and the side panel). */
 export function openCompactionPreview(sessionId: string, options: OpenPreviewOptions = {}): void {
-  useCompactionStore.getState().openCompactionPreview(sessionId, options);
-  useUiStore.getState().setRightPanelOpen(true);
+  const ui = useUiStore.getState();
+  const store = useCompactionStore.getState();
+  const wasOpen = sessionState(store, sessionId).previewOpen;
+  store.openCompactionPreview(sessionId, options);
+  if (!wasOpen) store.patch(sessionId, { openedPanel: !ui.rightPanelOpen });
+  ui.setRightPanelOpen(true);
 }
 
 /** Parses `/compact [focus]`; undefined when the text is not that command. */

@@ -15,7 +15,7 @@ export function sizeWords(size: ContextSize, b: ContextBreakdown, estimatorId: s
       d >= 0
         ? `the provider counts ${fullTokens(d)} more (a system prompt and tools the session does not hold, the estimate's error)`
         : `the provider counts ${fullTokens(-d)} fewer (cached or trimmed input, the estimate's error)`;
-    return `Reported: the provider's count of the last reply's context, plus estimates of what came after it. ${est}: ${gap}. Right after a compaction or a masking the size is the estimate again, until the next reply reports one.`;
+    return `Reported: the provider's count for the last reply, plus estimates of what followed. ${est}: ${gap}. After a compaction or a masking the size is the estimate until the next reply.`;
   }
   if (size.setAside !== undefined)
     return `Estimated: the provider's last count (${fullTokens(size.setAside)}) came before a compaction or a context edit, so it no longer applies (pi's rule). The next reply reports again.`;
