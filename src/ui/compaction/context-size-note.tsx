@@ -12,7 +12,7 @@ import { useContextSize } from "./use-compaction-model.ts";
 export function ContextSizeNote({ sessionId }: SessionSlotProps) {
   const size = useContextSize(sessionId);
   const setRightOpen = useUiStore((s) => s.setRightPanelOpen);
-  if (!size || size.context.source !== "reported") return null;
+  if (size?.context.source !== "reported") return null;
   const b = breakdownOf(size.account, size.context);
   return (
     <span data-testid="head-reported">
