@@ -94,6 +94,10 @@ test("meter, timeline with a plan, keyboard and drag cut, offline summary edited
   );
   await expect(page.getByTestId("split-turn")).toContainText(/Splits a turn|Does not split a turn/);
   // The plan's bands: some rows are marked as summarized.
+  // (Rows are 40 px: scrolled up from the cut, past the split turn's prefix rows, to the summarized ones.)
+  await page.getByTestId("token-timeline").evaluate((el) => {
+    el.scrollTop = Math.max(0, el.scrollTop - 800);
+  });
   await expect(page.locator(".cp-row.band-summarized").first()).toBeAttached();
 
   // Offline summary (no key set), edited, confirmed.
@@ -172,6 +176,9 @@ test("each thing is said once: why nothing can be compacted, and each history it
   await page.getByTestId("offline").click();
   await page.getByTestId("confirm").click();
   await expect(app.toast(/Compacted .* → .* tokens/)).toBeVisible();
+  // The review opened the side panel, and Confirm closed it (the timeline keeps its width): the meter opens it.
+  await expect(page.getByTestId("token-timeline-panel")).toHaveCount(0);
+  await page.getByTestId("context-meter").click();
   // After Confirm: "Already compacted" once.
   await expect(page.getByTestId("compact-disabled-reason")).toContainText("Already compacted");
   await expect(shown(/Already compacted/)).toHaveCount(1);

@@ -88,6 +88,18 @@ describe("compaction store by session", () => {
     st().hydrate("b", { focus: "old" });
     expect(sessionState(st(), "b").focus).toBe("live");
   });
+
+  it("a review opened before the saved one is read back keeps the saved draft and its cut", () => {
+    st().openCompactionPreview("c");
+    st().hydrate("c", { draft: "SAVED", status: "ready", cutEntryId: "e7", keepRecentOverride: 5000 });
+    const s = sessionState(st(), "c");
+    expect(s).toMatchObject({ previewOpen: true, draft: "SAVED", status: "ready", cutEntryId: "e7" });
+    expect(s.keepRecentOverride).toBe(5000);
+    // What the page changed before wins over the saved value.
+    st().patch("d", { focus: "typed now" });
+    st().hydrate("d", { focus: "saved", draft: "SAVED", status: "ready" });
+    expect(sessionState(st(), "d")).toMatchObject({ focus: "typed now", draft: "SAVED" });
+  });
 });
 
 describe("/compact [focus]", () => {

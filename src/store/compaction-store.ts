@@ -73,6 +73,8 @@ export interface SessionCompaction extends DraftSnapshot {
   coverageDismissed: readonly string[];
   /** Tool outputs masked from this review (a compaction confirmed after it records "masking"). */
   maskedInReview: number;
+  /** The review opened the side panel (it was closed): Confirm closes it again, the timeline keeps its width. */
+  openedPanel: boolean;
 }
 
 export const EMPTY_DRAFT: DraftSnapshot & { status: PreviewStatus; error: string | null } = {
@@ -104,6 +106,7 @@ export const INITIAL_SESSION_STATE: Readonly<SessionCompaction> = Object.freeze(
   notice: null,
   coverageDismissed: Object.freeze([]) as readonly string[],
   maskedInReview: 0,
+  openedPanel: false,
 });
 
 export interface CompactionUiState {
@@ -127,13 +130,26 @@ export interface CompactionUiState {
   offerUndone(sessionId: string, entryId: string, offer: UndoneDraft | undefined): void;
   /** After a Redo: the offer of that compaction's summary is withdrawn (it is in the session again). */
   withdrawUndone(sessionId: string, entryId: string): void;
-  /** Restores a saved review (after a reload); never overwrites what this page already holds. */
+  /** Restores a saved review (after a reload) under what this page already changed, which wins. */
   hydrate(sessionId: string, saved: Partial<SessionCompaction> | undefined): void;
 }
 
 /** The compaction state of one session (the initial state when it has none). */
 export function sessionState(s: Pick<CompactionUiState, "bySession">, sessionId: string): SessionCompaction {
   return s.bySession[sessionId] ?? INITIAL_SESSION_STATE;
+}
+
+/**
+ * A saved review under what this page did before it was read back (the review opened right after
+ * a reload): what the page changed wins, what it left as it was comes from the saved review.
+ */
+function restored(saved: Partial<SessionCompaction>, page: SessionCompaction | undefined): SessionCompaction {
+  const out: SessionCompaction = { ...INITIAL_SESSION_STATE, ...saved };
+  if (!page) return out;
+  const changed = Object.fromEntries(
+    Object.entries(page).filter(([k, v]) => v !== INITIAL_SESSION_STATE[k as keyof SessionCompaction]),
+  );
+  return { ...out, ...changed };
 }
 
 export const useCompactionStore = create<CompactionUiState>()((set) => {
@@ -192,10 +208,10 @@ export const useCompactionStore = create<CompactionUiState>()((set) => {
       set((st) => {
         if (st.hydrated[sessionId]) return {};
         const hydrated = { ...st.hydrated, [sessionId]: true as const };
-        if (!saved || st.bySession[sessionId]) return { hydrated };
+        if (!saved) return { hydrated };
         return {
           hydrated,
-          bySession: { ...st.bySession, [sessionId]: { ...INITIAL_SESSION_STATE, ...saved } },
+          bySession: { ...st.bySession, [sessionId]: restored(saved, st.bySession[sessionId]) },
         };
       }),
   };
@@ -213,8 +229,12 @@ export function useSessionCompaction<T>(sessionId: string, select: (s: SessionCo
 
 /** For the composer's `/compact [focus]` and the shortcut: opens the review (and the side panel). */
 export function openCompactionPreview(sessionId: string, options: OpenPreviewOptions = {}): void {
-  useCompactionStore.getState().openCompactionPreview(sessionId, options);
-  useUiStore.getState().setRightPanelOpen(true);
+  const ui = useUiStore.getState();
+  const store = useCompactionStore.getState();
+  const wasOpen = sessionState(store, sessionId).previewOpen;
+  store.openCompactionPreview(sessionId, options);
+  if (!wasOpen) store.patch(sessionId, { openedPanel: !ui.rightPanelOpen });
+  ui.setRightPanelOpen(true);
 }
 
 /** Parses `/compact [focus]`; undefined when the text is not that command. */

@@ -145,15 +145,29 @@ function planFileOps(index: PathIndex, ws: number, firstKept: number): FileListD
  * (its usage describes another context); then the estimate of everything the model sees, the
  * replayed system prompt counted once.
  */
-export function contextTokensOf(index: PathIndex): { tokens: number; source: "reported" | "estimated" } {
+/**
+ * The context size as pi 1.6 counts it. When it is estimated because a compaction or a context
+ * edit came after the last reply with usage (pi's rule sets that usage aside), `setAside` is
+ * that reply's count: what the provider last reported, which no longer applies.
+ */
+export interface ContextSize {
+  tokens: number;
+  source: "reported" | "estimated";
+  setAside?: number;
+}
+
+export function contextTokensOf(index: PathIndex): ContextSize {
   const end = index.length;
   if (end === 0) return { tokens: 0, source: "estimated" };
   index.ensure();
   const u = index.lastUsage[end - 1]!;
-  if (u >= 0 && u > index.lastInvalidating()) {
+  const replyUsage = () => {
     const reply = index.messagesAt(u).find((m) => m.role === "assistant") as { usage?: never } | undefined;
+    return usageTokens(reply?.usage);
+  };
+  if (u >= 0 && u > index.lastInvalidating()) {
     return {
-      tokens: usageTokens(reply?.usage) + index.winCum[end]! - index.winCum[u + 1]!,
+      tokens: replyUsage() + index.winCum[end]! - index.winCum[u + 1]!,
       source: "reported",
     };
   }
@@ -162,6 +176,7 @@ export function contextTokensOf(index: PathIndex): { tokens: number; source: "re
   return {
     tokens: index.systemReplayTokens() + index.compactionSummaryTokens() + body,
     source: "estimated",
+    ...(u >= 0 ? { setAside: replyUsage() } : {}),
   };
 }
 

@@ -101,6 +101,41 @@ describe("createPlanner", () => {
     expect(estimateMessageTokensPi({ role: "user", content: "x".repeat(9), timestamp: 0 })).toBe(3);
   });
 
+  it("sizes the context by the reply's usage; after a context edit, by the estimate, with that usage set aside", () => {
+    const planner = createPlanner();
+    const reply = {
+      type: "message",
+      id: "r",
+      parentId: "a",
+      timestamp: TS,
+      message: {
+        role: "assistant",
+        content: [{ type: "text", text: "ok" }],
+        api: "x",
+        provider: "p",
+        model: "m",
+        usage: { input: 900, output: 100, cacheRead: 0, cacheWrite: 0, totalTokens: 1000 },
+        stopReason: "stop",
+        timestamp: 1,
+      },
+    } as SessionEntry;
+    const edit = {
+      type: "context_edit",
+      id: "e",
+      parentId: "r",
+      timestamp: TS,
+      targetId: "a",
+      replacement: null,
+    };
+    planner.setPath([user("a", null, "x".repeat(40)), reply]);
+    expect(planner.contextTokens()).toEqual({ tokens: 1000, source: "reported" });
+    planner.setPath([user("a", null, "x".repeat(40)), reply, edit as SessionEntry]);
+    const size = planner.contextTokens();
+    expect(size.source).toBe("estimated");
+    expect(size.setAside).toBe(1000);
+    expect(size.tokens).toBeLessThan(1000);
+  });
+
   it("re-plans after each appended entry and ends on the same cut as pi (line 261 at keep 20000)", () => {
     const path = pathThroughLine(fixture, 359);
     const planner = createPlanner();

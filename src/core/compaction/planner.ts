@@ -10,6 +10,7 @@ import type { SessionEntry } from "../session/types.ts";
 import { type CutPointInfo, listCutPointsOnIndex } from "./cut-points.ts";
 import { PathIndex } from "./path-index.ts";
 import {
+  type ContextSize,
   contextTokensOf,
   type PlanOptions,
   type PlanResult,
@@ -35,7 +36,7 @@ export interface Planner {
   plan(settings: PlanSettings, options?: Omit<PlanOptions, "estimator">): PlanResult;
   listCutPoints(): CutPointInfo[];
   /** Context size of the current context (§9; stale usage before the latest compaction ignored). */
-  contextTokens(): { tokens: number; source: "reported" | "estimated" };
+  contextTokens(): ContextSize;
   /** Token estimate of what the entry at a path index puts in the context (0 when nothing). */
   entryTokens(index: number): number;
   /**

@@ -43,6 +43,7 @@ export async function confirmReview(
       undone: null,
       coverageDismissed: [],
       maskedInReview: 0,
+      openedPanel: false,
       last: {
         sessionId,
         entryId: done.entry.id,
@@ -75,6 +76,8 @@ export async function confirmReview(
     return false;
   }
   const { entry } = r;
+  // A panel the review opened closes with it: the main timeline is back at its width, at the compaction.
+  if (s.openedPanel) useUiStore.getState().setRightPanelOpen(false);
   useUiStore.getState().pushToast({
     kind: "success",
     key: `compaction:${sessionId}`,

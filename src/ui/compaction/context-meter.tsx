@@ -17,7 +17,9 @@ import type { SessionSlotProps } from "../shell/slots.ts";
 import { CompactButton, REVIEW_SHORTCUT } from "./compact-button.tsx";
 import { MeterFitWarning } from "./fit-warning.tsx";
 import { estimatorLabel, fullTokens, kTokens, percent } from "./format-tokens.ts";
+import { partValues, SEGMENTS, segmentTokens } from "./meter-segments.ts";
 import { useReviewPersistence } from "./review-persistence.ts";
+import { sizeWords } from "./size-words.ts";
 import { type CompactionModel, useCompactionModel } from "./use-compaction-model.ts";
 
 /** Alt+Shift+C anywhere (outside a dialog) opens the review of the open session. */
@@ -60,26 +62,6 @@ export function triggerText(m: CompactionModel): string {
   return t.kind === "percent" ? `${t.percent} % of the window` : "window − reserve";
 }
 
-const SEGMENTS = [
-  ["system", "System prompt"],
-  ["tools", "Tools"],
-  ["summary", "Summary"],
-  ["kept", "Kept by the last compaction"],
-  ["since", "Since the last compaction"],
-  ["usage", "Provider usage beyond the estimate"],
-] as const;
-
-function segmentValues(n: MeterNumbers): Record<(typeof SEGMENTS)[number][0], number> {
-  return {
-    system: n.systemPrompt,
-    tools: n.tools,
-    summary: n.summary,
-    kept: n.kept,
-    since: n.since,
-    usage: Math.max(0, n.usageDifference),
-  };
-}
-
 export function ContextMeter({ sessionId }: SessionSlotProps) {
   const model = useCompactionModel(sessionId);
   const setRightOpen = useUiStore((s) => s.setRightPanelOpen);
@@ -100,11 +82,9 @@ export function ContextMeter({ sessionId }: SessionSlotProps) {
           ? "Past the threshold · remind only"
           : "Past the compaction threshold"
         : null;
-  const sourceTitle =
-    model.context.source === "reported"
-      ? "Reported: the provider's usage of the last reply plus an estimate of what followed"
-      : "Estimated: no usable provider usage since the last compaction";
-  const values = segmentValues(n);
+  const sourceTitle = sizeWords(model.context, n, model.estimatorId);
+  const values = partValues(n);
+  const drawn = segmentTokens(n);
   const since = model.lastCompaction >= 0 ? "Since the last compaction" : "Messages";
   const valueText = `${fullTokens(n.total)} of ${fullTokens(n.window)} tokens (${percent(n.total, n.window)} %), threshold ${fullTokens(n.threshold)}${state ? `; ${state.toLowerCase()}` : ""}`;
   return (
@@ -129,8 +109,8 @@ export function ContextMeter({ sessionId }: SessionSlotProps) {
         onPointerLeave={tip.handlers.onPointerLeave}
       >
         {SEGMENTS.map(([key]) =>
-          values[key] > 0 ? (
-            <span key={key} className={`seg ${key}`} data-seg={key} style={{ width: pct(values[key]) }} />
+          drawn[key] > 0 ? (
+            <span key={key} className={`seg ${key}`} data-seg={key} style={{ width: pct(drawn[key]) }} />
           ) : null,
         )}
         <span className="reserve" style={{ left: pct(reserveStart), width: pct(w - reserveStart) }} />
@@ -186,6 +166,7 @@ export function ContextMeter({ sessionId }: SessionSlotProps) {
             Provider usage {n.usageDifference >= 0 ? "above" : "below"} the estimate:{" "}
             {n.usageDifference >= 0 ? "+" : "−"}
             {fullTokens(Math.abs(n.usageDifference))}
+            {n.usageDifference < 0 ? " (the bar draws the parts scaled to the provider's count)" : ""}
           </span>
         )}
         <span>

@@ -10,6 +10,7 @@ import { breakdownOf, type TokensAfter } from "../../core/compaction/breakdown.t
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
 import { type WindowPartKey, type WindowParts, windowParts } from "../../core/compaction/window-parts.ts";
 import { fullTokens, kTokens, percent } from "./format-tokens.ts";
+import { sizeWords } from "./size-words.ts";
 import type { CompactionModel } from "./use-compaction-model.ts";
 
 const LABELS: Record<WindowPartKey, string> = {
@@ -123,6 +124,9 @@ export function ContextView({
         </span>
       </h3>
       <Row name="now" label="Now" w={now} note={model.context.source} />
+      <p className="cx-source" data-testid="context-source-note">
+        {sizeWords(model.context, b, model.estimatorId)}
+      </p>
       {next && (
         <Row
           name="after"

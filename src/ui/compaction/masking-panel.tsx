@@ -5,8 +5,10 @@
  * opened: it indexes the whole path.
  */
 import { useMemo, useRef, useState } from "react";
+import { breakdownOf } from "../../core/compaction/breakdown.ts";
 import { DEFAULT_MASK_MIN_TOKENS, planMasking } from "../../core/compaction/masking.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
+import { sizeAfterEdit } from "../../core/compaction/size-after-edit.ts";
 import { appMasking } from "../../services/compaction/masking-instance.ts";
 import { sessionState, useCompactionStore } from "../../store/compaction-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
@@ -43,7 +45,12 @@ function MaskingBody({
     [model.path, model.planner, beforeIndex, minTokens],
   );
   const n = preview.targets.length;
-  const stillOver = preview.tokensAfter > model.threshold;
+  // Masked, the meter reads the estimate (the edits set the provider's count aside) until the next reply.
+  const after = sizeAfterEdit(
+    breakdownOf(model.account, model.context),
+    model.account.estimate - preview.savedTokens,
+  );
+  const stillOver = (after.nextReply ?? after.estimated) > model.threshold;
 
   const bodyRef = useRef<HTMLDivElement>(null);
   const mask = async () => {
@@ -129,7 +136,15 @@ function MaskingBody({
       </div>
       <p data-testid="masking-saves">
         Masking {plural(n, "tool output")} saves ≈ <b>{fullTokens(preview.savedTokens)}</b> tokens (
-        {fullTokens(preview.tokensBefore)} → ≈ {fullTokens(preview.tokensAfter)})
+        {fullTokens(model.context.tokens)} → ≈{" "}
+        <span data-testid="masking-after">{fullTokens(after.estimated)}</span> estimated
+        {after.nextReply !== undefined && (
+          <>
+            ; the next reply may report about{" "}
+            <span data-testid="masking-next-reply">{fullTokens(after.nextReply)}</span>: see /context
+          </>
+        )}
+        )
         {summarySaves !== undefined && (
           <>
             ; the summary saves ≈ <b>{fullTokens(summarySaves)}</b>

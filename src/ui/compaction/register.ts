@@ -1,6 +1,6 @@
 /**
  * Mounts the compaction UI into the shell (imported once by src/main.tsx): the context meter in
- * the top bar, the token timeline + review in the right panel, the settings in the Settings
+ * the top bar, the provider's count beside the timeline head's estimate, the token timeline + review in the right panel, the settings in the Settings
  * dialog; and `connectCompactionHooks` (called by src/main.tsx with the tab's services) gives the
  * agent hooks (auto-compaction, ask mode, overflow recovery) the UI they use:
  * everything they show belongs to their session, and one notice per event (progress replaced by
@@ -17,11 +17,13 @@ import { addPathWarmer } from "../hooks/warm-session.ts";
 import { registerPrefetch } from "../shell/lazy-component.ts";
 import { registerLazySlot, registerSlot } from "../shell/slots.ts";
 import { ContextMeter } from "./context-meter.tsx";
+import { ContextSizeNote } from "./context-size-note.tsx";
 import { warmPathModel } from "./path-model.ts";
 import "./compaction.css";
 
 // The panel (token timeline and review) and the settings form load on demand: not needed to show a session.
 registerSlot("topBar", ContextMeter, "compaction-meter");
+registerSlot("timelineHead", ContextSizeNote, "compaction-size-note");
 registerLazySlot(
   "rightPanel",
   () => import("./token-timeline.tsx"),

@@ -6,6 +6,7 @@
  */
 import { breakdownOf, type TokensAfter, turnStartTradeoff } from "../../core/compaction/breakdown.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
+import { sizeAfterEdit } from "../../core/compaction/size-after-edit.ts";
 import { TYPICAL_SUMMARY_TOKENS } from "../../core/compaction/summary-size.ts";
 import { oneLine } from "../../core/session/one-line.ts";
 import { markInvisible } from "../common/invisible.ts";
@@ -16,18 +17,19 @@ import { fullTokens, kTokens, middleEllipsis, percent, plural } from "./format-t
 import type { CompactionModel } from "./use-compaction-model.ts";
 
 /**
- * "Before" is the provider's count when it reported one; "after" can only be estimated. What the
- * provider counted beyond the estimate of the same context (a system prompt and tools that the
- * session does not record, the estimate's own error) is said, with what the next reply may report.
+ * "Before" is the provider's count when it reported one; "after" is the estimate the meter shows
+ * once confirmed (a compaction sets the provider's count aside). What the next reply may report
+ * is said beside it; why the two differ is said once, in the /context view above.
  */
 function UsageNote({ model, after }: { model: CompactionModel; after: number }) {
-  const { usageDifference } = breakdownOf(model.account, model.context);
-  if (usageDifference <= 0) return null;
+  const next = sizeAfterEdit(breakdownOf(model.account, model.context), after);
+  if (next.nextReply === undefined) return null;
   return (
     <p className="cp-note" data-testid="after-usage-note">
-      The provider counted <b data-testid="usage-difference">{fullTokens(usageDifference)}</b> more than this
-      estimate (a system prompt and tools the session does not hold, the estimate's error): the next reply may
-      report about <b data-testid="after-reported">{fullTokens(after + usageDifference)}</b>.
+      Once confirmed the meter reads ≈ {fullTokens(next.estimated)} (estimated); the next reply may report
+      about <b data-testid="after-reported">{fullTokens(next.nextReply)}</b>, as the provider counts{" "}
+      <b data-testid="usage-difference">{fullTokens(next.beyondEstimate)}</b> more than the estimate (see
+      /context above).
     </p>
   );
 }

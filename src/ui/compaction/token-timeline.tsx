@@ -36,7 +36,7 @@ import { type CompactionModel, useCompactionModel } from "./use-compaction-model
 import { useCoverageItems } from "./use-coverage.ts";
 import { useTokensAfter } from "./use-tokens-after.ts";
 
-export const ROW_HEIGHT = 28;
+export const ROW_HEIGHT = 40;
 /** Room left open above the first kept row for the cut handle, so that it never covers a row's text. */
 export const CUT_GAP = 26;
 const rowHeight = () => ROW_HEIGHT;

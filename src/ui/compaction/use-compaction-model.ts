@@ -8,7 +8,7 @@
 import { useEffect, useMemo, useState } from "react";
 import type { ContextAccount } from "../../core/compaction/breakdown.ts";
 import type { ModelFit } from "../../core/compaction/model-fit.ts";
-import type { CompactionPlan, PlanFailureCode } from "../../core/compaction/plan.ts";
+import type { CompactionPlan, ContextSize, PlanFailureCode } from "../../core/compaction/plan.ts";
 import type { Planner } from "../../core/compaction/planner.ts";
 import { type Estimator, PI_ESTIMATOR } from "../../core/compaction/tokens.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
@@ -66,7 +66,7 @@ export interface CompactionModel {
   reserveTokens: number;
   keepRecentTokens: number;
   threshold: number;
-  context: { tokens: number; source: "reported" | "estimated" };
+  context: ContextSize;
   /** The context by category and the rows in it (pi 1.6's projection): one source for every view. */
   account: ContextAccount;
   /** The model that writes the summary (what the request and the cost use), "" when none. */
@@ -119,7 +119,8 @@ function useEstimator(choice: "pi" | "tokenizer", modelId: string): Estimator {
   return estimator;
 }
 
-function useBuildModel(sessionId: string): CompactionModel | undefined {
+/** The session's path indexed with the chosen estimator, and the settings it is planned with. */
+function useIndexedPath(sessionId: string) {
   const { loaded } = useCurrentSession();
   const rawSettings = useLive(() => watchSetting(COMPACTION_SETTINGS_KEY), []);
   const rawProvider = useLive(() => watchSetting(PROVIDER_SETTINGS_KEY), []);
@@ -130,9 +131,6 @@ function useBuildModel(sessionId: string): CompactionModel | undefined {
     [rawSettings, override],
   );
   const provider = useMemo(() => normalizeProviderSettings(rawProvider), [rawProvider]);
-  const keepOverride = useSessionCompaction(sessionId, (s) => s.keepRecentOverride);
-  const cutEntryId = useSessionCompaction(sessionId, (s) => s.cutEntryId);
-  const chosenSummarizer = useSessionCompaction(sessionId, (s) => s.summarizerModel);
   const path = useMemo(
     () => (loaded && loaded.id === sessionId ? sharedPath(loaded) : undefined),
     [loaded, sessionId],
@@ -148,6 +146,32 @@ function useBuildModel(sessionId: string): CompactionModel | undefined {
     () => (path && !warming ? sharedPathModel(sessionId, path, estimator) : undefined),
     [path, estimator, sessionId, warming],
   );
+  return { indexed, settings, override, provider, modelId };
+}
+
+/** The context's size and parts alone (what the meter counts), for a view that plans nothing. */
+export function useContextSize(
+  sessionId: string,
+): { context: ContextSize; account: ContextAccount; estimatorId: string } | undefined {
+  const { indexed } = useIndexedPath(sessionId);
+  return useMemo(
+    () =>
+      indexed
+        ? {
+            context: indexed.planner.contextTokens(),
+            account: indexed.account,
+            estimatorId: indexed.planner.estimator.id,
+          }
+        : undefined,
+    [indexed],
+  );
+}
+
+function useBuildModel(sessionId: string): CompactionModel | undefined {
+  const { indexed, settings, override, provider, modelId } = useIndexedPath(sessionId);
+  const keepOverride = useSessionCompaction(sessionId, (s) => s.keepRecentOverride);
+  const cutEntryId = useSessionCompaction(sessionId, (s) => s.cutEntryId);
+  const chosenSummarizer = useSessionCompaction(sessionId, (s) => s.summarizerModel);
 
   return useMemo(() => {
     if (!indexed) return undefined;

@@ -119,7 +119,12 @@ function Conversation() {
     return <p className="center-note">This session has no entries yet.</p>;
   }
   return (
-    <Timeline model={model} partial={!loaded && !outline} awaiting={loaded ? undefined : outline?.awaiting} />
+    <Timeline
+      model={model}
+      partial={!loaded && !outline}
+      awaiting={loaded ? undefined : outline?.awaiting}
+      sizeNote={row ? <SlotOutlet slot="timelineHead" sessionId={row.id} /> : undefined}
+    />
   );
 }
 

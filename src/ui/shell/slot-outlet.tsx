@@ -6,6 +6,7 @@ import "./shell.css";
 
 const SLOT_NAMES: Record<SlotName, string> = {
   topBar: "this top-bar item",
+  timelineHead: "this note",
   rightPanel: "the side panel",
   composer: "the composer",
   settings: "these settings",
@@ -15,6 +16,7 @@ const SLOT_NAMES: Record<SlotName, string> = {
 
 const LOADING: Record<SlotName, string> = {
   topBar: "",
+  timelineHead: "",
   sessionActions: "",
   sessionMenu: "",
   composer: "Loading the composer…",

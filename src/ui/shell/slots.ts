@@ -3,6 +3,7 @@
  * A feature registers its component once at start-up (see src/ui/README.md):
  *
  *   registerSlot("topBar", ContextMeter);       // in the top bar, beside the session name
+ *   registerSlot("timelineHead", SizeNote);      // in the timeline's head, after its token estimate
  *   registerSlot("rightPanel", CompactionPanel); // the right-side panel (toggle in the top bar)
  *   registerSlot("composer", Composer);          // below the conversation
  *   registerSlot("settings", SettingsForm);      // inside the Settings dialog
@@ -18,7 +19,14 @@
 import { type ComponentType, useSyncExternalStore } from "react";
 import { lazyComponent } from "./lazy-component.ts";
 
-export type SlotName = "topBar" | "rightPanel" | "composer" | "settings" | "sessionActions" | "sessionMenu";
+export type SlotName =
+  | "topBar"
+  | "timelineHead"
+  | "rightPanel"
+  | "composer"
+  | "settings"
+  | "sessionActions"
+  | "sessionMenu";
 
 /** Props of session slots; read the loaded entries with `useCurrentSession()`. */
 export interface SessionSlotProps {
@@ -29,6 +37,7 @@ type Registry = Record<SlotName, { key: string; Component: ComponentType<Session
 
 let registry: Registry = {
   topBar: [],
+  timelineHead: [],
   rightPanel: [],
   composer: [],
   settings: [],

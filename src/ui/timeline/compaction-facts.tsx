@@ -52,7 +52,7 @@ export function CompactionFacts({ facts }: { facts: CompactionSummaryFacts }) {
         </span>
       )}
       <span data-testid="record-tokens">
-        {formatCount(facts.tokensBefore)} → {formatCount(facts.tokensAfter)} tokens
+        {formatCount(Math.round(facts.tokensBefore))} → {formatCount(Math.round(facts.tokensAfter))} tokens
       </span>
       {record && (
         <span data-testid="record-model">

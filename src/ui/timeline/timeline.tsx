@@ -91,11 +91,14 @@ export function Timeline({
   partial = false,
   status,
   awaiting,
+  sizeNote,
 }: {
   model: TimelineModel;
   partial?: boolean;
   status?: ReactNode;
   awaiting?: ReadonlySet<SessionEntry>;
+  /** Said after the head's token estimate (how it relates to the meter's figure). */
+  sizeNote?: ReactNode;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const expanded = useUiStore((s) => s.expanded);
@@ -262,10 +265,11 @@ export function Timeline({
           </span>
         )}
         {!partial && (
-          <span>
+          <span data-testid="head-tokens">
             ≈ {formatTokens(total)} tokens<span className="th-long"> (estimate, chars/4)</span>
           </span>
         )}
+        {!partial && sizeNote}
         {awaiting && <BodiesProgressLabel />}
         <ForkParent />
         {model.lastCompaction >= 0 && (
