@@ -3,6 +3,26 @@ import { type ProbeReport, probeNote, probesFigure } from "../../core/coverage/c
 import { useUiStore } from "../../store/ui-store.ts";
 import { SafeText } from "../common/safe-text.tsx";
 
+/** A text with its code spans (`x`) shown as code, the rest as text. */
+function WithCode({ text }: { text: string }) {
+  const parts = text.split(/`([^`\n]+)`/);
+  return (
+    <>
+      {parts.map((part, i) =>
+        i % 2 === 1 ? (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed text, in order
+          <code key={i}>
+            <SafeText text={part} />
+          </code>
+        ) : (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed text, in order
+          <SafeText key={i} text={part} />
+        ),
+      )}
+    </>
+  );
+}
+
 export function ProbesPanel({ report }: { report: ProbeReport | undefined }) {
   const reveal = useUiStore((s) => s.revealEntry);
   if (!report || report.total === 0) return null;
@@ -39,7 +59,7 @@ export function ProbesPanel({ report }: { report: ProbeReport | undefined }) {
                 {probeNote(p)}
               </span>
               <span className="cp-probe-expected" title="The answer the session holds">
-                <SafeText text={p.expected} />
+                <WithCode text={p.expected} />
               </span>
             </span>
             {p.entryId !== undefined && (
