@@ -145,6 +145,8 @@ test("coverage: the CLI's figure for the offline summary; add a missing item, di
   await expect(page.locator(".cp-row.flash")).toHaveCount(1);
   await expect(page.locator(".cp-row.flash")).toBeInViewport();
 
+  const probesAtConfirm = (await probes.getByTestId("probes-figure").textContent())!;
+  expect(probesAtConfirm).toMatch(/^\d+ of \d+ probes answered$/);
   await preview.getByTestId("confirm").click();
   await expect(preview).toHaveCount(0);
   await expect.poll(() => app.entryCountOf(FIRST_USER), { timeout: 30_000 }).toBe("1,003");
@@ -159,6 +161,7 @@ test("coverage: the CLI's figure for the offline summary; add a missing item, di
   expect(compaction.details.readFiles.length + compaction.details.modifiedFiles.length).toBeGreaterThan(0);
   expect(compaction.details.coverage).toMatchObject({ covered: covered0 + 1, total: total0 - 1 });
   expect(compaction.details.coverage.dismissed).toHaveLength(1);
+  expect(compaction.details.coverage.probes.unanswered).toContain("Which files were modified?");
   expect(compaction.details.cutpoint).toMatchObject({ trigger: "manual", model: "" });
 
   const check = async () => {
@@ -176,10 +179,12 @@ test("coverage: the CLI's figure for the offline summary; add a missing item, di
     const historyButton = panel.getByRole("button", { name: /^History/ });
     if ((await historyButton.getAttribute("aria-pressed")) !== "true") await historyButton.click();
     const history = page.getByTestId("compaction-history");
-    await expect(history).toContainText(`coverage ${covered0 + 1} of ${total0 - 1}`);
+    // Both the coverage figure and the probes the summary answered when it was written.
+    await expect(history).toContainText(`coverage ${covered0 + 1} of ${total0 - 1} · ${probesAtConfirm}`);
     await expect(history.getByTestId("history-missing")).toContainText(
       "Not in the summary when it was written",
     );
+    await expect(history.getByTestId("history-probes")).toContainText("Which files were modified?");
   };
   await check();
   for (const scheme of ["light", "dark"] as const) {

@@ -4,7 +4,8 @@ import { offlineSummaryText } from "../compaction/offline-summary.ts";
 import { planCompaction } from "../compaction/plan.ts";
 import { loadFixture, loadPi16Plans, pathThroughLine } from "../compaction/test-fixture.ts";
 import type { AgentMessage, CompactionEntry } from "../session/types.ts";
-import { coverageRanges, planCoverageItems } from "./coverage.ts";
+import { checkCoverage, coverageRanges, planCoverageItems } from "./coverage.ts";
+import { coverageDetails, readCoverageDetails } from "./coverage-details.ts";
 import type { CoverageRange } from "./coverage-extract.ts";
 import { extractCoverageItems } from "./coverage-extract.ts";
 import { blockedText, checkProbes, deriveProbes, probeNote, probesFigure } from "./coverage-probes.ts";
@@ -154,5 +155,24 @@ describe("probes on small ranges", () => {
       "- b\n- c",
     );
     expect(blockedText("**Blocked**\n- x\n**Next**\n- y")).toBe("- x");
+  });
+});
+
+describe("the probes stored with the entry", () => {
+  it("details.coverage keeps the figure and the questions not answered; a malformed record is left out", () => {
+    const { plan, probes } = atModelCut(629);
+    const summary = "## Goal\nMove the shared files.";
+    const report = checkProbes(summary, probes);
+    const details = coverageDetails(checkCoverage(summary, planCoverageItems(plan)), report);
+    expect(details.probes).toEqual({
+      answered: report.answered,
+      total: report.total,
+      unanswered: report.probes.filter((p) => !p.answered).map((p) => p.question),
+    });
+    expect(details.probes!.unanswered).toContain("Which files were modified?");
+    expect(readCoverageDetails(JSON.parse(JSON.stringify({ coverage: details })))).toEqual(details);
+    const broken = readCoverageDetails({ coverage: { ...details, probes: { answered: "4" } } });
+    expect(broken).toBeDefined();
+    expect(broken!.probes).toBeUndefined();
   });
 });
