@@ -86,10 +86,16 @@ export function confirmFields(req: ConfirmRequest, report: CoverageReport): Comp
     firstKeptEntryId: target.firstKeptEntryId,
     tokensBefore: target.tokensBefore,
     details: compactionDetails(target, {
-      // The probes the review showed: the same derivation from the report's items.
+      // The probes the review showed: the same derivation from the report's items (dismissed ones left out).
       coverage: coverageDetails(
         report,
-        checkProbes(req.draft, deriveProbes(coverageRanges(req.plan), report.items)),
+        checkProbes(
+          req.draft,
+          deriveProbes(
+            coverageRanges(req.plan),
+            report.items.filter((i) => !i.dismissed),
+          ),
+        ),
       ),
       record: confirmRecord(target, req),
     }),

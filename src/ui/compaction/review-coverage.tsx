@@ -42,9 +42,16 @@ export function ReviewCoverage({
   const coverage = useCoverage(plan, shown ? draft : undefined, dismissed, modelItems);
   // The probes read the range's items and its last messages: once per plan, checked on each draft.
   const found = coverage.items;
+  // A dismissed file or rule is not asked about either.
   const probes = useMemo(
-    () => (found ? deriveProbes(coverageRanges(plan), found) : undefined),
-    [plan, found],
+    () =>
+      found
+        ? deriveProbes(
+            coverageRanges(plan),
+            found.filter((i) => !dismissed.includes(i.key)),
+          )
+        : undefined,
+    [plan, found, dismissed],
   );
   const probeReport = useMemo(
     () => (probes && shown ? checkProbes(draft, probes) : undefined),
