@@ -1,6 +1,7 @@
 /**
- * The coverage check in the review, on the real pi fixture: the offline summary's figure is the
- * CLI's (`coverage <file> --offline --json`); a short hand-written summary misses items, one click
+ * The coverage check in the review, on the real pi fixture: the offline summary's figure and its
+ * probes are the CLI's (`coverage <file> --offline --json`); a short hand-written summary misses
+ * items and leaves probes unanswered, one click
  * adds one in its section, another is dismissed; Confirm stores the figure in the compaction's
  * details (so pi keeps it), the timeline row and History show it with the record (trigger, tokens
  * before → after, model), also after a reload.
@@ -24,6 +25,8 @@ interface CliCoverage {
   figure: string;
   covered: number;
   total: number;
+  probesFigure: string;
+  probes: { probes: { id: string; expected: string; answered: boolean }[] };
 }
 
 function cliCoverage(file: string): CliCoverage {
@@ -67,6 +70,19 @@ test("coverage: the CLI's figure for the offline summary; add a missing item, di
   await expect(preview.getByTestId("coverage-figure")).toContainText(cli.figure);
   // The figure says what it measures: key items, what is missing, and all items.
   expect(cli.figure).toMatch(/^\d+ of \d+ key items.*\(\d+ of \d+ items in all\)$/);
+  // Beside it the probes: the CLI's figure, each question with the answer the session holds.
+  const probes = preview.getByTestId("probes");
+  await expect(probes.getByTestId("probes-figure")).toHaveText(cli.probesFigure);
+  expect(cli.probesFigure).toMatch(/^(\d+) of \1 probes answered$/);
+  await expect(probes.getByTestId("probe")).toHaveCount(cli.probes.probes.length);
+  for (const p of cli.probes.probes) {
+    const row = probes.locator(`[data-probe="${p.id}"]`);
+    await expect(row).toHaveAttribute("data-answered", "yes");
+    await expect(row.locator(".cp-probe-expected")).toHaveText(p.expected.replace(/`/g, ""));
+  }
+  await expect(probes.locator('[data-probe="files"] .cp-probe-question')).toHaveText(
+    "Which files were modified?",
+  );
 
   // A short summary written by hand misses most items.
   const editor = preview.getByTestId("summary-editor");
@@ -75,6 +91,22 @@ test("coverage: the CLI's figure for the offline summary; add a missing item, di
   const [covered0, total0] = await figureOf(page);
   expect(total0).toBe(cli.total);
   expect(covered0).toBeLessThan(total0);
+  // The short summary names no file changed and no rule: those probes are not answered.
+  await expect(probes.getByTestId("probes-figure")).not.toHaveText(cli.probesFigure);
+  await expect(probes.locator('[data-probe="files"]')).toHaveAttribute("data-answered", "no");
+  await expect(probes.locator('[data-probe="rules"]')).toHaveAttribute("data-answered", "no");
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ] as const)
+    for (const scheme of ["light", "dark"] as const) {
+      await page.setViewportSize({ width, height });
+      await page.emulateMedia({ colorScheme: scheme });
+      await probes.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/probes-${width}-${scheme}.png` });
+    }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: "light" });
   // A long list of missing items never covers the draft: the list scrolls, the editor keeps its room.
   const editorBox = (await editor.boundingBox())!;
   const listBox = (await preview.getByTestId("coverage").boundingBox())!;
@@ -87,7 +119,12 @@ test("coverage: the CLI's figure for the offline summary; add a missing item, di
   const firstFile = files.getByTestId("coverage-item").first();
   const fileText = (await firstFile.locator(".cp-cov-text").getAttribute("title"))!;
   await firstFile.getByTestId("coverage-add").click();
-  await expect(editor).toHaveValue(new RegExp(fileText.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+  // In its section: the short draft has none for files, so Critical Context is added after Next Steps.
+  await expect(editor).toHaveValue(
+    new RegExp(
+      `## Next Steps\\n1\\. Carry on\\n\\n## Critical Context\\n- \`${fileText.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\``,
+    ),
+  );
   await expect.poll(() => figureOf(page)).toEqual([covered0 + 1, total0]);
 
   // Dismissed: counted in neither covered nor total, and listed apart (it can be restored).
@@ -108,6 +145,8 @@ test("coverage: the CLI's figure for the offline summary; add a missing item, di
   await expect(page.locator(".cp-row.flash")).toHaveCount(1);
   await expect(page.locator(".cp-row.flash")).toBeInViewport();
 
+  const probesAtConfirm = (await probes.getByTestId("probes-figure").textContent())!;
+  expect(probesAtConfirm).toMatch(/^\d+ of \d+ probes answered$/);
   await preview.getByTestId("confirm").click();
   await expect(preview).toHaveCount(0);
   await expect.poll(() => app.entryCountOf(FIRST_USER), { timeout: 30_000 }).toBe("1,003");
@@ -122,6 +161,7 @@ test("coverage: the CLI's figure for the offline summary; add a missing item, di
   expect(compaction.details.readFiles.length + compaction.details.modifiedFiles.length).toBeGreaterThan(0);
   expect(compaction.details.coverage).toMatchObject({ covered: covered0 + 1, total: total0 - 1 });
   expect(compaction.details.coverage.dismissed).toHaveLength(1);
+  expect(compaction.details.coverage.probes.unanswered).toContain("Which files were modified?");
   expect(compaction.details.cutpoint).toMatchObject({ trigger: "manual", model: "" });
 
   const check = async () => {
@@ -139,10 +179,12 @@ test("coverage: the CLI's figure for the offline summary; add a missing item, di
     const historyButton = panel.getByRole("button", { name: /^History/ });
     if ((await historyButton.getAttribute("aria-pressed")) !== "true") await historyButton.click();
     const history = page.getByTestId("compaction-history");
-    await expect(history).toContainText(`coverage ${covered0 + 1} of ${total0 - 1}`);
+    // Both the coverage figure and the probes the summary answered when it was written.
+    await expect(history).toContainText(`coverage ${covered0 + 1} of ${total0 - 1} · ${probesAtConfirm}`);
     await expect(history.getByTestId("history-missing")).toContainText(
       "Not in the summary when it was written",
     );
+    await expect(history.getByTestId("history-probes")).toContainText("Which files were modified?");
   };
   await check();
   for (const scheme of ["light", "dark"] as const) {

@@ -208,6 +208,9 @@ export default async function bench(): Promise<void> {
       await new Promise((r) => requestAnimationFrame(r));
       const figure = performance.now() - t1;
       const text = document.querySelector('[data-testid="coverage-figure"]')!.textContent ?? "";
+      // The probes beside it (derived from the items and the range's last messages).
+      await until(() => document.querySelector('[data-testid="probes-figure"]') !== null, 5_000);
+      const probes = document.querySelector('[data-testid="probes-figure"]')?.textContent ?? "none shown";
       const longest = Math.max(0, ...tasks);
       // An edit of the draft (what each keystroke does): the figure follows.
       const editor = document.querySelector<HTMLTextAreaElement>('[data-testid="summary-editor"]')!;
@@ -222,7 +225,7 @@ export default async function bench(): Promise<void> {
       await new Promise((r) => requestAnimationFrame(r));
       const edit = performance.now() - t2;
       const edited = document.querySelector('[data-testid="coverage-figure"]')?.textContent ?? "";
-      return { read, opened, figure, text, longest, edit, edited };
+      return { read, opened, figure, text, probes, longest, edit, edited };
     });
     if (!coverage) {
       console.log("coverage check: not measured (this build records no cutpoint:coverage-items)");
@@ -232,7 +235,7 @@ export default async function bench(): Promise<void> {
     line("  review open → items read", coverage.opened);
     line("offline summary click → coverage figure", coverage.figure);
     console.log(
-      `  figure: "${coverage.text}"; longest main-thread task from opening the review to the figure: ${fmtMs(coverage.longest)}`,
+      `  figure: "${coverage.text}"; probes: "${coverage.probes}"; longest main-thread task from opening the review to the figure: ${fmtMs(coverage.longest)}`,
     );
     line("edit the draft → coverage figure", coverage.edit, TARGETS.coverage);
     console.log(`  figure after the edit: "${coverage.edited}"`);

@@ -10,12 +10,15 @@ import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import {
   checkCoverage,
+  checkProbes,
   coverageFigure,
   coverageRanges,
+  deriveProbes,
   generateOfflineCompaction,
   planCompaction,
   planCoverageItems,
   planMasking,
+  probesFigure,
   startCoverageExtraction,
 } from "../../src/core/compaction/index.ts";
 import { buildTreeIndex, getPath, parseSessionJsonl, resolveLeafId } from "../../src/core/session/index.ts";
@@ -143,6 +146,21 @@ export default async function coverageBench(): Promise<void> {
     measure(() => checkCoverage(summary, items)),
     undefined,
     `(${(summary.length / 1024).toFixed(0)} KB summary, ${coverageFigure(report)})`,
+  );
+  let probes = deriveProbes(coverageRanges(plan), items);
+  row(
+    "derive the probes (items + the range's last messages)",
+    measure(() => {
+      probes = deriveProbes(coverageRanges(plan), items);
+    }),
+    undefined,
+    `(${probes.map((p) => p.id).join(", ")})`,
+  );
+  row(
+    "check the offline summary against the probes",
+    measure(() => checkProbes(summary, probes)),
+    undefined,
+    `(${probesFigure(checkProbes(summary, probes))})`,
   );
   row(
     "extract + check, warm",

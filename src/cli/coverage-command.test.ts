@@ -7,10 +7,15 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
+  checkProbes,
   coverageFigure,
   coverageOf,
+  coverageRanges,
+  deriveProbes,
   generateOfflineCompaction,
   planCompaction,
+  planCoverageItems,
+  probesFigure,
 } from "../core/compaction/index.ts";
 import { readSessionFile } from "./command.ts";
 import type { CoverageCliReport } from "./coverage-command.ts";
@@ -33,6 +38,11 @@ describe("coverage command", () => {
     expect(r.stdout).toMatch(/coverage: \d+ of \d+ key items.* \(\d+ of \d+ items in all\)/);
     expect(r.stdout).toMatch(/^ {2}✓ file +\/Users\/badlogic\/workspaces\/pi-mono\/\S+/m);
     expect(r.stdout).toContain("by kind: file");
+    // The probes: a figure, then each question with its known answer.
+    expect(r.stdout).toMatch(/^ {2}5 of 5 probes answered:$/m);
+    expect(r.stdout).toMatch(
+      /^ {2}✓ Which files were modified\? 4 files: `docs\/refactor\.md`.* \(4 of 4 mentioned\)$/m,
+    );
   });
 
   it("gives the same list as the core function the app calls (--json, --summary FILE)", async () => {
@@ -61,6 +71,14 @@ describe("coverage command", () => {
     const core = coverageOf("## Goal\n- edit interactive-mode.ts\nRan `npm run check`.\n", plan.plan);
     expect(report.items).toEqual(core.items);
     expect(report.figure).toBe(coverageFigure(core));
+    // The probes the review shows for the same draft: the same core calls, the same figure.
+    const probes = checkProbes(
+      "## Goal\n- edit interactive-mode.ts\nRan `npm run check`.\n",
+      deriveProbes(coverageRanges(plan.plan), planCoverageItems(plan.plan)),
+    );
+    expect(report.probes).toEqual(probes);
+    expect(report.probesFigure).toBe(probesFigure(probes));
+    expect(probes.total).toBeGreaterThan(probes.answered);
     expect(report.covered).toBeGreaterThan(0);
     expect(report.covered).toBeLessThan(report.total);
     const offline = await cli(

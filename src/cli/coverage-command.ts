@@ -2,14 +2,22 @@
  * `coverage <file> [--leaf-line N] [--keep-recent-tokens K] [--reserve-tokens R] (--summary FILE |
  * --offline) [--json]`: the items of the plan's summarized range (files, commands, errors, the
  * person's names, values, URLs and instructions, open to-dos) and whether the summary covers
- * each, with the figure. Calls the same core functions as the app (planCompaction, coverageOf).
+ * each, with the figure; then the probes (questions the range answers) and whether the summary
+ * answers each. Calls the same core functions as the app (planCompaction, checkCoverage, deriveProbes, checkProbes).
  */
 import { readFile } from "node:fs/promises";
 import {
   type CoverageReport,
+  checkCoverage,
+  checkProbes,
   coverageFigure,
-  coverageOf,
+  coverageRanges,
+  deriveProbes,
   generateOfflineCompaction,
+  type ProbeReport,
+  planCoverageItems,
+  probeNote,
+  probesFigure,
 } from "../core/compaction/index.ts";
 import {
   type CliCommand,
@@ -28,6 +36,9 @@ export interface CoverageCliReport extends CoverageReport {
   keepRecentTokens: number;
   summarySource: string;
   figure: string;
+  probes: ProbeReport;
+  /** "4 of 5 probes answered" (what the review shows). */
+  probesFigure: string;
 }
 
 export function formatCoverageReport(r: CoverageCliReport): string {
@@ -47,6 +58,9 @@ export function formatCoverageReport(r: CoverageCliReport): string {
       `  ${mark} ${i.kind.padEnd(width)}  ${i.text}${detail}  [${i.entryIds.slice(0, 3).join(", ")}${i.entryIds.length > 3 ? ", …" : ""}]`,
     );
   }
+  rows.push(`  ${r.probesFigure}:`);
+  for (const p of r.probes.probes)
+    rows.push(`  ${p.answered ? "✓" : "✗"} ${p.question} ${p.expected} (${probeNote(p)})`);
   return `${rows.join("\n")}\n`;
 }
 
@@ -57,7 +71,7 @@ export const coverageCommand: CliCommand = {
   usage:
     "coverage <file> [--leaf-line N] [--keep-recent-tokens K] [--reserve-tokens R] (--summary FILE | --offline) [--json]",
   summary:
-    "List what the summarized range holds and whether a summary (a file, or the offline one) mentions it.",
+    "List what the summarized range holds and whether a summary (a file, or the offline one) mentions it, and the probes it answers.",
   async run(args: string[], io: CliIo): Promise<number> {
     const usage = (error: string) => {
       io.err(`${error}\nUsage: npm run cli -- ${this.usage}\n`);
@@ -94,7 +108,9 @@ export const coverageCommand: CliCommand = {
       if (!generated.ok) return fail(`${file}: ${generated.error}`);
       summary = generated.fields.summary;
     }
-    const report = coverageOf(summary, planned.plan);
+    const items = planCoverageItems(planned.plan);
+    const report = checkCoverage(summary, items);
+    const probes = checkProbes(summary, deriveProbes(coverageRanges(planned.plan), items));
     const out: CoverageCliReport = {
       file,
       leafLine: planned.leafLine,
@@ -102,6 +118,8 @@ export const coverageCommand: CliCommand = {
       summarySource: typeof summaryFile === "string" ? summaryFile : "offline",
       figure: coverageFigure(report),
       ...report,
+      probes,
+      probesFigure: probesFigure(probes),
     };
     io.out(options.has("--json") ? `${JSON.stringify(out)}\n` : formatCoverageReport(out));
     return EXIT_OK;

@@ -3,6 +3,7 @@
 export * from "../coverage/coverage.ts";
 export * from "../coverage/coverage-add.ts";
 export * from "../coverage/coverage-details.ts";
+export * from "../coverage/coverage-probes.ts";
 export * from "./branch.ts";
 export * from "./cut.ts";
 export * from "./cut-points.ts";

@@ -239,14 +239,20 @@ const QUESTION_OR_LEAD_IN = /[?:]$/;
 
 /**
  * The last few distinct decisions or findings the assistant stated, in the order last stated:
- * read from the end, so that a long range costs only its last messages with a decision.
+ * read from the end, so that a long range costs only its last messages with a decision
+ * (`maxAssistant`: at most that many assistant messages are read).
  */
-function latestDecisions(messages: readonly AgentMessage[]): string[] {
+export function latestDecisions(
+  messages: readonly AgentMessage[],
+  maxAssistant = Number.POSITIVE_INFINITY,
+): string[] {
   const found: string[] = [];
   const seen = new Set<string>();
-  for (let i = messages.length - 1; i >= 0 && found.length < DECISIONS_KEPT; i--) {
+  let read = 0;
+  for (let i = messages.length - 1; i >= 0 && found.length < DECISIONS_KEPT && read < maxAssistant; i--) {
     const m = messages[i]!;
     if (m.role !== "assistant") continue;
+    read++;
     const text = contentText(m.content).trim();
     if (!text) continue;
     const said = sentences(splitProse(text).prose);

@@ -14,7 +14,7 @@ import {
   offlineSummaryText,
   startOfflineCompaction,
 } from "./offline-summary.ts";
-import { digestMessages, realRequest } from "./offline-summary-digest.ts";
+import { digestMessages, latestDecisions, realRequest } from "./offline-summary-digest.ts";
 import { HISTORY_MAX_CHARS } from "./offline-summary-sections.ts";
 import { type CompactionPlan, planCompaction } from "./plan.ts";
 import { SPLIT_TURN_HEADING } from "./prompts.ts";
@@ -73,6 +73,17 @@ describe("offline summary", () => {
     for (const s of ["## Original Request", "## Early Progress", "## Context for Suffix"])
       expect(text.indexOf(s)).toBeGreaterThan(split);
     expect(text).not.toMatch(/summarized above/);
+  });
+
+  it("carries the decisions stated in the split turn's prefix in that part", () => {
+    // At line 596 the plan splits a turn whose prefix states decisions.
+    const split = plan(596);
+    expect(split.isSplitTurn).toBe(true);
+    const decided = latestDecisions(split.turnPrefixMessages.messages);
+    expect(decided.length).toBeGreaterThan(0);
+    const written = offlineSummaryText(split);
+    const part = written.slice(written.indexOf("## Context for Suffix"));
+    for (const d of decided) expect(part).toContain(`- Decided: ${d}`);
   });
 
   it("states the task with the latest intent first, not acknowledgements, pastes or questions", () => {

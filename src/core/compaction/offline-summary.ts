@@ -78,6 +78,7 @@ function prefixPart({ digest: d, items }: PartInput): string {
   for (const n of [...ofKind(items, "identifier"), ...ofKind(items, "value"), ...ofKind(items, "url")])
     context.push(`Named: ${n.kind === "url" ? n.text : codeSpan(n.text)}`);
   for (const t of ofKind(items, "todo")) context.push(`To do: ${t.text}`);
+  for (const x of d.decisions) context.push(`Decided: ${x}`);
   for (const p of d.lastPlan) context.push(`Last stated plan: ${p}`);
   out.push("", "## Context for Suffix", ...bullets(context.slice(-60), "Nothing beyond the request."));
   return out.join("\n");

@@ -48,6 +48,11 @@ function pathStem(path: string): string {
 
 const STOPPED = /\b(?:aborted|interrupted|cancell?ed)\b/i;
 
+/** An error line of a call the person stopped (aborted, interrupted), not one that failed on its own. */
+export function isStoppedError(line: string): boolean {
+  return STOPPED.test(line);
+}
+
 export interface OutcomeTracker {
   /** Reads one message; returns the outcome it adds (a tool result, a failed reply), if any. */
   read(m: AgentMessage): ToolOutcome | undefined;
@@ -140,7 +145,7 @@ export function createOutcomeTracker(): OutcomeTracker {
       const line = errorLineOf(contentText(r.content));
       if (line) {
         outcome.error = line;
-        if (STOPPED.test(line)) outcome.aborted = true;
+        if (isStoppedError(line)) outcome.aborted = true;
         const stems = pathsInText(line)
           .filter((p) => p.includes("/"))
           .map(pathStem);

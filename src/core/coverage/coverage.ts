@@ -112,6 +112,11 @@ function withoutPaths(text: string): string {
   return out;
 }
 
+/** True when at least `share` of a text's salient words (paths as their file names) are in the summary. */
+export function wordsCovered(text: string, summary: PreparedSummary, share: number): boolean {
+  return salientMatch(salientWords(withoutPaths(text)), summary.stems, share);
+}
+
 /** True when the prepared summary mentions the item. */
 export function isCovered(item: Pick<CoverageCandidate, "kind" | "text">, summary: PreparedSummary): boolean {
   const text = normalizeKey(item.text);
@@ -133,7 +138,7 @@ export function isCovered(item: Pick<CoverageCandidate, "kind" | "text">, summar
     }
     default: {
       const share = WORD_SHARE[item.kind];
-      return share !== undefined && salientMatch(salientWords(withoutPaths(item.text)), summary.stems, share);
+      return share !== undefined && wordsCovered(item.text, summary, share);
     }
   }
 }

@@ -7,8 +7,9 @@ import {
 } from "../../core/compaction/compaction-record.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
 import type { Estimator } from "../../core/compaction/tokens.ts";
-import { type CoverageReport, checkCoverage } from "../../core/coverage/coverage.ts";
+import { type CoverageReport, checkCoverage, coverageRanges } from "../../core/coverage/coverage.ts";
 import { coverageDetails } from "../../core/coverage/coverage-details.ts";
+import { checkProbes, deriveProbes } from "../../core/coverage/coverage-probes.ts";
 import type { CompactionEntry, SessionEntry, SystemMessage } from "../../core/session/types.ts";
 import { LEAF_MOVED_MESSAGE } from "../../db/append-at-leaf.ts";
 import type { CutpointDb } from "../../db/schema.ts";
@@ -85,7 +86,17 @@ export function confirmFields(req: ConfirmRequest, report: CoverageReport): Comp
     firstKeptEntryId: target.firstKeptEntryId,
     tokensBefore: target.tokensBefore,
     details: compactionDetails(target, {
-      coverage: coverageDetails(report),
+      // The probes the review showed: the same derivation from the report's items (dismissed ones left out).
+      coverage: coverageDetails(
+        report,
+        checkProbes(
+          req.draft,
+          deriveProbes(
+            coverageRanges(req.plan),
+            report.items.filter((i) => !i.dismissed),
+          ),
+        ),
+      ),
       record: confirmRecord(target, req),
     }),
     ...(target.systemMessage ? { systemMessage: target.systemMessage as SystemMessage } : {}),

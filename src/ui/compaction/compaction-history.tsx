@@ -4,6 +4,7 @@
  * Undo for the latest one (when it is the leaf).
  */
 import { useMemo, useState } from "react";
+import { probesFigure } from "../../core/coverage/coverage-probes.ts";
 import { compactionSummaryText } from "../../core/session/context.ts";
 import { markInvisible } from "../common/invisible.ts";
 import { SafeText } from "../common/safe-text.tsx";
@@ -44,12 +45,18 @@ export function CompactionHistory({ model }: { model: CompactionModel }) {
                 {facts?.coverage
                   ? ` · coverage ${fullTokens(facts.coverage.covered)} of ${fullTokens(facts.coverage.total)}`
                   : ""}
+                {facts?.coverage?.probes ? ` · ${probesFigure(facts.coverage.probes)}` : ""}
               </button>
               {isOpen && (
                 <div className="cp-history-body">
                   {facts && (
                     <p className="cp-note">
                       <CompactionFacts facts={facts} />
+                    </p>
+                  )}
+                  {facts?.coverage?.probes && facts.coverage.probes.unanswered.length > 0 && (
+                    <p className="cp-note" data-testid="history-probes">
+                      Probes the summary did not answer: {facts.coverage.probes.unanswered.join(" ")}
                     </p>
                   )}
                   {facts?.coverage && facts.coverage.missing.length > 0 && (
