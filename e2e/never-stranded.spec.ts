@@ -155,6 +155,18 @@ test.describe("after each failure kind the next request is pi 1.6's, joined", ()
         await expect(page.getByTestId("aborted-note")).toContainText("Stopped by you");
         await expect(page.getByTestId("reply-error")).toBeHidden();
       }
+      // "What the model sees" is what the next request carries: the failed or stopped reply left out.
+      await page.getByTestId("context-meter").click();
+      const panel = page.getByTestId("token-timeline-panel");
+      await panel.getByLabel("What the model sees").check();
+      const view = panel.getByTestId("model-view").locator("li");
+      await expect(panel).toContainText("4 messages are sent to the model.");
+      await expect(view).toHaveCount(4);
+      await expect(view.nth(0)).toHaveAttribute("data-role", "system");
+      await expect(view.nth(2)).toContainText("Echo: first");
+      await expect(view.nth(3)).toHaveAttribute("data-role", "user");
+      await expect(view.nth(3)).toContainText("second");
+      await panel.getByLabel("What the model sees").uncheck();
       await scriptReplies(key, [{ text: "fine" }]);
       const before = (await getChatRequests(key)).length;
       await send(page, "next");
