@@ -3,8 +3,10 @@
  * built context, the latest summary first), the minimap jump, and the history's diff of the
  * second summary against the first.
  */
+import { copyFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { expect, test } from "@playwright/test";
+import { joinUserTurns, piRequest } from "./lib/pi-request-oracle.ts";
 import { AppPage } from "./pages/app-page.ts";
 
 test.setTimeout(180_000);
@@ -21,12 +23,18 @@ test("what the model sees, minimap jump, and the diff of successive summaries", 
   const panel = page.getByTestId("token-timeline-panel");
   await expect(panel).toBeVisible();
 
-  // "What the model sees": the fixture's context at its leaf is 446 messages, the summary first.
+  // "What the model sees" is what a request carries: the fixture's context at its leaf (446
+  // messages) with failed and stopped replies left out and back-to-back user messages joined, as
+  // many as pi 1.6 sends for it (joined the same way), the summary first.
   await panel.getByLabel("What the model sees").check();
   const modelView = page.getByTestId("model-view");
   await expect(modelView).toBeVisible();
-  await expect(panel).toContainText("446 messages are sent to the model, the compaction summary first.");
-  await expect(modelView.locator("li").first()).toHaveAttribute("data-role", "compactionSummary");
+  const copy = test.info().outputPath("fixture.jsonl");
+  copyFileSync(FIXTURE, copy);
+  const pi = piRequest(copy);
+  const sent = pi ? joinUserTurns(pi).length : 431;
+  await expect(panel).toContainText(`${sent} messages are sent to the model, the compaction summary first.`);
+  await expect(modelView.locator("li").first()).toHaveAttribute("data-role", "summary");
   await expect(modelView.locator("li").first()).toContainText("Summary");
   await panel.getByLabel("What the model sees").uncheck();
   await expect(page.getByTestId("token-timeline")).toBeVisible();

@@ -38,3 +38,11 @@ export async function deleteSetting(db: CutpointDb, key: string): Promise<Result
     return toDbError(e);
   }
 }
+
+/** Every setting whose key starts with `prefix`. */
+export async function settingsWithPrefix(
+  db: CutpointDb,
+  prefix: string,
+): Promise<{ key: string; value: unknown }[]> {
+  return db.settings.where("key").startsWith(prefix).toArray();
+}

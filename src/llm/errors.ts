@@ -3,6 +3,8 @@
  * Pure: the SDK's error objects are read structurally (status, error body, headers, message), so
  * tests can feed plain objects.
  */
+
+import { withProviderWords } from "../core/agent/provider-words.ts";
 import { isContextOverflowError } from "../core/compaction/overflow.ts";
 import { providerPreset } from "./providers.ts";
 
@@ -27,7 +29,10 @@ export interface LlmError {
   status?: number;
   /** The provider's own text (kept verbatim so context-overflow detection works on it). */
   providerText: string;
-  /** A full sentence for the person: what happened and what to do. */
+  /**
+   * A full sentence for the person: what happened and what to do; the provider's own text, when
+   * there is one, follows it (core/agent/provider-words.ts: shown one click away).
+   */
   message: string;
   retryAfterMs?: number;
 }
@@ -62,7 +67,7 @@ export const looksLikeOverflow = (text: string): boolean => isContextOverflowErr
  * core/compaction read them there).
  */
 export function overflowMessage(raw: string): string {
-  return `The conversation is too long for this model's context window. Provider's words: ${raw}`;
+  return withProviderWords("The conversation is too long for this model's context window.", raw);
 }
 
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
@@ -178,7 +183,10 @@ export function classifyError(
       kind: "auth",
       status,
       providerText: text,
-      message: `The API key was rejected (401: ${text}). Check the key in Settings for this endpoint.`,
+      message: withProviderWords(
+        "The API key was rejected (401). Check the key in Settings for this endpoint.",
+        raw,
+      ),
     };
   }
   if (status === 403) {
@@ -186,7 +194,10 @@ export function classifyError(
       kind: "model-access",
       status,
       providerText: text,
-      message: `The key has no access to model "${model}" (403: ${text}). Pick another model or enable it for this key/project.`,
+      message: withProviderWords(
+        `The key has no access to model "${model}" (403). Pick another model or enable it for this key/project.`,
+        raw,
+      ),
     };
   }
   if (status === 404) {
@@ -194,7 +205,10 @@ export function classifyError(
       kind: "not-found",
       status,
       providerText: text,
-      message: `Not found (404: ${text}). Check the model name "${model}" and that the base URL ${ctx.baseUrl} ends where /chat/completions starts (usually with /v1).`,
+      message: withProviderWords(
+        `Not found (404). Check the model name "${model}" and that the base URL ${ctx.baseUrl} ends where /chat/completions starts (usually with /v1).`,
+        raw,
+      ),
     };
   }
   if (status === 429) {
@@ -205,13 +219,19 @@ export function classifyError(
           kind: "quota",
           status,
           providerText: text,
-          message: `The account's quota or credit is used up (429: ${text}). Check billing with the provider.`,
+          message: withProviderWords(
+            "The account's quota or credit is used up (429). Check billing with the provider.",
+            raw,
+          ),
         }
       : {
           kind: "rate-limit",
           status,
           providerText: text,
-          message: `Rate limited by the provider (429: ${text}).${retryAfter} Wait a moment and send again.`,
+          message: withProviderWords(
+            `Rate limited by the provider (429): too many requests for now.${retryAfter} Wait a moment and send again.`,
+            raw,
+          ),
           ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
         };
   }
@@ -220,13 +240,23 @@ export function classifyError(
       kind: "server",
       status,
       providerText: text,
-      message: `The provider's server failed (${status}: ${text}). Try again in a moment.`,
+      message: withProviderWords(`The provider's server failed (${status}). Try again in a moment.`, raw),
     };
   }
   if (status === 400 || status === 413 || status === 422) {
-    return { kind: "bad-request", status, providerText: text, message: `The request was refused (${raw}).` };
+    return {
+      kind: "bad-request",
+      status,
+      providerText: text,
+      message: withProviderWords(`The provider refused the request (${status}).`, raw),
+    };
   }
-  return { kind: "unknown", status, providerText: text, message: `Request failed (${raw}).` };
+  return {
+    kind: "unknown",
+    status,
+    providerText: text,
+    message: withProviderWords(`The request failed (${status}).`, raw),
+  };
 }
 
 export { headerGetter };

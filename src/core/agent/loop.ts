@@ -8,8 +8,8 @@
  *
  * Every message is handed to `append` as soon as it is complete (the user prompt, each assistant
  * reply, each tool result), as a `message` entry chained to the previous one. Each request is
- * built from the session context of the path so far (buildSessionContext + toLlmMessages +
- * requestMessages), so compactions and summaries on the path apply and the request is what pi
+ * built from the session context of the path so far (buildSessionContext, then
+ * contextRequestMessages), so compactions and summaries on the path apply and the request is what pi
  * 1.6 would send (failed and stopped replies left out, back-to-back user messages joined).
  *
  * Abort: the partial reply is kept with stopReason "aborted" and its calls get no results (pi 1.6
@@ -17,7 +17,7 @@
  * not yet started when the run stops get error results saying they were aborted. A reply cut at the output limit ("length") does not run
  * its (possibly incomplete) tool calls: they get error results too, so every call is answered.
  */
-import { buildSessionContext, toLlmMessages } from "../session/context.ts";
+import { buildSessionContext } from "../session/context.ts";
 import { systemMessageText } from "../session/system-prompt.ts";
 import type {
   AssistantMessage,
@@ -28,7 +28,7 @@ import type {
   UserContentBlock,
   UserMessage,
 } from "../session/types.ts";
-import { requestMessages } from "./request-messages.ts";
+import { contextRequestMessages } from "./request-messages.ts";
 import type { ModelStreamEvent, ModelStreamFn, ToolOutput, ToolSpec } from "./types.ts";
 
 export const DEFAULT_MAX_TURNS = 50;
@@ -181,7 +181,7 @@ export async function runAgent(input: AgentRunInput, deps: AgentLoopDeps): Promi
     const reply = await deps.streamModel({
       // The session's own prompt (its system messages replayed) wins over the configured one.
       systemPrompt: systemMessageText(context.systemMessage) || input.systemPrompt,
-      messages: requestMessages(toLlmMessages(context.messages)),
+      messages: contextRequestMessages(context.messages),
       tools: [...input.tools],
       thinkingLevel: context.thinkingLevel,
       signal,

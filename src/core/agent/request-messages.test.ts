@@ -2,9 +2,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { LlmMessage } from "../session/context.ts";
+import { COMPACTION_SUMMARY_PREFIX } from "../session/context.ts";
 import { assistant, user } from "../session/test-builders.ts";
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "../session/types.ts";
-import { joinUserMessages, NO_RESULT_TEXT, requestMessages, requestShape } from "./request-messages.ts";
+import {
+  contextRequestMessages,
+  joinUserMessages,
+  NO_RESULT_TEXT,
+  requestMessages,
+  requestShape,
+} from "./request-messages.ts";
 
 const ended = (text: string, stopReason: AssistantMessage["stopReason"]): AssistantMessage => ({
   ...assistant(text),
@@ -94,5 +101,22 @@ describe("requestMessages", () => {
         expect(requestMessages(out)).toEqual(out);
       }),
     );
+  });
+});
+
+describe("contextRequestMessages", () => {
+  it("a context's summary, a failed reply and the next prompt: the summary joined to the first user message, the failure left out", () => {
+    const failed: AssistantMessage = { ...assistant(""), stopReason: "error", errorMessage: "401" };
+    const sent = contextRequestMessages([
+      { role: "compactionSummary", summary: "S", tokensBefore: 10, timestamp: 1 },
+      user("first"),
+      failed,
+      user("again"),
+    ]);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.role).toBe("user");
+    const text = JSON.stringify(sent[0]!.content);
+    expect(text).toContain(JSON.stringify(COMPACTION_SUMMARY_PREFIX).slice(1, 20));
+    expect(text).toContain("first\\n\\nagain");
   });
 });

@@ -14,8 +14,14 @@
  *   accept the request.
  * Pure; the messages are the model-facing ones (context.ts toLlmMessages).
  */
-import type { LlmMessage } from "../session/context.ts";
-import type { AssistantMessage, ToolCall, ToolResultMessage, UserMessage } from "../session/types.ts";
+import { type LlmMessage, toLlmMessages } from "../session/context.ts";
+import type {
+  AgentMessage,
+  AssistantMessage,
+  ToolCall,
+  ToolResultMessage,
+  UserMessage,
+} from "../session/types.ts";
 
 /** The text pi puts in the result of a call left unanswered. */
 export const NO_RESULT_TEXT = "No result provided";
@@ -123,4 +129,12 @@ export function requestShape(messages: readonly LlmMessage[]): RequestShape {
 /** The messages a request carries for the model-facing `messages` (see the file comment). */
 export function requestMessages(messages: readonly LlmMessage[]): LlmMessage[] {
   return requestShape(messages).messages;
+}
+
+/**
+ * The `messages` a request carries for a session context's messages (its system prompt goes
+ * apart): the one rule both the agent loop and "what the model sees" use.
+ */
+export function contextRequestMessages(messages: readonly AgentMessage[]): LlmMessage[] {
+  return requestMessages(toLlmMessages(messages));
 }

@@ -9,6 +9,7 @@ import { useEffect, useRef, useState } from "react";
 import type { SessionAgentState } from "../../services/agent/agent-session.ts";
 import { keepable } from "../../services/agent/interrupted-reply.ts";
 import { useCompactionStore, useSessionCompaction } from "../../store/compaction-store.ts";
+import { ErrorWords } from "../common/error-words.tsx";
 import { SafeText } from "../common/safe-text.tsx";
 import { AssistantView, MessageView } from "./message-view.tsx";
 import { useCountdown } from "./use-agent.ts";
@@ -32,9 +33,13 @@ function Status({ state }: { state: SessionAgentState }) {
     return (
       <div className="agent-status error" role="alert" data-testid="run-error">
         <strong>{above ? "The run stopped with the error above." : "The run stopped with an error."}</strong>{" "}
-        <span className={above ? "sr-only" : undefined}>
-          <SafeText text={s.message} />
-        </span>{" "}
+        {above ? (
+          <span className="sr-only">
+            <SafeText text={s.message} />
+          </span>
+        ) : (
+          <ErrorWords text={s.message} />
+        )}{" "}
         <span className="agent-faint">Everything before it is saved.</span>
       </div>
     );
@@ -119,7 +124,7 @@ export function CompactionNotice({ sessionId }: { sessionId: string }) {
   if (!notice) return null;
   return (
     <div className="agent-status error" role="alert" data-testid="compaction-notice">
-      {notice}{" "}
+      <ErrorWords text={notice} />{" "}
       <button
         type="button"
         className="btn small"

@@ -7,6 +7,7 @@ import { memo } from "react";
 import type { AgentMessage, AssistantMessage, ToolResultMessage } from "../../core/session/types.ts";
 import { boundedJson } from "../common/bounded-json.ts";
 import { ErrorBoundary } from "../common/error-boundary.tsx";
+import { ErrorWords } from "../common/error-words.tsx";
 import { SafeText } from "../common/safe-text.tsx";
 import { Markdown } from "../timeline/lazy-markdown.tsx";
 import { messageModelText } from "../timeline/model-text.ts";
@@ -87,22 +88,11 @@ function AssistantBlocks({ message, streaming }: { message: AssistantMessage; st
   );
 }
 
-const PROVIDER_WORDS = "Provider's words: ";
-
 /** A failed reply's words: the plain sentence, the provider's own text one click away. */
 function ReplyError({ text }: { text: string }) {
-  const at = text.indexOf(PROVIDER_WORDS);
-  const plain = at >= 0 ? text.slice(0, at).trim() : text;
-  const raw = at >= 0 ? text.slice(at + PROVIDER_WORDS.length) : "";
   return (
     <div className="agent-flag error" role="alert" data-testid="reply-error">
-      <SafeText text={plain} />
-      {raw !== "" && (
-        <details className="agent-provider-words">
-          <summary>The provider's words</summary>
-          <SafeText text={raw} />
-        </details>
-      )}
+      <ErrorWords text={text} />
     </div>
   );
 }

@@ -26,6 +26,7 @@ import {
 import { providerSettings } from "../../services/agent/provider-instance.ts";
 import { appKeys } from "../../services/keys/keys-instance.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { ErrorWords } from "../common/error-words.tsx";
 import { markInvisible } from "../common/invisible.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { ApiKeyField } from "./key-field.tsx";
@@ -282,20 +283,22 @@ export function ProviderSettingsForm() {
                 )}
               </div>
             )}
-            <p className="agent-hint" data-testid="models-status">
+            <div className="agent-hint" data-testid="models-status">
               {models.state === "loading" && "Listing the endpoint's models…"}
               {models.state === "ok" &&
                 (models.models.length > 0
                   ? `${models.models.length} models listed by the endpoint.`
                   : "The endpoint lists no models: type the model id.")}
               {models.state === "error" && (
-                <SafeText text={`Could not list models (${models.message}) Type the model id instead.`} />
+                <>
+                  Could not list models: <ErrorWords text={models.message} /> Type the model id instead.
+                </>
               )}{" "}
               {models.state === "idle" && "Not listed yet."}{" "}
               <button type="button" className="link" onClick={() => void loadModels(settings)}>
                 {models.state === "idle" ? "List models" : "List again"}
               </button>
-            </p>
+            </div>
           </div>
           {limits && (
             <fieldset className="agent-limits">
@@ -352,13 +355,13 @@ export function ProviderSettingsForm() {
             </button>
           </div>
           {test && (
-            <p
+            <div
               className={`agent-flag ${test.ok ? "ok" : "error"}`}
               role="status"
               data-testid="connection-result"
             >
-              <SafeText text={test.message} />
-            </p>
+              <ErrorWords text={test.message} />
+            </div>
           )}
         </>
       )}

@@ -7,6 +7,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { type Toast, useUiStore } from "../../store/ui-store.ts";
+import { useLeftoverImports } from "../import/leftover-imports.ts";
 import { SafeText } from "./safe-text.tsx";
 import { useUndoAfterReload } from "./undo-delete.ts";
 import { useBottomVar } from "./use-bottom-var.ts";
@@ -74,6 +75,7 @@ export function Toasts() {
   const selected = useUiStore((s) => s.selectedSessionId);
   const [all, setAll] = useState(false);
   useUndoAfterReload();
+  useLeftoverImports();
   const shown = toasts.filter((t) => t.sessionId === undefined || t.sessionId === selected);
   const more = all ? 0 : Math.max(0, shown.length - SHOWN);
   useEffect(() => {

@@ -8,6 +8,7 @@
 import { type RefObject, useEffect, useId, useMemo, useRef, useState } from "react";
 import type { CoverageReport } from "../../core/coverage/coverage.ts";
 import { cutMovedByHand, useCompactionStore, useSessionCompaction } from "../../store/compaction-store.ts";
+import { ErrorWords } from "../common/error-words.tsx";
 import { focusFirstOf } from "../common/focus-return.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { useFocusKept } from "../common/use-focus-kept.ts";
@@ -206,9 +207,9 @@ export function CompactionPreview({
           <ReviewControls model={model} call={call} focusRef={focusRef} />
           {s.error && (
             <div className="cp-error" role="alert" data-testid="preview-error">
-              <p>
-                <SafeText text={s.status === "failed" ? `The summary failed: ${s.error}` : s.error} />
-              </p>
+              <div>
+                <ErrorWords text={s.status === "failed" ? `The summary failed: ${s.error}` : s.error} />
+              </div>
               {s.status === "failed" && (
                 <>
                   <button type="button" className="btn small" onClick={() => void generate()}>

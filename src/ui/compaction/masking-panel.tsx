@@ -4,7 +4,7 @@
  * `context_edit` entries (the originals stay in the file), and offers Undo. Planned only when
  * opened: it indexes the whole path.
  */
-import { useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { breakdownOf } from "../../core/compaction/breakdown.ts";
 import { DEFAULT_MASK_MIN_TOKENS, planMasking } from "../../core/compaction/masking.ts";
 import type { CompactionPlan } from "../../core/compaction/plan.ts";
@@ -15,6 +15,7 @@ import { useUiStore } from "../../store/ui-store.ts";
 import { refocusIfLost } from "../common/focus-return.ts";
 import { compactionControls } from "./focus-return.ts";
 import { fullTokens, plural } from "./format-tokens.ts";
+import { maskOvertaken, type SeenPlan } from "./plan-overtaken.ts";
 import type { CompactionModel } from "./use-compaction-model.ts";
 
 type Scope = "outside" | "all";
@@ -51,6 +52,18 @@ function MaskingBody({
     model.account.estimate - preview.savedTokens,
   );
   const stillOver = (after.nextReply ?? after.estimated) > model.threshold;
+  // The plan the person saw; when another tab or a run moves the session on, the new plan is
+  // said and applied only on request (never a silent switch from 76 outputs to 6).
+  const leafId = model.path[model.path.length - 1]?.id ?? null;
+  const [seen, setSeen] = useState<SeenPlan>({ leafId, count: n });
+  // The leaf this panel's own Mask wrote: reaching it is not another plan.
+  const [ownLeaf, setOwnLeaf] = useState<string | null | undefined>(undefined);
+  const mine = seen.leafId === leafId || ownLeaf === leafId;
+  const overtaken = mine ? null : maskOvertaken(seen, leafId, n);
+  useEffect(() => {
+    // The person's own changes (scope, size, a Mask) are seen as they make them.
+    if (mine && (seen.leafId !== leafId || seen.count !== n)) setSeen({ leafId, count: n });
+  }, [mine, seen, leafId, n]);
 
   const bodyRef = useRef<HTMLDivElement>(null);
   const mask = async () => {
@@ -67,6 +80,7 @@ function MaskingBody({
       setError(r.reason);
       return;
     }
+    setOwnLeaf(r.path[r.path.length - 1]?.id ?? null);
     const ids = r.plan.targets.map((t) => t.entryId);
     const store = useCompactionStore.getState();
     store.patch(model.sessionId, {
@@ -165,15 +179,44 @@ function MaskingBody({
           {error}
         </p>
       )}
-      <button
-        type="button"
-        className="btn"
-        disabled={n === 0 || busy}
-        onClick={() => void mask()}
-        data-testid="mask-apply"
-      >
-        Mask {plural(n, "output")}
-      </button>
+      {overtaken ? (
+        <div className="cp-error" role="alert" data-testid="mask-overtaken">
+          <p>{overtaken} Nothing was masked.</p>
+          {n > 0 && (
+            <button
+              type="button"
+              className="btn small"
+              disabled={busy}
+              onClick={() => void mask()}
+              data-testid="mask-apply-new"
+            >
+              Mask {plural(n, "output")} (the new plan)
+            </button>
+          )}{" "}
+          <button
+            type="button"
+            className="btn small ghost"
+            onClick={() => {
+              setSeen({ leafId, count: n });
+              const details = bodyRef.current?.closest("details");
+              if (details) details.open = false;
+            }}
+            data-testid="mask-overtaken-cancel"
+          >
+            {n > 0 ? "Cancel" : "Close"}
+          </button>
+        </div>
+      ) : (
+        <button
+          type="button"
+          className="btn"
+          disabled={n === 0 || busy}
+          onClick={() => void mask()}
+          data-testid="mask-apply"
+        >
+          Mask {plural(n, "output")}
+        </button>
+      )}
     </div>
   );
 }

@@ -1,9 +1,13 @@
 /**
- * "What the model sees": the context built from the path (the latest summary first, then the
- * kept and later messages), virtualized, each with its token estimate.
+ * "What the model sees": exactly the messages a request would carry now (the context built from
+ * the path through core's contextRequestMessages: failed and stopped replies left out,
+ * back-to-back user messages joined, the latest summary first as a user message), after the
+ * session's system prompt, virtualized, each with its token estimate.
  */
 
 import { useCallback, useMemo, useRef } from "react";
+import { contextRequestMessages } from "../../core/agent/request-messages.ts";
+import { BRANCH_SUMMARY_PREFIX, COMPACTION_SUMMARY_PREFIX } from "../../core/session/context.ts";
 import type { AgentMessage, SessionEntry } from "../../core/session/types.ts";
 import { SafeText } from "../common/safe-text.tsx";
 import { useListVirtualizer } from "../common/use-list-virtualizer.ts";
@@ -20,16 +24,20 @@ const MAX_RAW_CHARS = 500_000;
 
 export function ModelView({ model }: { model: CompactionModel }) {
   const context = useMemo(() => sharedSessionContext(model.path), [model.path]);
-  const messages = context.messages;
+  const messages = useMemo<AgentMessage[]>(() => {
+    const sent = contextRequestMessages(context.messages);
+    return context.systemMessage ? [context.systemMessage, ...sent] : sent;
+  }, [context]);
+  const first = messages[0]?.role === "system" ? messages[1] : messages[0];
   return (
     <div className="cp-tl-body">
       <p className="cp-note">
         {messages.length} messages are sent to the model
-        {messages[0]?.role === "compactionSummary"
-          ? ", the compaction summary first"
-          : messages[0]?.role === "system" && messages[1]?.role === "compactionSummary"
+        {first && summaryOf(first)
+          ? messages[0]?.role === "system"
             ? ", the system prompt first, then the compaction summary"
-            : ""}
+            : ", the compaction summary first"
+          : ""}
         .
       </p>
       <PinsCarriedNote system={context.systemMessage} className="cp-note" />
@@ -38,6 +46,14 @@ export function ModelView({ model }: { model: CompactionModel }) {
       </RawToggle>
     </div>
   );
+}
+
+/** Whether a sent message starts with a summary (a compaction's or a branch's, as a user message). */
+function summaryOf(m: AgentMessage): boolean {
+  if (m.role !== "user") return false;
+  const text =
+    typeof m.content === "string" ? m.content : m.content[0]?.type === "text" ? m.content[0].text : "";
+  return text.startsWith(COMPACTION_SUMMARY_PREFIX) || text.startsWith(BRANCH_SUMMARY_PREFIX);
 }
 
 /** The whole context as the model reads it, message by message, cut at MAX_RAW_CHARS. */
@@ -77,12 +93,12 @@ function MessageRows({ messages, model }: { messages: readonly AgentMessage[]; m
             timestamp: "",
             message: m,
           } as SessionEntry);
-          const summary = m.role === "compactionSummary" || m.role === "branchSummary";
+          const summary = summaryOf(m);
           return (
             <li
               key={item.key}
               className={`cp-row band-${summary ? "summary" : "context"}`}
-              data-role={m.role}
+              data-role={summary ? "summary" : m.role}
               style={{ transform: `translateY(${item.start}px)` }}
             >
               <span className={`cp-gutter band-${summary ? "summary" : "context"}`} />

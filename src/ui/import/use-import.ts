@@ -5,6 +5,7 @@
  */
 import { useCallback } from "react";
 import type { SessionRow } from "../../services/import/import-instance.ts";
+import { importJournal } from "../../services/import/import-journal-instance.ts";
 import { describeImported, describeNormalized } from "../../services/import/import-report.ts";
 import type { ImportChoice } from "../../services/import/import-service.ts";
 import type { SessionHandover } from "../../services/session/session-handover.ts";
@@ -29,6 +30,8 @@ async function importOne(
   const ui = useUiStore.getState();
   const id = ++jobSeq;
   ui.upsertImport({ id, fileName: file.name, phase: "read", fraction: 0 });
+  // Written down until it ends: an import a crash cuts off is named on the next start.
+  const mark = importJournal.begin(file);
   try {
     // The parser and the rest of the import: a lazy chunk (not in the initial JS).
     const { appImport } = await import("../../services/import/import-instance.ts");
@@ -36,6 +39,7 @@ async function importOne(
     const parsed = await appImport.parseFile(
       file,
       (phase, fraction) => {
+        void mark.phase(phase);
         const now = performance.now();
         if (now - last < 80 && fraction < 1) return;
         last = now;
@@ -63,6 +67,7 @@ async function importOne(
     const chosen = q.existing && !q.problems ? batch.existing : undefined;
     if (q.problems || q.existing) {
       useUiStore.getState().upsertImport({ id, fileName: file.name, phase: "waiting", fraction: 1 });
+      void mark.phase("waiting");
       const { answer, forAll } = chosen
         ? { answer: chosen, forAll: false }
         : await useImportQuestion.getState().ask({
@@ -85,7 +90,10 @@ async function importOne(
       choice = answer === "replace" ? "replace" : answer === "copy" ? "copy" : "new";
     }
     useUiStore.getState().upsertImport({ id, fileName: file.name, phase: "save", fraction: 1 });
-    const saved = await parsedImport.commit(choice);
+    const sessionId = importJournal.sessionIdFor(choice === "copy", candidate.header.id);
+    // Written before the save starts: a cut after it can tell whether the session landed.
+    await mark.phase("save", sessionId);
+    const saved = await parsedImport.commit(choice, sessionId);
     performance.mark("cutpoint:import-stored", {
       detail: { ...candidate.timings, save: saved.saveMs ?? 0, file: file.name },
     });
@@ -105,6 +113,7 @@ async function importOne(
     ui.selectSession(saved.value.id);
     return saved.value;
   } finally {
+    void mark.end();
     const state = useUiStore.getState();
     const previewOver = state.imports.find((j) => j.id === id)?.previewOver;
     state.removeImport(id);

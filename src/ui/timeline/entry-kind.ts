@@ -1,5 +1,6 @@
 /** What a timeline row shows for an entry: its kind, an icon, and a one-line excerpt. */
 import { isPinSection, pinTextOf } from "../../core/agent/pins.ts";
+import { splitProviderWords } from "../../core/agent/provider-words.ts";
 import { isMoveEntry } from "../../core/session/moves.ts";
 import { oneLine as toOneLine } from "../../core/session/one-line.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
@@ -108,7 +109,11 @@ function describeMessage(m: Rec): EntryDescription {
         };
       }
       if (m.stopReason === "error") {
-        const why = typeof m.errorMessage === "string" ? m.errorMessage : "The request failed.";
+        // The plain words only; the provider's own text is in the row's details.
+        const why =
+          typeof m.errorMessage === "string"
+            ? splitProviderWords(m.errorMessage).plain
+            : "The request failed.";
         return { kind: "error", icon: "⚠", label: "Reply failed", excerpt: oneLine(`${why} ${text}`) };
       }
       if (calls.length > 0) {
