@@ -21,6 +21,7 @@ import { storedChunks } from "./sync/objects.ts";
 import {
   BUCKET,
   DAV_USER,
+  envPorts,
   type Running,
   S3_KEY,
   startS3,
@@ -41,9 +42,7 @@ import {
 // Serial: each target's tests share one pair of devices. About 20 to 40 s a test on an idle machine.
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
-const [S3_PORT, DAV_PORT, NO_CORS_PORT] = (process.env.CUTPOINT_SYNC_PORTS ?? "4418,4428,4438")
-  .split(",")
-  .map(Number) as [number, number, number];
+const [S3_PORT, DAV_PORT, NO_CORS_PORT] = envPorts("CUTPOINT_SYNC_PORTS", [4418, 4428, 4438] as const);
 const PASSPHRASE = "tidal basin 42";
 const PREFIX = "shared/";
 /** Past the size fetched without asking (2 MB) and 3 upload pieces of 1 MB. */
