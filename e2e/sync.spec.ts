@@ -134,6 +134,27 @@ function storedEntries(page: Page, session?: string) {
 
 const ids = (list: { id: string }[]) => list.map((e) => e.id).sort();
 
+/** The session only on the target, in the list at 390 px (the drawer) and in the dark: its Fetch button in view. */
+async function onlyOnTargetShots(page: Page, id: string) {
+  for (const [width, scheme] of [
+    [1280, "dark"],
+    [390, "light"],
+    [390, "dark"],
+  ] as const) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    await page.emulateMedia({ colorScheme: scheme });
+    if (width === 390 && scheme === "light") {
+      await page.getByRole("button", { name: "Show the session list" }).click();
+      // The drawer slides in.
+      await expect(page.locator(".sidebar")).toHaveCSS("transform", "none");
+    }
+    await expect(remoteItem(page, id).getByRole("button", { name: /^Fetch/ })).toBeInViewport();
+    await page.screenshot({ path: `${SHOTS}/only-on-target-${width}-${scheme}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
 for (const kind of ["s3", "webdav"] as const) {
   test.describe(kind, () => {
     const server = () => (kind === "s3" ? s3 : dav);
@@ -258,7 +279,8 @@ for (const kind of ["s3", "webdav"] as const) {
       await expect(remoteItem(b.page, BIG_ID)).toContainText(
         `${BIG.entryCount.toLocaleString("en-US")} entries · 2.5 MB`,
       );
-      await b.page.screenshot({ path: `${SHOTS}/${kind}-only-on-target.png` });
+      await b.page.screenshot({ path: `${SHOTS}/${kind}-only-on-target-1280-light.png` });
+      if (kind === "s3") await onlyOnTargetShots(b.page, BIG_ID);
       await fetchFromTarget(b.page, BIG_ID, { via: kind === "s3" ? "list" : "settings" });
       await expect(remoteItem(b.page, BIG_ID)).toHaveCount(0);
       await expect(listStatus(b.page, BIG_ID)).toHaveText("✓ synced", { timeout: 30_000 });

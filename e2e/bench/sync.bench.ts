@@ -1,10 +1,11 @@
 /**
  * First sync of a big session (`npm run bench -- sync`; SYNC_BENCH_MB sets its size, 100 by
  * default), in the BUILT app in headless Chromium, to each local server (s3rver, webdav-server)
- * and back on a second device: device A imports the session and saves the target (the time to its
- * first round's end), device B saves the same target and fetches the session on demand from its session list (the
- * time to it stored); the longest main-thread task on each (target: <= 100 ms), and the bytes stored on
- * the server beside the file's size.
+ * and back on a second device: device A imports the session and saves the target (the time from
+ * Save and sync to its first round's end), device B saves the same target and fetches the session
+ * from its session list (the time to it stored); the long tasks on each (target: <= 100 ms), and
+ * the bytes stored on the server beside the file's size. SYNC_BENCH_PROFILE=1 adds a CPU profile
+ * of each measured step (build with `--minify false` for names).
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
