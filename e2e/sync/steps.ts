@@ -23,7 +23,7 @@ export function syncPanel(page: Page) {
 }
 
 export async function openSettings(page: Page) {
-  await page.getByRole("button", { name: "Settings" }).click();
+  await page.getByRole("button", { name: "Settings", exact: true }).click();
   await expect(syncPanel(page)).toBeVisible();
 }
 
