@@ -21,6 +21,7 @@ import { storedChunks } from "./sync/objects.ts";
 import {
   BUCKET,
   DAV_USER,
+  envPorts,
   type Running,
   S3_KEY,
   startS3,
@@ -31,6 +32,7 @@ import {
 import {
   fetchFromTarget,
   listStatus,
+  remoteItem,
   type SyncForm,
   setUpSync,
   syncFooter,
@@ -41,12 +43,10 @@ import {
 // Serial: each target's tests share one pair of devices. About 20 to 40 s a test on an idle machine.
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
-const [S3_PORT, DAV_PORT, NO_CORS_PORT] = (process.env.CUTPOINT_SYNC_PORTS ?? "4418,4428,4438")
-  .split(",")
-  .map(Number) as [number, number, number];
+const [S3_PORT, DAV_PORT, NO_CORS_PORT] = envPorts("CUTPOINT_SYNC_PORTS", [4418, 4428, 4438] as const);
 const PASSPHRASE = "tidal basin 42";
 const PREFIX = "shared/";
-/** Past the size fetched without asking (2 MB) and 3 upload pieces of 1 MB. */
+/** Past the size fetched without asking (2 MB), and several upload pieces (512 KB each). */
 const BIG = generateBigSession(2.5 * 1024 * 1024);
 const BIG_ID = "00000000-0000-4000-8000-000000000bench";
 const SHOTS = "/tmp/shots-sync";
@@ -133,6 +133,27 @@ function storedEntries(page: Page, session?: string) {
 }
 
 const ids = (list: { id: string }[]) => list.map((e) => e.id).sort();
+
+/** The session only on the target, in the list at 390 px (the drawer) and in the dark: its Fetch button in view. */
+async function onlyOnTargetShots(page: Page, id: string) {
+  for (const [width, scheme] of [
+    [1280, "dark"],
+    [390, "light"],
+    [390, "dark"],
+  ] as const) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    await page.emulateMedia({ colorScheme: scheme });
+    if (width === 390 && scheme === "light") {
+      await page.getByRole("button", { name: "Show the session list" }).click();
+      // The drawer slides in.
+      await expect(page.locator(".sidebar")).toHaveCSS("transform", "none");
+    }
+    await expect(remoteItem(page, id).getByRole("button", { name: /^Fetch/ })).toBeInViewport();
+    await page.screenshot({ path: `${SHOTS}/only-on-target-${width}-${scheme}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: "light" });
+}
 
 for (const kind of ["s3", "webdav"] as const) {
   test.describe(kind, () => {
@@ -248,23 +269,37 @@ for (const kind of ["s3", "webdav"] as const) {
       await syncNow(a.page);
       await expect(listStatus(a.page, BIG_ID)).toHaveText("✓ synced");
 
-      // B: the big session is listed as on the target only, and fetched when asked.
+      // B: the big session is in B's session list as on the target only (with its entries and
+      // size), and fetched when asked: from the list on one target, from Settings on the other.
       await syncNow(b.page);
-      await expect(b.page.locator(`.session-item[data-session-id="${BIG_ID}"]`)).toHaveCount(0);
-      await fetchFromTarget(b.page, BIG_ID);
+      const local = b.page.locator(`.session-item:not(.session-remote)[data-session-id="${BIG_ID}"]`);
+      await expect(local).toHaveCount(0);
+      const where = kind === "s3" ? `bucket ${BUCKET}` : `WebDAV at 127.0.0.1:${DAV_PORT}`;
+      await expect(remoteItem(b.page, BIG_ID)).toContainText(`On ${where}, not on this device`);
+      await expect(remoteItem(b.page, BIG_ID)).toContainText(
+        `${BIG.entryCount.toLocaleString("en-US")} entries · 2.5 MB`,
+      );
+      await b.page.screenshot({ path: `${SHOTS}/${kind}-only-on-target-1280-light.png` });
+      if (kind === "s3") await onlyOnTargetShots(b.page, BIG_ID);
+      await fetchFromTarget(b.page, BIG_ID, { via: kind === "s3" ? "list" : "settings" });
+      await expect(remoteItem(b.page, BIG_ID)).toHaveCount(0);
       await expect(listStatus(b.page, BIG_ID)).toHaveText("✓ synced", { timeout: 30_000 });
+      // Stored on B: after a reload it is an ordinary session of B's, with every entry.
+      await b.page.reload();
+      await expect(local.getByTestId("entry-count")).toHaveText(BIG.entryCount.toLocaleString("en-US"));
+      await expect(remoteItem(b.page, BIG_ID)).toHaveCount(0);
 
       // Every entry once on B, as on A; on the server, whole chunks holding each entry once.
       const [onA, onB] = await Promise.all([storedEntries(a.page, BIG_ID), storedEntries(b.page, BIG_ID)]);
       expect(onA).toHaveLength(BIG.entryCount);
       expect(ids(onB)).toEqual(ids(onA));
       const after = await storedChunks(server(), BIG_ID, PASSPHRASE);
-      expect(after).toHaveLength(3);
+      expect(after.length).toBeGreaterThan(2);
       expect(after.every((c) => c.ids !== null)).toBe(true);
       expect(after.flatMap((c) => c.ids!).sort()).toEqual(ids(onA));
       // Each piece was stored once: the upload went on from the second piece.
-      expect(new Set(stored).size).toBe(3);
-      expect(stored).toHaveLength(3);
+      expect(new Set(stored).size).toBe(after.length);
+      expect(stored).toHaveLength(after.length);
     });
 
     test("encrypted end to end: no object on the server holds the text of a message", async () => {

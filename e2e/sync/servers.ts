@@ -12,6 +12,20 @@ import { join } from "node:path";
 import S3rver from "s3rver";
 import { v2 as webdav } from "webdav-server";
 
+/**
+ * The ports the tests' servers listen on: from the environment variable `name` ("4418,4428,…",
+ * so that several runs on one machine do not collide), else `defaults`. A value that is not a
+ * port stops the run with its name.
+ */
+export function envPorts<T extends readonly number[]>(name: string, defaults: T): { [K in keyof T]: number } {
+  const given = process.env[name];
+  if (!given) return defaults as { [K in keyof T]: number };
+  const ports = given.split(",").map((p) => Number(p.trim()));
+  if (ports.length !== defaults.length || ports.some((p) => !Number.isInteger(p) || p < 1 || p > 65535))
+    throw new Error(`${name}=${given}: give ${defaults.length} port(s), comma-separated`);
+  return ports as unknown as { [K in keyof T]: number };
+}
+
 export const S3_KEY = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
 export const DAV_USER = { user: "alice", password: "app-token-1" };
 export const BUCKET = "cutpoint";

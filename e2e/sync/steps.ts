@@ -23,7 +23,7 @@ export function syncPanel(page: Page) {
 }
 
 export async function openSettings(page: Page) {
-  await page.getByRole("button", { name: "Settings" }).click();
+  await page.getByRole("button", { name: "Settings", exact: true }).click();
   await expect(syncPanel(page)).toBeVisible();
 }
 
@@ -42,8 +42,13 @@ export async function setUpSync(
   options: { expectError?: RegExp; timeout?: number } = {},
 ) {
   await openSettings(page);
+  await fillSyncForm(page, form);
+  await saveSyncForm(page, options);
+}
+
+/** Fills the form of Settings → Sync (open). */
+export async function fillSyncForm(page: Page, form: SyncForm) {
   const panel = syncPanel(page);
-  const before = await syncedAt(page);
   if (form.kind === "s3") {
     await panel.getByLabel("S3-compatible bucket", { exact: true }).check();
     await panel.getByLabel("Endpoint", { exact: true }).fill(form.url);
@@ -60,6 +65,12 @@ export async function setUpSync(
   }
   await panel.getByLabel("Encryption passphrase", { exact: true }).fill(form.passphrase);
   await expect(panel.getByLabel("Encrypt sessions end to end", { exact: true })).toBeChecked();
+}
+
+/** Presses Save and sync (Settings → Sync, filled); waits for the round's outcome and closes Settings. */
+export async function saveSyncForm(page: Page, options: { expectError?: RegExp; timeout?: number } = {}) {
+  const panel = syncPanel(page);
+  const before = await syncedAt(page);
   await panel.getByRole("button", { name: "Save and sync" }).click();
   if (options.expectError) await expect(panel.getByTestId("sync-error")).toHaveText(options.expectError);
   else
@@ -97,11 +108,31 @@ export function listStatus(page: Page, sessionId: string) {
   return page.locator(`.session-item[data-session-id="${sessionId}"]`).getByTestId("session-sync");
 }
 
-/** Fetches a session that is only on the target (Settings → Sync → Fetch); waits for it. */
-export async function fetchFromTarget(page: Page, sessionId: string, timeout = 60_000) {
-  await openSettings(page);
-  const remote = syncPanel(page).getByRole("list", { name: "Sessions only on the target" });
-  await remote.locator(`li[data-session-id="${sessionId}"]`).getByRole("button", { name: "Fetch" }).click();
-  await expect(page.getByTestId("toast").filter({ hasText: /^Fetched “/ })).toBeVisible({ timeout });
-  await closeSettings(page);
+/** A session that is only on the target, as the session list shows it. */
+export function remoteItem(page: Page, sessionId: string) {
+  return page.locator(`.session-remote[data-session-id="${sessionId}"]`);
+}
+
+/**
+ * Fetches a session that is only on the target, from the session list's row (or Settings → Sync →
+ * Fetch); waits for it stored.
+ */
+export async function fetchFromTarget(
+  page: Page,
+  sessionId: string,
+  options: { via?: "list" | "settings"; timeout?: number } = {},
+) {
+  const toast = page.getByTestId("toast").filter({ hasText: /^Fetched “/ });
+  if (options.via === "settings") {
+    await openSettings(page);
+    const remote = syncPanel(page).getByRole("list", { name: "Sessions only on the target" });
+    await remote.locator(`li[data-session-id="${sessionId}"]`).getByRole("button", { name: "Fetch" }).click();
+    await toast.waitFor({ timeout: options.timeout ?? 60_000 });
+    await closeSettings(page);
+  } else {
+    await remoteItem(page, sessionId)
+      .getByRole("button", { name: /^Fetch/ })
+      .click();
+    await toast.waitFor({ timeout: options.timeout ?? 60_000 });
+  }
 }

@@ -6,6 +6,7 @@
  * becoming a new root. Nothing is ever replaced: two devices' appends at the same parent are two
  * children of it, i.e. branches.
  */
+import { runSteps, type Steps } from "../session/steps.ts";
 import type { SessionEntry } from "../session/types.ts";
 
 export interface MergeResult {
@@ -17,35 +18,51 @@ export interface MergeResult {
   skipped: number;
 }
 
+/** Entries handled per step of `mergeEntriesSteps`. */
+const ENTRIES_PER_STEP = 4096;
+
 export function mergeEntries(held: ReadonlySet<string>, batch: readonly SessionEntry[]): MergeResult {
+  return runSteps(mergeEntriesSteps(held, batch));
+}
+
+/** `mergeEntries` a few thousand entries per step (a whole session fetched at once). */
+export function* mergeEntriesSteps(
+  held: ReadonlySet<string>,
+  batch: readonly SessionEntry[],
+): Steps<MergeResult> {
   const known = new Set(held);
   const pending = new Map<string, SessionEntry>();
   let skipped = 0;
+  let n = 0;
   for (const entry of batch) {
     if (known.has(entry.id) || pending.has(entry.id)) skipped++;
     else pending.set(entry.id, entry);
+    if (++n % ENTRIES_PER_STEP === 0) yield;
   }
   const below = new Map<string, SessionEntry[]>();
   for (const entry of pending.values()) {
+    if (++n % ENTRIES_PER_STEP === 0) yield;
     if (entry.parentId === null || known.has(entry.parentId) || !pending.has(entry.parentId)) continue;
     const list = below.get(entry.parentId);
     if (list) list.push(entry);
     else below.set(entry.parentId, [entry]);
   }
   const append: SessionEntry[] = [];
-  const place = (start: SessionEntry) => {
+  function* place(start: SessionEntry): Steps<void> {
     const stack = [start];
     while (stack.length > 0) {
+      if (++n % ENTRIES_PER_STEP === 0) yield;
       const entry = stack.pop()!;
       append.push(entry);
       known.add(entry.id);
       const children = below.get(entry.id);
       if (children) for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
     }
-  };
+  }
   for (const entry of pending.values()) {
+    if (++n % ENTRIES_PER_STEP === 0) yield;
     if (known.has(entry.id)) continue;
-    if (entry.parentId === null || known.has(entry.parentId)) place(entry);
+    if (entry.parentId === null || known.has(entry.parentId)) yield* place(entry);
   }
   const waiting = [...pending.values()].filter((e) => !known.has(e.id));
   return { append, waiting, skipped };

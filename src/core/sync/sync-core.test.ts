@@ -1,8 +1,15 @@
 // Unit tests of the sync layout, chunk format, push plan and manifests.
 import { describe, expect, it } from "vitest";
 import { buildMoveEntry } from "../session/moves.ts";
+import { runSteps } from "../session/steps.ts";
 import type { SessionEntry, SessionHeader } from "../session/types.ts";
-import { decodeChunk, encodeChunk } from "./chunk-format.ts";
+import {
+  decodeChunk,
+  decodeChunkSteps,
+  encodeChunk,
+  encodeChunkBytesSteps,
+  encodeChunkLines,
+} from "./chunk-format.ts";
 import { chunkKey, deviceOfManifest, manifestKey, normalizePrefix } from "./layout.ts";
 import {
   type DeviceManifest,
@@ -38,7 +45,31 @@ describe("chunk format", () => {
   const head = { session: "s1", device: "devA", seq: 3 };
   it("reads back what it wrote", () => {
     const text = encodeChunk(head, [msg("a", null), msg("b", "a")]);
-    expect(decodeChunk(text, head)).toEqual({ ok: true, entries: [msg("a", null), msg("b", "a")] });
+    const entries = [msg("a", null), msg("b", "a")];
+    expect(decodeChunk(text, head)).toEqual({
+      ok: true,
+      entries,
+      lines: entries.map((e) => JSON.stringify(e)),
+    });
+  });
+  it("encodes stored lines as they are, and decodes a big chunk in steps", () => {
+    const entries = Array.from({ length: 1000 }, (_, i) => msg(`e${i}`, i === 0 ? null : `e${i - 1}`));
+    const lines = entries.map((e) => JSON.stringify(e));
+    const text = encodeChunkLines(head, lines);
+    expect(text).toBe(encodeChunk(head, entries));
+    // In pieces of whole lines, as a reader decodes an object.
+    const cut = text.indexOf("\n", text.length / 2) + 1;
+    const steps = decodeChunkSteps([text.slice(0, cut), text.slice(cut)], head);
+    let yields = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) yields++;
+    expect(yields).toBeGreaterThan(10);
+    expect(step.value).toEqual({ ok: true, entries, lines });
+    expect(decodeChunk(encodeChunkLines(head, []), head)).toEqual({ ok: true, entries: [], lines: [] });
+    // The bytes, encoded in steps, are the text's UTF-8, non-ASCII text included.
+    const wide = [...lines, JSON.stringify(msg("ü", "e999")), JSON.stringify(msg("😀", "ü"))];
+    const bytes = runSteps(encodeChunkBytesSteps(head, wide));
+    expect(new TextDecoder().decode(bytes)).toBe(encodeChunkLines(head, wide));
   });
   it("refuses a half-written object and one read under another name", () => {
     const text = encodeChunk(head, [msg("a", null), msg("b", "a")]);

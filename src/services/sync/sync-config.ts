@@ -61,6 +61,16 @@ export function describeTarget(target: SyncTarget): string {
     : `WebDAV folder ${target.url}`;
 }
 
+/** The target in a few words, for the session list ("bucket cutpoint", "WebDAV at cloud.example.com"). */
+export function targetName(target: SyncTarget): string {
+  if (target.kind === "s3") return `bucket ${target.bucket}`;
+  try {
+    return `WebDAV at ${new URL(target.url).host}`;
+  } catch {
+    return "the WebDAV folder";
+  }
+}
+
 export async function loadSyncConfig(db: CutpointDb): Promise<SyncConfig | undefined> {
   const v = await getSetting<SyncConfig>(db, SYNC_CONFIG_SETTING);
   return v && typeof v === "object" && v.target ? v : undefined;

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   DAV_USER,
+  envPorts,
   type Running,
   S3_KEY,
   startS3,
@@ -31,8 +32,8 @@ import { createSyncEngine, type SyncEngine } from "./sync-engine.ts";
 
 const SECRET_TEXT = "the-plaintext-marker-4711";
 const PORTS = {
-  s3: Number(process.env.CUTPOINT_SYNC_UNIT_S3_PORT ?? 4448),
-  dav: Number(process.env.CUTPOINT_SYNC_UNIT_DAV_PORT ?? 4458),
+  s3: envPorts("CUTPOINT_SYNC_UNIT_S3_PORT", [4448] as const)[0],
+  dav: envPorts("CUTPOINT_SYNC_UNIT_DAV_PORT", [4458] as const)[0],
 };
 
 const message = (parentId: string | null, text: string): SessionEntry => ({

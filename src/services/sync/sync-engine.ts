@@ -9,21 +9,13 @@
 
 import { sessionTitle } from "../../core/session/session-name.ts";
 import { deviceOfManifest, MANIFEST_DIR, manifestFolders, manifestKey } from "../../core/sync/layout.ts";
-import {
-  type DeviceManifest,
-  parseManifest,
-  type RemoteSession,
-  remoteSessions,
-} from "../../core/sync/manifest.ts";
-import { mergeEntries } from "../../core/sync/merge.ts";
+import { type DeviceManifest, parseManifest, remoteSessions } from "../../core/sync/manifest.ts";
 import {
   type CutpointDb,
   getSession,
   listDeletedSessions,
   listSessions,
   onEntriesAppended,
-  prepareSession,
-  saveSession,
 } from "../../db/index.ts";
 import { type KeyStores, keyStatus } from "../keys/key-vault.ts";
 import {
@@ -33,13 +25,15 @@ import {
   loadSyncConfig,
   openStore,
   readSecrets,
+  targetName,
   targetUrl,
 } from "./sync-config.ts";
 import { createSyncCipher, type SyncCipher } from "./sync-crypto.ts";
 import { applyDeletes } from "./sync-deletes.ts";
+import { fetchInto } from "./sync-fetch.ts";
 import { type ObjectIo, readText, writeText } from "./sync-objects.ts";
-import { pullSession, pushSession, type RoundContext, readChunkEntries } from "./sync-session.ts";
-import { loadOwnManifest, loadSessionState, saveOwnManifest, saveSessionState } from "./sync-state.ts";
+import { pullSession, pushSession, type RoundContext } from "./sync-session.ts";
+import { loadOwnManifest, loadSessionState, saveOwnManifest } from "./sync-state.ts";
 import { allSessionStatuses, type SessionSyncStatus, type SyncStatus, sessionStatus } from "./sync-status.ts";
 import { done, failed, type SyncFailure, type SyncResult } from "./sync-transport.ts";
 
@@ -137,7 +131,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
 
   async function open(
     interactive: boolean,
-  ): Promise<SyncResult<{ ctx: RoundContext; label: string } | null>> {
+  ): Promise<SyncResult<{ ctx: RoundContext; label: string; name: string } | null>> {
     const config = await loadSyncConfig(db);
     if (!config) return done(null);
     if (!interactive && (await keyStatus(stores, targetUrl(config.target))).key?.locked)
@@ -164,30 +158,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       own,
       onProgress: (sessionId, d, total) => set({ progress: { sessionId, done: d, total } }),
     };
-    return done({ ctx, label: describeTarget(config.target) });
-  }
-
-  async function fetchInto(ctx: RoundContext, remote: RemoteSession): Promise<SyncResult<void>> {
-    const refs = ctx.manifests
-      .filter((m) => m.sessions[remote.id])
-      .flatMap((m) =>
-        Array.from({ length: m.sessions[remote.id]!.chunks }, (_, i) => ({ device: m.device, seq: i + 1 })),
-      );
-    const got = await readChunkEntries(ctx, remote.id, refs);
-    if (!got.ok) return got;
-    const merged = mergeEntries(new Set(), got.value.entries);
-    const saved = await saveSession(db, prepareSession(remote.header, merged.append), "new");
-    if (!saved.ok) return failed("other", saved.error.message);
-    const state = await loadSessionState(db, remote.id, saved.value.generation);
-    const { [ctx.device]: _, ...read } = got.value.read;
-    await saveSessionState(db, remote.id, {
-      ...state,
-      pushedSeq: saved.value.lastSeq,
-      read,
-      waiting: merged.waiting,
-      deletedBySync: false,
-    });
-    return done(undefined);
+    return done({ ctx, label: describeTarget(config.target), name: targetName(config.target) });
   }
 
   async function round(interactive: boolean): Promise<SyncStatus> {
@@ -197,11 +168,18 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       return status;
     }
     if (opened.value === null) {
-      set({ phase: "off", target: undefined, message: undefined, sessions: {}, remote: [] });
+      set({
+        phase: "off",
+        target: undefined,
+        targetName: undefined,
+        message: undefined,
+        sessions: {},
+        remote: [],
+      });
       return status;
     }
-    const { ctx, label } = opened.value;
-    set({ phase: "running", target: label });
+    const { ctx, label, name } = opened.value;
+    set({ phase: "running", target: label, targetName: name });
     const manifests = await readManifests(ctx.io);
     if (!manifests.ok) return finish(ctx, manifests.error, {});
     ctx.manifests = manifests.value.manifests;
@@ -338,7 +316,11 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       const remote = remoteSessions(ctx.manifests).find((r) => r.id === id);
       if (!remote) return failed("missing", "That session is no longer on the target.");
       const r = await fetchInto(ctx, remote);
-      if (r.ok) void syncNow();
+      if (r.ok) {
+        // Here now: no longer listed as only on the target.
+        set({ remote: status.remote.filter((x) => x.id !== id) });
+        void syncNow();
+      }
       return r;
     },
     async reconfigure() {

@@ -89,7 +89,7 @@ export function createS3Store(
     async put(name, body, contentType) {
       const r = await send(`${bucketUrl}/${encodeKey(target.prefix + name)}`, {
         method: "PUT",
-        body: body as Uint8Array<ArrayBuffer>,
+        body,
         headers: { "content-type": contentType },
       });
       if (!r.ok) return r;

@@ -8,7 +8,8 @@ import { sessionTitle } from "../../core/session/session-name.ts";
 import { resolveLeafId } from "../../core/session/tree.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { isLeafEntry } from "../../core/session/types.ts";
-import { decodeChunk, encodeChunk } from "../../core/sync/chunk-format.ts";
+import { decodeChunkSteps, encodeChunkBytesSteps } from "../../core/sync/chunk-format.ts";
+import { linesByEntry, type ParsedLines, parseLinesSteps } from "../../core/sync/jsonl-lines.ts";
 import { chunkFolders, chunkKey } from "../../core/sync/layout.ts";
 import { type DeviceManifest, unreadChunks } from "../../core/sync/manifest.ts";
 import { mergeEntries, positionAfterMerge } from "../../core/sync/merge.ts";
@@ -17,14 +18,13 @@ import {
   appendEntries,
   type CutpointDb,
   chunkText,
-  parseChunkText,
+  decodedPieces,
   readChunks,
-  readEntries,
   type SessionRow,
-  utf8Length,
 } from "../../db/index.ts";
 import { newEntryId } from "../common/ids.ts";
-import { type ObjectIo, readText, writeText } from "./sync-objects.ts";
+import { runStepsInSlices } from "../common/yield.ts";
+import { type ObjectIo, readBytes, writeBytes } from "./sync-objects.ts";
 import { type SessionSyncState, saveAfterChunk, saveSessionState } from "./sync-state.ts";
 import { done, type SyncResult } from "./sync-transport.ts";
 
@@ -40,8 +40,17 @@ export interface RoundContext {
   onProgress?: (sessionId: string, done: number, total: number) => void;
 }
 
-/** Target size of an uploaded chunk's JSONL. */
-export const PIECE_BYTES = 1024 * 1024;
+/**
+ * Target size of an uploaded chunk's JSONL (characters, close to bytes for JSONL). Each is
+ * encrypted and decrypted whole (AES-GCM), the longest native step on the page: 512 KB rather
+ * than 1 MB halves it (e2e/bench/sync.bench.ts).
+ */
+export const PIECE_CHARS = 512 * 1024;
+/**
+ * Work per task while sync parses, merges or builds a big session (a first sync of 100 MB):
+ * the page paints and answers between slices.
+ */
+export const SYNC_SLICE_MS = 10;
 const CHUNK_TYPE = "application/x-ndjson";
 
 /** Reads chunks in order, per device stopping at the first one not (completely) there yet. */
@@ -49,24 +58,54 @@ export async function readChunkEntries(
   ctx: RoundContext,
   session: string,
   refs: readonly { device: string; seq: number }[],
-): Promise<SyncResult<{ entries: SessionEntry[]; read: Record<string, number> }>> {
+): Promise<SyncResult<ParsedLines & { read: Record<string, number> }>> {
   const entries: SessionEntry[] = [];
+  const lines: string[] = [];
   const read: Record<string, number> = {};
   const stopped = new Set<string>();
   for (const ref of refs) {
     if (stopped.has(ref.device)) continue;
-    const text = await readText(ctx.io, chunkKey(session, ref.device, ref.seq));
-    if (!text.ok) return text;
-    const decoded = text.value === null ? undefined : decodeChunk(text.value, { session, ...ref });
+    const bytes = await readBytes(ctx.io, chunkKey(session, ref.device, ref.seq));
+    if (!bytes.ok) return bytes;
+    const decoded =
+      bytes.value === null
+        ? undefined
+        : await runStepsInSlices(
+            decodeChunkSteps(decodedPieces(bytes.value), { session, ...ref }),
+            SYNC_SLICE_MS,
+          );
     if (!decoded?.ok) {
       // Not there or half-written: read again next round.
       stopped.add(ref.device);
       continue;
     }
-    entries.push(...decoded.entries);
+    for (let i = 0; i < decoded.entries.length; i++) {
+      entries.push(decoded.entries[i]!);
+      lines.push(decoded.lines[i]!);
+    }
     read[ref.device] = ref.seq;
   }
-  return done({ entries, read });
+  return done({ entries, lines, read });
+}
+
+/**
+ * The entries (with their stored lines) of a session's local chunks after `afterSeq` that `keep`
+ * accepts, parsed in slices; `onChunk` learns where each chunk's entries end.
+ */
+async function localLines(
+  db: CutpointDb,
+  sessionId: string,
+  afterSeq: number,
+  keep: (seq: number) => boolean,
+  onChunk?: (seq: number, end: number) => void,
+): Promise<ParsedLines> {
+  const out: ParsedLines = { entries: [], lines: [] };
+  for (const chunk of await readChunks(db, sessionId, afterSeq)) {
+    if (!keep(chunk.seq)) continue;
+    await runStepsInSlices(parseLinesSteps(await chunkText(chunk), out), SYNC_SLICE_MS);
+    onChunk?.(chunk.seq, out.entries.length);
+  }
+  return out;
 }
 
 /** The entry a position stands for (a move's target, a `leaf` entry's target). */
@@ -88,7 +127,7 @@ export async function pullSession(
   if (refs.length === 0 && state.waiting.length === 0) return done(0);
   const got = await readChunkEntries(ctx, row.id, refs);
   if (!got.ok) return got;
-  const local = await readEntries(ctx.db, row.id);
+  const local = (await localLines(ctx.db, row.id, 0, () => true)).entries;
   const byId = new Map(local.map((e) => [e.id, e] as const));
   const merged = mergeEntries(new Set(byId.keys()), [...state.waiting, ...got.value.entries]);
   const next: SessionSyncState = {
@@ -126,12 +165,13 @@ export async function pullSession(
 }
 
 /** This device's entries not on the target yet (local chunks pushedSeq+1..maxSeq, merges left out). */
-async function freshEntries(ctx: RoundContext, row: SessionRow, state: SessionSyncState, maxSeq: number) {
-  const chunks = (await readChunks(ctx.db, row.id, state.pushedSeq)).filter(
-    (c) => c.seq <= maxSeq && !state.mergedSeqs.includes(c.seq),
+function freshLines(ctx: RoundContext, row: SessionRow, state: SessionSyncState, maxSeq: number) {
+  return localLines(
+    ctx.db,
+    row.id,
+    state.pushedSeq,
+    (seq) => seq <= maxSeq && !state.mergedSeqs.includes(seq),
   );
-  const texts = await Promise.all(chunks.map(chunkText));
-  return texts.flatMap((t) => parseChunkText(t));
 }
 
 /** Entries of this device still to upload (what the status shows as waiting). */
@@ -140,31 +180,41 @@ export async function waitingEntries(
   row: SessionRow,
   state: SessionSyncState,
 ) {
-  const chunks = (await readChunks(ctx.db, row.id, state.pushedSeq)).filter(
-    (c) => !state.mergedSeqs.includes(c.seq),
+  // With an upload in pieces under way, where the entries it planned end.
+  let plannedEnd = 0;
+  const maxSeq = state.pushing?.maxSeq ?? 0;
+  const fresh = await localLines(
+    ctx.db,
+    row.id,
+    state.pushedSeq,
+    (seq) => !state.mergedSeqs.includes(seq),
+    (seq, end) => {
+      if (seq <= maxSeq) plannedEnd = end;
+    },
   );
-  const texts = await Promise.all(chunks.map(chunkText));
-  const fresh = texts.flatMap((t) => parseChunkText(t));
-  if (!state.pushing) return waitingCount(fresh);
-  // An upload in pieces under way: the pieces already up are not waiting.
-  const { maxSeq, sent } = state.pushing;
-  const planned = chunks.flatMap((c, i) => (c.seq <= maxSeq ? parseChunkText(texts[i]!) : []));
-  return waitingCount(fresh) - waitingCount(planPush(state.held, planned).send.slice(0, sent));
+  if (!state.pushing) return waitingCount(fresh.entries);
+  // The pieces already up are not waiting.
+  const planned = fresh.entries.slice(0, plannedEnd);
+  return (
+    waitingCount(fresh.entries) -
+    waitingCount(planPush(state.held, planned).send.slice(0, state.pushing.sent))
+  );
 }
 
-function pieces(entries: readonly SessionEntry[]): SessionEntry[][] {
-  const out: SessionEntry[][] = [];
-  let piece: SessionEntry[] = [];
+/** The lines of `entries` in upload pieces of about PIECE_CHARS. */
+function pieces(entries: readonly SessionEntry[], lineOf: (e: SessionEntry) => string): string[][] {
+  const out: string[][] = [];
+  let piece: string[] = [];
   let size = 0;
   for (const e of entries) {
-    const n = utf8Length(JSON.stringify(e)) + 1;
-    if (piece.length > 0 && size + n > PIECE_BYTES) {
+    const line = lineOf(e);
+    if (piece.length > 0 && size + line.length + 1 > PIECE_CHARS) {
       out.push(piece);
       piece = [];
       size = 0;
     }
-    piece.push(e);
-    size += n;
+    piece.push(line);
+    size += line.length + 1;
   }
   if (piece.length > 0) out.push(piece);
   return out;
@@ -177,10 +227,12 @@ export async function pushSession(
   state: SessionSyncState,
 ): Promise<SyncResult<number>> {
   const maxSeq = state.pushing?.maxSeq ?? row.lastSeq;
-  const fresh = await freshEntries(ctx, row, state, maxSeq);
-  const plan = planPush(state.held, fresh);
+  const fresh = await freshLines(ctx, row, state, maxSeq);
+  const lines = linesByEntry(fresh);
+  const plan = planPush(state.held, fresh.entries);
   let sent = state.pushing?.sent ?? 0;
-  const todo = pieces(plan.send.slice(sent));
+  // Stored lines go up as they are; a marker kept back from an earlier round is written anew.
+  const todo = pieces(plan.send.slice(sent), (e) => lines.get(e) ?? JSON.stringify(e));
   const total = plan.send.length;
   let uploaded = 0;
   let current: SessionSyncState = state;
@@ -189,8 +241,11 @@ export async function pushSession(
     const seq = (record?.chunks ?? 0) + 1;
     const folders = await ctx.io.store.ensureFolders(chunkFolders(row.id));
     if (!folders.ok) return folders;
-    const text = encodeChunk({ session: row.id, device: ctx.device, seq }, piece);
-    const put = await writeText(ctx.io, chunkKey(row.id, ctx.device, seq), text, CHUNK_TYPE);
+    const bytes = await runStepsInSlices(
+      encodeChunkBytesSteps({ session: row.id, device: ctx.device, seq }, piece),
+      SYNC_SLICE_MS,
+    );
+    const put = await writeBytes(ctx.io, chunkKey(row.id, ctx.device, seq), bytes, CHUNK_TYPE);
     if (!put.ok) return put;
     sent += piece.length;
     uploaded += piece.length;
@@ -202,7 +257,7 @@ export async function pushSession(
           header: row.header,
           chunks: seq,
           entries: (record?.entries ?? 0) + piece.length,
-          bytes: (record?.bytes ?? 0) + utf8Length(text),
+          bytes: (record?.bytes ?? 0) + bytes.length,
           title: sessionTitle(row),
         },
       },

@@ -19,6 +19,8 @@ export interface SyncStatus {
   /** "off": no target set; nothing is sent. */
   phase: "off" | "idle" | "running" | "error";
   target?: string;
+  /** The target in a few words (targetName). */
+  targetName?: string;
   message?: string;
   lastSyncedAt?: number;
   sessions: Record<string, SessionSyncStatus>;

@@ -18,7 +18,7 @@ export interface SyncStore {
   /** scheme://host:port of every request. */
   origin: string;
   /** Writes (or rewrites) an object whole. */
-  put(name: string, body: Uint8Array, contentType: string): Promise<SyncResult<void>>;
+  put(name: string, body: Blob, contentType: string): Promise<SyncResult<void>>;
   /** An object's bytes; null when there is none. */
   get(name: string): Promise<SyncResult<Uint8Array | null>>;
   /** The names of the objects right inside folder `dir` (ends with '/'). */

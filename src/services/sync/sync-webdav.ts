@@ -72,7 +72,7 @@ export function createWebDavStore(
     async put(name, body, contentType) {
       const r = await send(name, {
         method: "PUT",
-        body: body as Uint8Array<ArrayBuffer>,
+        body,
         headers: { "content-type": contentType },
       });
       if (!r.ok) return r;

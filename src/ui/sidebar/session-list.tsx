@@ -1,4 +1,7 @@
-/** The stored sessions (metadata only, live): open, rename, export, delete. */
+/**
+ * The stored sessions (metadata only, live): open, rename, export, delete; after them, the
+ * sessions that are only on the sync target (Fetch).
+ */
 import { useEffect, useRef, useState } from "react";
 import { sessionTitle } from "../../core/session/session-name.ts";
 import { type SessionRow, storedSessions } from "../../services/session/sessions-instance.ts";
@@ -9,7 +12,9 @@ import { ConfirmDeleteDialog, RenameDialog } from "../common/session-dialogs.tsx
 import { useLive } from "../data/use-live.ts";
 import { formatBytes, formatCount, formatDate } from "../format.ts";
 import { useSessionActions } from "../hooks/use-session-actions.ts";
+import { RemoteSessionItems } from "../sync/remote-sessions.tsx";
 import { SessionSyncBadge } from "../sync/sync-badge.tsx";
+import { useSyncStatus } from "../sync/use-sync.ts";
 
 type Pending = { kind: "rename" | "delete"; row: SessionRow } | undefined;
 
@@ -19,6 +24,7 @@ export function SessionList() {
   const select = useUiStore((s) => s.selectSession);
   const actions = useSessionActions();
   const [pending, setPending] = useState<Pending>(undefined);
+  const sync = useSyncStatus();
   // After a delete, the focus goes to the session now at the deleted one's place (its button is gone).
   const listRef = useRef<HTMLUListElement>(null);
   const focusAfter = useRef<{ id: string; at: number } | null>(null);
@@ -31,7 +37,8 @@ export function SessionList() {
   }, [sessions]);
 
   if (sessions === undefined) return <p className="center-note">Loading…</p>;
-  if (sessions.length === 0) return <p className="center-note">No sessions yet.</p>;
+  if (sessions.length === 0 && sync.remote.length === 0)
+    return <p className="center-note">No sessions yet.</p>;
   return (
     <>
       <ul className="session-list" aria-label="Sessions" ref={listRef}>
@@ -90,6 +97,7 @@ export function SessionList() {
             </li>
           );
         })}
+        <RemoteSessionItems remote={sync.remote} where={sync.targetName ?? "the sync target"} />
       </ul>
       {pending?.kind === "rename" && (
         <RenameDialog

@@ -11,6 +11,7 @@ import { useUiStore } from "../../store/ui-store.ts";
 import { formatCountOf } from "../format.ts";
 import { apacheCorsLines, NEXTCLOUD_CORS_NOTE, s3CorsJson } from "./cors-text.ts";
 import { sessionSyncLine } from "./sync-text.ts";
+import { useFetchRemote } from "./use-fetch-remote.ts";
 import { appSyncEngine, useSyncStatus } from "./use-sync.ts";
 import "./sync.css";
 
@@ -98,7 +99,7 @@ export function SyncSettings() {
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [busy, setBusy] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
-  const [fetching, setFetching] = useState<string | null>(null);
+  const { fetching, fetchOne } = useFetchRemote();
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
   const origin = typeof location === "undefined" ? "https://cutpoint.example" : location.origin;
 
@@ -159,14 +160,6 @@ export function SyncSettings() {
       kind: "info",
       message: "Sync is off. Every session stays on this device; nothing more is sent.",
     });
-  };
-
-  const fetchOne = async (id: string, title: string) => {
-    setFetching(id);
-    const r = await (await appSyncEngine()).fetchSession(id);
-    setFetching(null);
-    if (r.ok) toast({ kind: "info", message: `Fetched “${title}” from the target.` });
-    else toast({ kind: "error", message: r.error.message });
   };
 
   const sessions = Object.entries(status.sessions);
