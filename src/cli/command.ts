@@ -15,6 +15,8 @@ import {
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
+  /** Writes bytes (UTF-8) to the same place as `out`, when the output takes bytes (main's stdout). */
+  outBytes?(bytes: Uint8Array): void;
   /** Resolves once written output has gone out (a slow pipe); commands that print a lot await it. */
   drain?(): Promise<void>;
 }

@@ -24,6 +24,7 @@ import {
 } from "./command.ts";
 import { sessionPath } from "./leaf-paths.ts";
 import { createMessageExcerpter } from "./message-excerpt.ts";
+import { createOutputBuffer } from "./output.ts";
 
 export interface ContextMessageRow {
   index: number;
@@ -57,15 +58,14 @@ export function rowJson(r: ContextMessageRow): string {
   return `{"index":${r.index},"role":${JSON.stringify(r.role)},"entryId":${JSON.stringify(r.entryId)},"line":${r.line},"tokens":${r.tokens},"excerpt":${JSON.stringify(r.excerpt)}}`;
 }
 
-/** Writes `count` pieces in batches, waiting for a slow reader between batches. */
+/** Writes `count` pieces, waiting for a slow reader after each write. */
 async function writeRows(io: CliIo, count: number, piece: (i: number) => string): Promise<void> {
-  const BATCH = 2000;
-  for (let start = 0; start < count; start += BATCH) {
-    let text = "";
-    for (let i = start; i < Math.min(count, start + BATCH); i++) text += piece(i);
-    io.out(text);
-    await io.drain?.();
+  const out = createOutputBuffer(io);
+  for (let i = 0; i < count; i++) {
+    out.write(piece(i));
+    if (out.unsettled) await out.settle();
   }
+  out.flush();
 }
 
 export const contextCommand: CliCommand = {
