@@ -198,7 +198,7 @@ test("open pi's agent folder: its settings.json and models.json are offered for 
   await dialog.getByRole("button", { name: "Choose the folder…" }).click();
   await expect(dialog.getByRole("heading", { name: fixtureCwd })).toBeVisible();
   await expect(dialog.getByTestId("pi-folder-settings")).toContainText(
-    "agent holds pi's settings.json and models.json.",
+    "The folder agent holds pi's settings.json and models.json.",
   );
   await dialog.getByRole("button", { name: "Review pi's settings from this folder…" }).click();
 

@@ -79,7 +79,7 @@ export function PiFolderDialog({ onClose }: { onClose: () => void }) {
 
   if (settingsOpen) return <PiSettingsDialog onClose={onClose} fromFolder={fromFolder} />;
   return (
-    <Dialog open title="pi's sessions folder" onClose={onClose} name="pi-folder">
+    <Dialog open title="pi's folder" onClose={onClose} name="pi-folder">
       <p className="muted">
         pi's own windows and compaction settings (settings.json, models.json):{" "}
         <button type="button" className="btn" onClick={() => setSettingsOpen("picker")}>
@@ -167,7 +167,7 @@ function FolderSettings({ listing, onReview }: { listing: PiFolderOpened; onRevi
     );
   return (
     <p data-testid="pi-folder-settings">
-      {listing.name} holds pi's {found.map((k) => `${k}.json`).join(" and ")}.{" "}
+      The folder <code>{listing.name}</code> holds pi's {found.map((k) => `${k}.json`).join(" and ")}.{" "}
       <button type="button" className="btn" onClick={onReview}>
         Review pi's settings from this folder…
       </button>
