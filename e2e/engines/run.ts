@@ -14,7 +14,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readSessionFile } from "../../src/cli/command.ts";
+import { readSessionFileWithBytes } from "../../src/cli/command.ts";
 import { serializeParsedSession } from "../../src/core/session/index.ts";
 import { PI_FIXTURE } from "../pages/app-knowledge.ts";
 import type { EngineDriver, EngineName, LaunchOptions } from "./driver.ts";
@@ -85,7 +85,7 @@ function launch(engine: EngineName, o: LaunchOptions): Promise<EngineDriver> {
 
 /** What the fixture's export is in Chromium (the Playwright suite holds it to the CLI's migrate). */
 async function fixtureExport(): Promise<Buffer> {
-  const parsed = await readSessionFile(PI_FIXTURE, { quiet: true });
+  const parsed = await readSessionFileWithBytes(PI_FIXTURE, { quiet: true });
   if (!parsed.ok) throw new Error(parsed.error);
   const parts = serializeParsedSession(parsed.value, parsed.value.bytes);
   return Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : p)));

@@ -3,13 +3,20 @@
  * main.ts dispatches on its `name`. Adding a command = write `xxx-command.ts` exporting a
  * `CliCommand`, then one import and one row in main.ts's COMMANDS table.
  */
-import { readFile } from "node:fs/promises";
-import { type ParsedSession, parseSessionBytes } from "../core/session/index.ts";
+import { type FileHandle, open, readFile } from "node:fs/promises";
+import {
+  createSessionByteParser,
+  type ParsedSession,
+  type ParseResult,
+  parseSessionBytes,
+} from "../core/session/index.ts";
 
 /** Where a command writes. Tests pass collectors; main passes process streams. */
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
+  /** Writes bytes (UTF-8) to the same place as `out`, when the output takes bytes (main's stdout). */
+  outBytes?(bytes: Uint8Array): void;
   /** Resolves once written output has gone out (a slow pipe); commands that print a lot await it. */
   drain?(): Promise<void>;
 }
@@ -94,11 +101,58 @@ export function problemsWarning(path: string, problems: ParsedSession["problems"
   return `${path}: warning: line ${first.line}: ${first.reason}${more}; see npm run cli -- inspect ${path}\n`;
 }
 
+/** What a file that cannot be read is called in an error: "<path>: cannot read (no such file)". */
+function cannotRead(path: string, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const why =
+    code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (code ?? String(error));
+  return `${path}: cannot read (${why})`;
+}
+
+/** The parse's result as the CLI says it: errors name the file (and line); problems go to the sink. */
+function checkedParse(path: string, result: ParseResult, quiet: boolean): Result<ParsedSession> {
+  if (!result.ok) {
+    const where = result.error.line === undefined ? "" : `:${result.error.line}`;
+    return { ok: false, error: `${path}${where}: ${result.error.message}` };
+  }
+  if (!quiet && result.value.problems.length > 0) problemSink?.(problemsWarning(path, result.value.problems));
+  return { ok: true, value: result.value };
+}
+
+/** Bytes read per piece: the file streams into the parser and is never whole in memory. */
+const PIECE_BYTES = 1024 * 1024;
+
 /**
- * Reads and parses a session file; errors are messages naming the file (and line). Its problems
- * go to the sink (`reportProblemsTo`) unless `quiet` (a command that reports them itself).
+ * Reads and parses a session file a piece at a time (a 100 MB file never sits in memory beside
+ * its entries); errors are messages naming the file (and line). Its problems go to the sink
+ * (`reportProblemsTo`) unless `quiet` (a command that reports them itself).
  */
 export async function readSessionFile(
+  path: string,
+  { quiet = false }: { quiet?: boolean } = {},
+): Promise<Result<ParsedSession>> {
+  const parser = createSessionByteParser();
+  // A plain Uint8Array, reused for every piece: the parser copies a line's unfinished tail with
+  // slice(), which on a Node Buffer would be a view into the next piece.
+  const piece = new Uint8Array(PIECE_BYTES);
+  let file: FileHandle | undefined;
+  try {
+    file = await open(path, "r");
+    for (;;) {
+      const { bytesRead } = await file.read(piece, 0, PIECE_BYTES, null);
+      if (bytesRead === 0) break;
+      parser.push(piece.subarray(0, bytesRead));
+    }
+  } catch (error) {
+    return { ok: false, error: cannotRead(path, error) };
+  } finally {
+    await file?.close();
+  }
+  return checkedParse(path, parser.finish(), quiet);
+}
+
+/** `readSessionFile` that also keeps the file's bytes (migrate writes unchanged lines as they are). */
+export async function readSessionFileWithBytes(
   path: string,
   { quiet = false }: { quiet?: boolean } = {},
 ): Promise<Result<ParsedSession & { bytes: Uint8Array }>> {
@@ -106,18 +160,10 @@ export async function readSessionFile(
   try {
     bytes = await readFile(path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (code ?? String(error));
-    return { ok: false, error: `${path}: cannot read (${why})` };
+    return { ok: false, error: cannotRead(path, error) };
   }
-  const result = parseSessionBytes(bytes);
-  if (!result.ok) {
-    const where = result.error.line === undefined ? "" : `:${result.error.line}`;
-    return { ok: false, error: `${path}${where}: ${result.error.message}` };
-  }
-  if (!quiet && result.value.problems.length > 0) problemSink?.(problemsWarning(path, result.value.problems));
-  return { ok: true, value: { ...result.value, bytes } };
+  const parsed = checkedParse(path, parseSessionBytes(bytes), quiet);
+  return parsed.ok ? { ok: true, value: { ...parsed.value, bytes } } : parsed;
 }
 
 /** A whole-number option (`fallback` when absent). */

@@ -5,9 +5,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createPlanner } from "../core/compaction/index.ts";
-import { buildTreeIndex, getPath, type SessionEntry } from "../core/session/index.ts";
+import { buildTreeIndex, getPath, type ParsedSession, type SessionEntry } from "../core/session/index.ts";
 import { assistant, msg, user } from "../core/session/test-builders.ts";
-import { LeafPathWalker } from "./leaf-paths.ts";
+import { LeafPathWalker, sessionPath } from "./leaf-paths.ts";
 
 /** Entries whose parents are arbitrary: earlier entries, later ones (cycles), missing ids, null; ids may repeat. */
 const forest = fc
@@ -79,5 +79,27 @@ describe("LeafPathWalker", () => {
     expect(w2.moveTo("b").map((e) => e.id)).toEqual([...entries.slice(0, 10).map((e) => e.id), "b"]);
     expect(w2.kept).toBe(10);
     expect(w2.moveTo(null)).toEqual([]);
+  });
+});
+
+describe("sessionPath", () => {
+  it("gives each path entry its own line, on damaged trees too (parents after children, repeated ids)", () => {
+    fc.assert(
+      fc.property(forest, fc.option(fc.nat(60)), (entries, pick) => {
+        const lines = entries.map((_, i) => 10 + 3 * i);
+        const session = { entries, lines } as unknown as ParsedSession;
+        const leafLine = pick === null ? undefined : lines[pick % entries.length];
+        const result = sessionPath(session, leafLine);
+        if (!result.ok) throw new Error(result.error);
+        const leafId = leafLine === undefined ? entries.at(-1)!.id : entries[lines.indexOf(leafLine)]!.id;
+        const byId = new Map<string, SessionEntry>();
+        for (let i = entries.length - 1; i >= 0; i--) byId.set(entries[i]!.id, entries[i]!);
+        const expected = getPath(byId, leafId);
+        expect(result.value.path).toEqual(expected);
+        expect(result.value.lines).toEqual(expected.map((e) => lines[entries.indexOf(e)]));
+        expect(result.value.leafLine).toBe(result.value.lines.at(-1) ?? null);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -5,10 +5,10 @@
  * follows it only indexes the difference (planning at every line of a linear session is O(n)).
  */
 import {
-  buildTreeIndex,
   currentPath,
   getPath,
   type ParsedSession,
+  pathTo,
   type SessionEntry,
   type TreeIndex,
 } from "../core/session/index.ts";
@@ -33,17 +33,31 @@ export function lineIndex(session: ParsedSession): Map<SessionEntry, number> {
 /** The current path (leaf on load), or the path ending at the entry on `leafLine`. */
 export function sessionPath(session: ParsedSession, leafLine?: number): Result<SessionPath> {
   const { entries, lines } = session;
-  const index = buildTreeIndex(entries);
   let path: SessionEntry[];
-  if (leafLine === undefined) path = currentPath(entries, index);
+  if (leafLine === undefined) path = currentPath(entries);
   else {
     const at = lines.indexOf(leafLine);
     if (at < 0) return { ok: false, error: `no entry on line ${leafLine}` };
-    path = getPath(index.byId, entries[at]!.id);
+    path = pathTo(entries, entries[at]!.id);
   }
-  const lineOf = lineIndex(session);
-  const pathLines = path.map((e) => lineOf.get(e) ?? 0);
+  const pathLines = linesOf(session, path);
   return { ok: true, value: { path, lines: pathLines, leafLine: pathLines.at(-1) ?? null } };
+}
+
+/**
+ * The physical line of each path entry. A path is in file order in any file pi wrote (a parent
+ * before its child), so one pass over the entries finds them all without a map; a path out of
+ * file order (a damaged file) is looked up in `lineIndex` from the first entry not found.
+ */
+function linesOf(session: ParsedSession, path: readonly SessionEntry[]): number[] {
+  const { entries, lines } = session;
+  const out: number[] = [];
+  for (let i = 0; i < entries.length && out.length < path.length; i++)
+    if (entries[i] === path[out.length]) out.push(lines[i]!);
+  if (out.length === path.length) return out;
+  const lineOf = lineIndex(session);
+  for (let j = out.length; j < path.length; j++) out.push(lineOf.get(path[j]!) ?? 0);
+  return out;
 }
 
 /** What follows the walker's path: the incremental planner satisfies it. */

@@ -75,6 +75,7 @@ if (isEntry) {
     exitQuietlyOnClosedPipe(stream, (code) => process.exit(code));
   const io: CliIo = {
     out: (t) => process.stdout.write(t),
+    outBytes: (b) => process.stdout.write(b),
     err: (t) => process.stderr.write(t),
     // Writes to a pipe queue up in memory while the reader is slower: wait for them.
     drain: () =>

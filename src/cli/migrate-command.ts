@@ -14,7 +14,7 @@ import {
   EXIT_OK,
   EXIT_USAGE,
   parseArgs,
-  readSessionFile,
+  readSessionFileWithBytes,
 } from "./command.ts";
 
 export const migrateCommand: CliCommand = {
@@ -38,7 +38,7 @@ export const migrateCommand: CliCommand = {
       );
       return EXIT_USAGE;
     }
-    const session = await readSessionFile(input, { quiet: true });
+    const session = await readSessionFileWithBytes(input, { quiet: true });
     if (!session.ok) {
       io.err(`${session.error}\n`);
       return EXIT_FAILURE;

@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPlanner } from "../core/compaction/index.ts";
 import { parseSessionJsonl } from "../core/session/index.ts";
-import type { ContextReport } from "./context-command.ts";
+import { type ContextMessageRow, type ContextReport, rowJson } from "./context-command.ts";
 import { lineIndex, sessionPath } from "./leaf-paths.ts";
 import { runCli } from "./main.ts";
 import { PI_FIELDS, type PiPlanRow, type PlanReport, piRow, planReport } from "./plan-rows.ts";
@@ -380,6 +380,16 @@ describe("context command", () => {
     expect(last).toMatchObject({ role: "bashExecution", line: 1002 });
     expect(last.tokens).toBeGreaterThan(0);
   }, 60_000);
+
+  it("streams the very text of JSON.stringify(report), row by row", async () => {
+    const { stdout } = await inProcess("context", FIXTURE, "--json");
+    const report = JSON.parse(stdout) as ContextReport;
+    expect(stdout).toBe(`${JSON.stringify(report)}\n`);
+    const odd = { index: 3, role: 'a"\u2028', entryId: "\\x", line: null, tokens: 0, excerpt: "é…\n" };
+    expect(rowJson(odd)).toBe(JSON.stringify(odd));
+    const damaged = { ...odd, role: undefined } as unknown as ContextMessageRow;
+    expect(rowJson(damaged)).toBe(JSON.stringify(damaged));
+  });
 
   it("at a leaf line, and as text", async () => {
     const { code, stdout } = await inProcess("context", FIXTURE, "--leaf-line", "359", "--json");

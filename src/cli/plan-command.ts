@@ -36,6 +36,7 @@ import {
   readSessionFile,
 } from "./command.ts";
 import { LeafPathWalker, lineIndex } from "./leaf-paths.ts";
+import { createOutputBuffer } from "./output.ts";
 import {
   compareRows,
   formatComparison,
@@ -86,33 +87,21 @@ interface PlanSetup {
   reference?: PiPlanRow[];
 }
 
-/** Buffers output into ~64 KB writes (tens of thousands of rows); `settle` waits for a slow reader. */
+/** The command's output (output.ts) with blank lines between text blocks. */
 function bufferedOut(io: CliIo) {
-  let buffer = "";
+  const out = createOutputBuffer(io);
   let written = false;
-  let flushed = false;
   return {
-    async settle() {
-      if (!flushed) return;
-      flushed = false;
-      await io.drain?.();
-    },
+    settle: () => out.settle(),
     write(text: string) {
-      buffer += text;
+      out.write(text);
       written = true;
-      if (buffer.length > 65536) this.flush();
     },
     /** A blank line between text blocks (not before the first). */
     gap() {
-      if (written) this.write("\n");
+      if (written) out.write("\n");
     },
-    flush() {
-      if (buffer !== "") {
-        io.out(buffer);
-        flushed = true;
-      }
-      buffer = "";
-    },
+    flush: () => out.flush(),
   };
 }
 

@@ -1,6 +1,7 @@
 /** The pi sessions folder open in this page and the files followed from it, by session. */
 import { create } from "zustand";
-import type { FollowState, PiFolderListing } from "../services/pi/pi-folder.ts";
+import type { PiFolderOpened } from "../services/pi/pi-agent-folder.ts";
+import type { FollowState } from "../services/pi/pi-folder.ts";
 
 interface Followed {
   state: FollowState;
@@ -10,9 +11,9 @@ interface Followed {
 }
 
 interface PiFollowState {
-  listing: PiFolderListing | undefined;
+  listing: PiFolderOpened | undefined;
   follows: Record<string, Followed>;
-  setListing(listing: PiFolderListing | undefined): void;
+  setListing(listing: PiFolderOpened | undefined): void;
   started(sessionId: string, followed: Followed): void;
   update(sessionId: string, state: FollowState): void;
   /** Stops and forgets the follow of a session. */

@@ -52,6 +52,15 @@ function runCutpoint(node: string, file: string, root = ROOT): OpenRun {
   return parseRun(root === ROOT ? "Cutpoint" : `Cutpoint at ${root}`, run);
 }
 
+/** The median of each number over the CLI's runs. */
+function medianCli(runs: CliRun[]): CliRun {
+  return {
+    totalMs: median(runs.map((r) => r.totalMs)),
+    cpuMs: median(runs.map((r) => r.cpuMs)),
+    peakMB: median(runs.map((r) => r.peakMB)),
+  };
+}
+
 /** The median of each number over the runs (phase by phase). */
 function summarize(runs: OpenRun[]): OpenRun {
   const med = (pick: (r: OpenRun) => number) => median(runs.map(pick));
@@ -93,12 +102,16 @@ const ratio = (ours: number, theirs: number) =>
  * Writes the session to a temporary file, runs the rounds, prints the table. Environment:
  * CUTPOINT_BENCH_ROUNDS (default 5); CUTPOINT_BENCH_BASELINE, a folder holding another checkout
  * of the project (e.g. `git archive <commit> src e2e | tar -x -C /tmp/base`), whose core is
- * measured in the same rounds and printed as "previous build", with Cutpoint / previous ratios.
+ * measured in the same rounds and printed as "previous build", with Cutpoint / previous ratios;
+ * CUTPOINT_BENCH_CLI_BASELINE, another build of the CLI (a dist-cli/main.js, e.g. built from an
+ * older commit with `npx vite build -c vite.cli.config.ts --outDir /tmp/cli-old`), run in the
+ * same rounds and printed as "CLI previous".
  */
 export function openSideBySide(
   text: string,
   rounds = Number(process.env.CUTPOINT_BENCH_ROUNDS ?? 5),
   baseline = process.env.CUTPOINT_BENCH_BASELINE,
+  cliBaseline = process.env.CUTPOINT_BENCH_CLI_BASELINE,
 ): void {
   let pi: Pi16 | undefined;
   try {
@@ -115,9 +128,11 @@ export function openSideBySide(
     const ourRuns: OpenRun[] = [];
     const baseRuns: OpenRun[] = [];
     const cliRuns: CliRun[] = [];
+    const cliBaseRuns: CliRun[] = [];
     buildCli();
     for (let r = 0; r < rounds; r++) {
       cliRuns.push(runCliContext(node, file));
+      if (cliBaseline) cliBaseRuns.push(runCliContext(node, file, [], resolve(cliBaseline)));
       if (pi) piRuns.push(parseRun("pi 1.6", runWithPi16(PI_CHILD, [file], { pi, cwd: ROOT })));
       if (baseline) baseRuns.push(runCutpoint(node, file, resolve(baseline)));
       ourRuns.push(runCutpoint(node, file));
@@ -149,16 +164,24 @@ export function openSideBySide(
     console.log(line("pi 1.6", theirs));
     console.log(line("Cutpoint core", ours));
     ratioRow("Cutpoint / pi", theirs, "(goal: ahead on all)");
-    const cli = {
-      totalMs: median(cliRuns.map((r) => r.totalMs)),
-      cpuMs: median(cliRuns.map((r) => r.cpuMs)),
-      peakMB: median(cliRuns.map((r) => r.peakMB)),
-    };
-    console.log(
-      `  ${"CLI context".padEnd(15)}${[`${cli.totalMs.toFixed(0)} ms`, `${cli.cpuMs.toFixed(0)} ms`, `${cli.peakMB.toFixed(0)} MB`].map((c) => c.padStart(14)).join("")}   \`npm run cli -- context <file> --json\` (built ahead), whole process, output to /dev/null`,
+    const cli = medianCli(cliRuns);
+    const cliRow = (label: string, cells: string[], note: string) =>
+      console.log(`  ${label.padEnd(15)}${cells.map((c) => c.padStart(14)).join("")}   ${note}`);
+    const cliCells = (c: CliRun) => [
+      `${c.totalMs.toFixed(0)} ms`,
+      `${c.cpuMs.toFixed(0)} ms`,
+      `${c.peakMB.toFixed(0)} MB`,
+    ];
+    if (cliBaseRuns.length > 0) cliRow("CLI previous", cliCells(medianCli(cliBaseRuns)), `(${cliBaseline})`);
+    cliRow(
+      "CLI context",
+      cliCells(cli),
+      "`npm run cli -- context <file> --json` (built ahead), whole process, output to /dev/null",
     );
-    console.log(
-      `  ${"CLI / pi".padEnd(15)}${[ratio(cli.totalMs, theirs.totalMs), ratio(cli.cpuMs, theirs.cpuMs), ratio(cli.peakMB, theirs.peakMB)].map((c) => c.padStart(14)).join("")}   (goal: within pi's open + build; the CLI's time includes Node's start-up and the output)`,
+    cliRow(
+      "CLI / pi",
+      [ratio(cli.totalMs, theirs.totalMs), ratio(cli.cpuMs, theirs.cpuMs), ratio(cli.peakMB, theirs.peakMB)],
+      "(goal: within pi's open + build; the CLI's time includes Node's start-up and the output)",
     );
     if (previous) ratioRow("Cutpoint / prev", previous, `(previous build: ${baseline})`);
     console.log(

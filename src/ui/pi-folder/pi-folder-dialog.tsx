@@ -1,6 +1,7 @@
 /** The pi sessions folder: choose it, see its sessions by project, open one and follow it while pi writes. */
-import { useState } from "react";
-import { canOpenFolders, listPiFolder, type PiFolderSession } from "../../services/pi/pi-folder.ts";
+import { useMemo, useState } from "react";
+import { openPiFolder, type PiFolderOpened } from "../../services/pi/pi-agent-folder.ts";
+import { canOpenFolders, type PiFolderSession } from "../../services/pi/pi-folder.ts";
 import { piFolder } from "../../services/pi/pi-folder-instance.ts";
 import { usePiFollowStore } from "../../store/pi-follow-store.ts";
 import { useUiStore } from "../../store/ui-store.ts";
@@ -30,8 +31,14 @@ export function PiFolderDialog({ onClose }: { onClose: () => void }) {
   const importFile = useImportFile();
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [settingsOpen, setSettingsOpen] = useState(false);
+  /** The settings dialog, open over the file picker or over the settings files of the chosen folder. */
+  const [settingsOpen, setSettingsOpen] = useState<"picker" | "folder" | null>(null);
   const supported = canOpenFolders();
+  const fromFolder = useMemo(
+    () =>
+      settingsOpen === "folder" && listing ? { name: listing.name, files: listing.piSettings } : undefined,
+    [settingsOpen, listing],
+  );
 
   const open = async () => {
     setError(null);
@@ -39,7 +46,7 @@ export function PiFolderDialog({ onClose }: { onClose: () => void }) {
       const dir = await chooseFolder();
       if (!dir) return;
       setBusy("Reading the folder…");
-      setListing(await listPiFolder(dir));
+      setListing(await openPiFolder(dir));
     } catch (e) {
       setError(`The folder could not be read (${e instanceof Error ? e.name : "error"}).`);
     } finally {
@@ -70,12 +77,12 @@ export function PiFolderDialog({ onClose }: { onClose: () => void }) {
     }
   };
 
-  if (settingsOpen) return <PiSettingsDialog onClose={onClose} />;
+  if (settingsOpen) return <PiSettingsDialog onClose={onClose} fromFolder={fromFolder} />;
   return (
-    <Dialog open title="pi's sessions folder" onClose={onClose} name="pi-folder">
+    <Dialog open title="pi's folder" onClose={onClose} name="pi-folder">
       <p className="muted">
         pi's own windows and compaction settings (settings.json, models.json):{" "}
-        <button type="button" className="btn" onClick={() => setSettingsOpen(true)}>
+        <button type="button" className="btn" onClick={() => setSettingsOpen("picker")}>
           Import pi's settings…
         </button>
       </p>
@@ -88,9 +95,9 @@ export function PiFolderDialog({ onClose }: { onClose: () => void }) {
       ) : (
         <>
           <p className="muted">
-            pi keeps its sessions in <code>~/.pi/agent/sessions/</code>, one folder per project. Open a
-            session to follow it while pi writes it: new entries appear here. Cutpoint never writes into pi's
-            files.
+            Choose pi's folder <code>~/.pi/agent</code> (its settings and its sessions) or its sessions folder{" "}
+            <code>~/.pi/agent/sessions/</code> (one folder per project). Open a session to follow it while pi
+            writes it: new entries appear here. Cutpoint never writes into pi's files.
           </p>
           <p>
             <button
@@ -107,6 +114,7 @@ export function PiFolderDialog({ onClose }: { onClose: () => void }) {
       )}
       {busy && <p role="status">{busy}</p>}
       {error && <p role="alert">{error}</p>}
+      {listing && <FolderSettings listing={listing} onReview={() => setSettingsOpen("folder")} />}
       {listing && listing.projects.length === 0 && <p>No session files (.jsonl) in {listing.name}.</p>}
       {listing?.projects.map((p) => (
         <section key={p.dir} className="pi-project" aria-label={`Project ${p.cwd}`}>
@@ -137,5 +145,32 @@ export function PiFolderDialog({ onClose }: { onClose: () => void }) {
         </section>
       ))}
     </Dialog>
+  );
+}
+
+/** What the chosen folder says about pi's settings: found (review them), none, or in the folder above. */
+function FolderSettings({ listing, onReview }: { listing: PiFolderOpened; onReview: () => void }) {
+  const found = (["settings", "models"] as const).filter((k) => listing.piSettings[k] !== undefined);
+  if (listing.chosen === "sessions")
+    return (
+      <p className="muted" data-testid="pi-folder-settings">
+        pi's settings.json and models.json are in the folder above this one (<code>~/.pi/agent</code>), which
+        the browser does not open from here: choose <code>~/.pi/agent</code> to bring them in too, or use
+        Import pi's settings….
+      </p>
+    );
+  if (found.length === 0)
+    return (
+      <p className="muted" data-testid="pi-folder-settings">
+        No settings.json or models.json in {listing.name}: pi runs with its defaults.
+      </p>
+    );
+  return (
+    <p data-testid="pi-folder-settings">
+      The folder <code>{listing.name}</code> holds pi's {found.map((k) => `${k}.json`).join(" and ")}.{" "}
+      <button type="button" className="btn" onClick={onReview}>
+        Review pi's settings from this folder…
+      </button>
+    </p>
   );
 }

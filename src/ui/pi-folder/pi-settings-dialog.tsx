@@ -1,5 +1,5 @@
 /** pi's settings.json and models.json: choose them, read what they would change and where from, then apply or cancel. */
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import type { PiImportFiles, PiImportPlan } from "../../services/pi/pi-settings-import.ts";
 import { piSettings } from "../../services/pi/pi-settings-instance.ts";
 import { useUiStore } from "../../store/ui-store.ts";
@@ -12,12 +12,42 @@ function kindOf(name: string, text: string): keyof PiImportFiles {
   return /"providers"\s*:/.test(text) ? "models" : "settings";
 }
 
-export function PiSettingsDialog({ onClose }: { onClose: () => void }) {
+/** pi's settings files read from the folder the person chose (pi-agent-folder.ts). */
+export interface SettingsFromFolder {
+  name: string;
+  files: PiImportFiles;
+}
+
+export function PiSettingsDialog({
+  onClose,
+  fromFolder,
+}: {
+  onClose: () => void;
+  /** When given, the review opens on these files; the file picker can still replace them. */
+  fromFolder?: SettingsFromFolder;
+}) {
   const inputId = useId();
   const [files, setFiles] = useState<string[]>([]);
   const [plan, setPlan] = useState<PiImportPlan | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!fromFolder) return;
+    let live = true;
+    const names = (Object.keys(fromFolder.files) as (keyof PiImportFiles)[]).map(
+      (k) => `${k}.json (from ${fromFolder.name})`,
+    );
+    void piSettings.preview(fromFolder.files).then((r) => {
+      if (!live) return;
+      setFiles(names);
+      if (r.ok) setPlan(r.value);
+      else setError(r.error);
+    });
+    return () => {
+      live = false;
+    };
+  }, [fromFolder]);
 
   const choose = async (list: FileList | null) => {
     setPlan(null);
@@ -86,13 +116,13 @@ export function PiSettingsDialog({ onClose }: { onClose: () => void }) {
         Apply.
       </p>
       <label htmlFor={inputId} className="field">
-        pi's settings.json and/or models.json
+        {fromFolder ? "Or choose other files" : "pi's settings.json and/or models.json"}
         <input
           id={inputId}
           type="file"
           accept=".json,application/json"
           multiple
-          data-autofocus
+          data-autofocus={fromFolder ? undefined : true}
           onChange={(e) => void choose(e.currentTarget.files)}
         />
       </label>
