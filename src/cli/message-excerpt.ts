@@ -1,26 +1,9 @@
 // A message's excerpt for the CLI's context rows: its text on one line, whitespace collapsed, cut at 100 characters; reads only as much of the message as the excerpt shows.
+import { isSpaceCode as isSpace } from "../core/coverage/coverage-text.ts";
 import type { AgentMessage } from "../core/session/index.ts";
 import { type PieceSink, writeJsonPieces } from "./json-pieces.ts";
 
 export const EXCERPT_CHARS = 100;
-
-/** JavaScript's `\s` (and what `trim` removes): the whitespace that an excerpt collapses. */
-function isSpace(c: number): boolean {
-  return (
-    c === 0x20 ||
-    (c >= 0x09 && c <= 0x0d) ||
-    (c > 0x7f &&
-      (c === 0xa0 ||
-        c === 0x1680 ||
-        (c >= 0x2000 && c <= 0x200a) ||
-        c === 0x2028 ||
-        c === 0x2029 ||
-        c === 0x202f ||
-        c === 0x205f ||
-        c === 0x3000 ||
-        c === 0xfeff))
-  );
-}
 
 /**
  * Gathers text as `text.replace(/\s+/g, " ").trim()` would give it, into one buffer reused from

@@ -6,25 +6,14 @@
  * own rules (prose with slashes is not a path; paths match by segments).
  */
 import { describe, expect, it } from "vitest";
-import type { CompactionEntry } from "../session/types.ts";
 import { offlineSummaryText } from "./offline-summary.ts";
-import { planCompaction } from "./plan.ts";
 import { pathKeptBy, summaryRecall, summaryRecallItems } from "./summary-recall.ts";
-import { loadFixture, pathThroughLine } from "./test-fixture.ts";
+import { loadFixture, planAtModelCut } from "./test-fixture.ts";
 
 const fixture = loadFixture();
 
 /** The model's compaction on `line`, and the plan at its cut (the file as it was just before it). */
-function atModelCut(line: number) {
-  const entry = fixture.entries[fixture.lines.indexOf(line)] as CompactionEntry;
-  const planned = planCompaction(
-    pathThroughLine(fixture, line - 1),
-    { keepRecentTokens: 20000, reserveTokens: 16384 },
-    { cutEntryId: entry.firstKeptEntryId },
-  );
-  if (!planned.ok) throw new Error(planned.reason);
-  return { entry, plan: planned.plan };
-}
+const atModelCut = (line: number) => planAtModelCut(fixture, line);
 
 const pct = (x: { kept: number; total: number }) =>
   `${x.kept}/${x.total} (${((100 * x.kept) / Math.max(1, x.total)).toFixed(0)} %)`;

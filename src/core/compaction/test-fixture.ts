@@ -3,8 +3,9 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseSessionJsonl } from "../session/parse.ts";
 import { buildTreeIndex, getPath, resolveLeafId } from "../session/tree.ts";
-import type { SessionEntry } from "../session/types.ts";
+import type { CompactionEntry, SessionEntry } from "../session/types.ts";
 import type { PiPlanRow } from "./pi-plan-row.ts";
+import { type CompactionPlan, planCompaction } from "./plan.ts";
 
 export const FIXTURE_DIR = resolve(import.meta.dirname, "../../../../shared/fixtures/pi");
 export const FIXTURE_JSONL = resolve(FIXTURE_DIR, "before-compaction.jsonl");
@@ -31,6 +32,24 @@ export function pathThroughLine(fixture: Fixture, lastLine: number): SessionEntr
   const n = fixture.lines.findIndex((l) => l > lastLine);
   const entries = fixture.entries.slice(0, n < 0 ? fixture.entries.length : n);
   return getPath(buildTreeIndex(entries).byId, resolveLeafId(entries));
+}
+
+/**
+ * The model's compaction on physical `line` of the fixture, and Cutpoint's plan at the same cut
+ * (the file as it was just before it, pi's default settings).
+ */
+export function planAtModelCut(
+  fixture: Fixture,
+  line: number,
+): { entry: CompactionEntry; plan: CompactionPlan } {
+  const entry = fixture.entries[fixture.lines.indexOf(line)] as CompactionEntry;
+  const planned = planCompaction(
+    pathThroughLine(fixture, line - 1),
+    { keepRecentTokens: 20000, reserveTokens: 16384 },
+    { cutEntryId: entry.firstKeptEntryId },
+  );
+  if (!planned.ok) throw new Error(planned.reason);
+  return { entry, plan: planned.plan };
 }
 
 export function loadPi16Plans(): PiPlanRow[] {

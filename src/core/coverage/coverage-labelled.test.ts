@@ -6,9 +6,7 @@
  * figures; the floors are the measured values, rounded down (docs/summaries.md).
  */
 import { describe, expect, it } from "vitest";
-import { planCompaction } from "../compaction/plan.ts";
-import { loadFixture, pathThroughLine } from "../compaction/test-fixture.ts";
-import type { CompactionEntry } from "../session/types.ts";
+import { loadFixture, planAtModelCut } from "../compaction/test-fixture.ts";
 import { type CoverageCandidate, KEY_WEIGHT, planCoverageItems } from "./coverage.ts";
 import type { CoverageKind } from "./coverage-kinds.ts";
 
@@ -148,14 +146,7 @@ const EXPECTED: Record<number, Expected[]> = {
 const fixture = loadFixture();
 
 function itemsAt(line: number): CoverageCandidate[] {
-  const entry = fixture.entries[fixture.lines.indexOf(line)] as CompactionEntry;
-  const planned = planCompaction(
-    pathThroughLine(fixture, line - 1),
-    { keepRecentTokens: 20000, reserveTokens: 16384 },
-    { cutEntryId: entry.firstKeptEntryId },
-  );
-  if (!planned.ok) throw new Error(planned.reason);
-  return planCoverageItems(planned.plan);
+  return planCoverageItems(planAtModelCut(fixture, line).plan);
 }
 
 const ratio = (a: number, b: number) => `${a}/${b} = ${(a / Math.max(1, b)).toFixed(2)}`;

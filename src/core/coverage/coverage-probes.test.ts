@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { offlineSummaryText } from "../compaction/offline-summary.ts";
 import { planCompaction } from "../compaction/plan.ts";
-import { loadFixture, loadPi16Plans, pathThroughLine } from "../compaction/test-fixture.ts";
-import type { AgentMessage, CompactionEntry } from "../session/types.ts";
+import { loadFixture, loadPi16Plans, pathThroughLine, planAtModelCut } from "../compaction/test-fixture.ts";
+import type { AgentMessage } from "../session/types.ts";
 import { checkCoverage, coverageRanges, planCoverageItems } from "./coverage.ts";
 import { coverageDetails, readCoverageDetails } from "./coverage-details.ts";
 import type { CoverageRange } from "./coverage-extract.ts";
@@ -13,14 +13,7 @@ import { blockedText, checkProbes, deriveProbes, probeNote, probesFigure } from 
 const fixture = loadFixture();
 
 function atModelCut(line: number) {
-  const entry = fixture.entries[fixture.lines.indexOf(line)] as CompactionEntry;
-  const planned = planCompaction(
-    pathThroughLine(fixture, line - 1),
-    { keepRecentTokens: 20000, reserveTokens: 16384 },
-    { cutEntryId: entry.firstKeptEntryId },
-  );
-  if (!planned.ok) throw new Error(planned.reason);
-  const plan = planned.plan;
+  const { entry, plan } = planAtModelCut(fixture, line);
   return { entry, plan, probes: deriveProbes(coverageRanges(plan), planCoverageItems(plan)) };
 }
 
