@@ -67,7 +67,8 @@ test("ask mode: the preview opens past the threshold; move the cut, focus, regen
   await expect(page.getByTestId("context-meter")).toContainText("Past the compaction threshold");
   await expect(page.getByTestId("summary-editor")).toHaveValue(/SUMMARY-FROM-MOCK streamed/);
 
-  // Move the cut: keyboard up (keeps more), then drag it one row down; the draft is then stale.
+  // Move the cut: keyboard up (keeps more), then drag it two rows down (rows are 40 px); the
+  // draft is then stale.
   const handle = page.getByTestId("cut-handle");
   const start = await handle.textContent();
   await handle.focus();
@@ -77,7 +78,7 @@ test("ask mode: the preview opens past the threshold; move the cut, focus, regen
   const box = (await handle.boundingBox())!;
   await page.mouse.move(box.x + 20, box.y + box.height / 2);
   await page.mouse.down();
-  await page.mouse.move(box.x + 20, box.y + box.height / 2 + 60, { steps: 5 });
+  await page.mouse.move(box.x + 20, box.y + box.height / 2 + 86, { steps: 5 });
   await page.mouse.up();
   await expect(handle).not.toHaveText(up ?? "");
   await expect(page.getByTestId("confirm")).toBeDisabled();

@@ -11,11 +11,9 @@ import { resolve } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { send, setUpProvider, waitIdle } from "./agent-helpers.ts";
 import { scriptReplies, uniqueKey } from "./mock/client.ts";
-import { PI_FIXTURE_ENTRIES, PI_FIXTURE_FIRST_USER } from "./pages/app-knowledge.ts";
 import { AppPage, IMPORT_TIMEOUT } from "./pages/app-page.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
-const FIXTURE = resolve(ROOT, "../shared/fixtures/pi/before-compaction.jsonl");
 const OUT = "/tmp/one-account";
 
 const num = (s: string | null | undefined) => Number((s ?? "").replace(/[^\d.]/g, ""));
@@ -231,10 +229,7 @@ test("one account on the shared pi fixture: mask, unmask, confirm, undo, redo", 
   test.setTimeout(90_000);
   const app = new AppPage(page);
   await app.goto();
-  await app.importByPicker(FIXTURE);
-  await expect
-    .poll(() => app.entryCountOf(PI_FIXTURE_FIRST_USER), { timeout: IMPORT_TIMEOUT })
-    .toBe(PI_FIXTURE_ENTRIES);
+  await app.importPiFixture();
   await page.getByTestId("context-meter").click();
   const start = await sameAccount(app, "fixture");
   await maskAndUnmask(app, start);

@@ -7,12 +7,9 @@
  * and dark, land in /tmp/cutpoint-screens/timeline-*.png.
  */
 import { mkdirSync } from "node:fs";
-import { resolve } from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { PI_FIXTURE_ENTRIES, PI_FIXTURE_FIRST_USER } from "./pages/app-knowledge.ts";
 import { AppPage, IMPORT_TIMEOUT } from "./pages/app-page.ts";
 
-const FIXTURE = resolve(import.meta.dirname, "../../shared/fixtures/pi/before-compaction.jsonl");
 const OUT = "/tmp/cutpoint-screens";
 
 /** The rendered token rows' excerpts: their label, text, and how many of its characters are in view (not clamped away). */
@@ -46,10 +43,7 @@ test("reviewing the pi fixture at 1280 px: rows say what they are, bars are seen
   mkdirSync(OUT, { recursive: true });
   const app = new AppPage(page);
   await app.goto();
-  await app.importByPicker(FIXTURE);
-  await expect
-    .poll(() => app.entryCountOf(PI_FIXTURE_FIRST_USER), { timeout: IMPORT_TIMEOUT })
-    .toBe(PI_FIXTURE_ENTRIES);
+  await app.importPiFixture();
   await page.getByTestId("compact-open-top").click();
   const review = page.getByTestId("compaction-preview");
   await expect(review).toBeVisible();

@@ -2,7 +2,15 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { type Download, expect, type Locator, type Page } from "@playwright/test";
-import { EXAMPLE_TITLE, IMPORT_TIMEOUT, TID, UI } from "./app-knowledge.ts";
+import {
+  EXAMPLE_TITLE,
+  IMPORT_TIMEOUT,
+  PI_FIXTURE,
+  PI_FIXTURE_ENTRIES,
+  PI_FIXTURE_FIRST_USER,
+  TID,
+  UI,
+} from "./app-knowledge.ts";
 
 export { EXAMPLE_TITLE, IMPORT_TIMEOUT };
 
@@ -66,6 +74,14 @@ export class AppPage {
 
   async importByPicker(...paths: string[]): Promise<void> {
     await this.page.getByTestId(TID.importInput).first().setInputFiles(paths);
+  }
+
+  /** Imports the shared pi fixture and waits until all of its entries are in the session list. */
+  async importPiFixture(): Promise<void> {
+    await this.importByPicker(PI_FIXTURE);
+    await expect
+      .poll(() => this.entryCountOf(PI_FIXTURE_FIRST_USER), { timeout: IMPORT_TIMEOUT })
+      .toBe(PI_FIXTURE_ENTRIES);
   }
 
   /** Drops files on the window like a person dragging them from the file manager. */
