@@ -24,7 +24,8 @@ import { piPrompt } from "./lib/pi-prompt-oracle.ts";
 import { getChatRequests, uniqueKey } from "./mock/client.ts";
 import { AppPage, revealInTopBar } from "./pages/app-page.ts";
 
-test.setTimeout(180_000);
+// Three times the slowest of these on a loaded 2-core machine (about 17 s): a hang costs 90 s, not 3 min.
+test.setTimeout(90_000);
 
 const SHOTS = process.env.CUTPOINT_SHOTS ?? "/tmp/shots-pins";
 const RULE = "PINNED-RULE: never edit files under vendor/;\n  always run `npm test -- --run` first.";

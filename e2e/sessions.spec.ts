@@ -14,7 +14,8 @@ import { storedRows } from "./lib/stored-rows.ts";
 import { AppPage, IMPORT_TIMEOUT, topBarButton } from "./pages/app-page.ts";
 
 /** Imports of the real session are slow on a busy 2-core machine. */
-test.describe.configure({ timeout: 180_000 });
+// Three times the slowest of these on a loaded 2-core machine (about 28 s): a hang costs 90 s, not 3 min.
+test.describe.configure({ timeout: 90_000 });
 
 const FIXTURE = resolve(import.meta.dirname, "../../shared/fixtures/pi/before-compaction.jsonl");
 
