@@ -280,9 +280,11 @@ test("keyboard only: import with the file picker, open the session, expand a row
   page,
 }) => {
   const app = new AppPage(page);
+  // Listened for before the page loads: Playwright's file-chooser interception is switched on
+  // asynchronously, and a chooser opened before it is on never reaches the test.
+  const chooser = page.waitForEvent("filechooser");
   await app.goto();
   await page.getByRole("button", { name: "Import…" }).focus();
-  const chooser = page.waitForEvent("filechooser");
   await page.keyboard.press("Enter");
   await (await chooser).setFiles(FIXTURE);
   await expect.poll(() => app.entryCountOf(/alright, read/), { timeout: IMPORT_TIMEOUT }).toBe("1,002");

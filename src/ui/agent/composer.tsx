@@ -115,6 +115,7 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
     [loaded, running, blocked, controller, toast],
   );
 
+  const sendWhenLoaded = useRef(false);
   const send = useCallback(async () => {
     const prompt = text.trim();
     const compact = parseCompactCommand(prompt); // `/compact [focus]` opens the compaction preview
@@ -123,10 +124,25 @@ export function AgentComposer({ sessionId }: SessionSlotProps) {
       openCompactionPreview(sessionId, compact);
       return;
     }
-    if (!loaded || prompt === "" || running || blocked) return;
+    if (prompt === "" || running || blocked) return;
+    // Enter pressed while the session is still being read: it goes out once the session is there.
+    if (!loaded) {
+      sendWhenLoaded.current = true;
+      return;
+    }
     setText("");
     await sendPrompt(prompt);
   }, [text, loaded, running, blocked, sessionId, sendPrompt]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a wait for another session's load ends with it
+  useEffect(() => {
+    sendWhenLoaded.current = false;
+  }, [sessionId]);
+  useEffect(() => {
+    if (!loaded || !sendWhenLoaded.current) return;
+    sendWhenLoaded.current = false;
+    void send();
+  }, [loaded, send]);
 
   // A message held back offline: when the browser is online again, offer to send it.
   useEffect(() => {
