@@ -15,6 +15,7 @@ import {
   setRunLiveness,
   setRunMark,
 } from "../../db/index.ts";
+import { fakeLocks } from "../../test-support/fake-locks.ts";
 import { freshDb } from "../../test-support/fixture-db.ts";
 import { mockModelPerFile, setMockProvider } from "../../test-support/mock-model.ts";
 import { createMemoryWorkspace } from "../../tools/memory-workspace.ts";
@@ -22,7 +23,6 @@ import { loadSession } from "../session/session-loader.ts";
 import { createEmptySession, renameSession } from "../session/sessions-service.ts";
 import { createAgentService } from "./agent-session.ts";
 import { INTERRUPTED_NOTE } from "./interrupted-reply.ts";
-import type { LockManagerLike } from "./session-run.ts";
 
 const mock = mockModelPerFile();
 
@@ -35,29 +35,12 @@ afterEach(() => {
   db.close();
 });
 
-/** Web Locks shared by the simulated tabs of one browser (exclusive, ifAvailable). */
-function sharedLocks() {
-  const held = new Set<string>();
-  const locks: LockManagerLike = {
-    async request(name, _options, callback) {
-      if (held.has(name)) return callback(null);
-      held.add(name);
-      try {
-        return await callback({});
-      } finally {
-        held.delete(name);
-      }
-    },
-  };
-  return { locks, query: async () => ({ held: [...held].map((name) => ({ name })) }) };
-}
-
 async function setup() {
   const key = `k-writes-${Math.random().toString(36).slice(2)}`;
   await setMockProvider(db, mock, key);
   const row = await createEmptySession(db);
   if (!row.ok) throw new Error(row.error.message);
-  const shared = sharedLocks();
+  const shared = fakeLocks();
   const tab = (owner: string) =>
     createAgentService({
       db,

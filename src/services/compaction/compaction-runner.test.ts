@@ -14,6 +14,7 @@ import type { CompactionEntry, SessionEntry } from "../../core/session/types.ts"
 import type { CutpointDb } from "../../db/schema.ts";
 import { appendEntries, exportSession, readEntries } from "../../db/sessions-repo.ts";
 import { fixtureDb } from "../../test-support/fixture-db.ts";
+import { confirmOfflineCompaction } from "../../test-support/offline-compaction.ts";
 import {
   compactAutomatically,
   confirmCompaction,
@@ -89,17 +90,9 @@ describe("compaction runner on the real fixture", () => {
   });
 
   it("undo appends a move entry to the entry before the compaction; history stays", async () => {
-    const gen = offlineSummary(plan());
-    if (!gen.ok) throw new Error(gen.error);
     const leaf = leafOf(entries);
-    const c = await confirmCompaction(db, {
-      sessionId,
-      parentId: leaf,
-      expectedLeafId: leaf,
-      fields: gen.fields,
-    });
-    if (!c.ok) throw new Error(c.error.message);
-    const u = await undoCompaction(db, { sessionId, compaction: c.value.entry });
+    const compaction = await confirmOfflineCompaction(db, sessionId, entries);
+    const u = await undoCompaction(db, { sessionId, compaction });
     expect(u.ok).toBe(true);
     const stored = await readEntries(db, sessionId);
     expect(stored).toHaveLength(entries.length + 2);
@@ -109,11 +102,11 @@ describe("compaction runner on the real fixture", () => {
       type: "custom",
       customType: MOVE_CUSTOM_TYPE,
       parentId: leaf,
-      data: { targetId: leaf, fromId: c.value.entry.id },
+      data: { targetId: leaf, fromId: compaction.id },
     });
     expect(leafOf(stored)).toBe(moved.id);
     expect(displayPositionId(moved.id, buildTreeIndex(stored).byId)).toBe(leaf);
-    expect(currentPath(stored).some((e) => e.type === "compaction" && e.id === c.value.entry.id)).toBe(false);
+    expect(currentPath(stored).some((e) => e.type === "compaction" && e.id === compaction.id)).toBe(false);
     expect(buildSessionContext(currentPath(stored)).messages).toEqual(
       buildSessionContext(currentPath(entries)).messages,
     );

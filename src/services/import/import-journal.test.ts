@@ -2,25 +2,11 @@
 import { describe, expect, it } from "vitest";
 import { header } from "../../core/session/test-builders.ts";
 import { prepareSession, saveSession } from "../../db/index.ts";
+import { fakeLocks } from "../../test-support/fake-locks.ts";
 import { freshDb } from "../../test-support/fixture-db.ts";
-import type { LockManagerLike, LockQuery } from "../agent/session-run.ts";
 import { beginImport, takeLeftoverImports } from "./import-journal.ts";
 
 /** A lock manager of one tab, and the query another tab would make of it. */
-function fakeLocks(): { locks: LockManagerLike; query: LockQuery } {
-  const held = new Set<string>();
-  const locks: LockManagerLike = {
-    async request(name, _options, callback) {
-      held.add(name);
-      try {
-        return await callback({});
-      } finally {
-        held.delete(name);
-      }
-    },
-  };
-  return { locks, query: async () => ({ held: [...held].map((name) => ({ name })) }) };
-}
 
 const file = { name: "big.jsonl", size: 12_000_000 };
 
