@@ -8,7 +8,7 @@
 import type { SessionEntry } from "../core/session/types.ts";
 import { type DbError, fail, ok, type Result, toDbError } from "./result.ts";
 import { markOwner, PAGE_ID, type Writer } from "./run-gate.ts";
-import type { CutpointDb, SessionRow } from "./schema.ts";
+import type { CutpointDb, RunLiveness, SessionRow } from "./schema.ts";
 import { appendEntries, getSession } from "./sessions-repo.ts";
 
 export interface AppendAtLeafOptions {
@@ -24,19 +24,16 @@ export interface AppendAtLeafOptions {
 export const LEAF_MOVED_MESSAGE =
   "The session changed since this view was drawn (a new message or a move, perhaps in another tab). Nothing was written; look again and retry.";
 
-/** Whether some tab holds the run lock of a session (services register navigator.locks). */
-type RunLiveness = (sessionId: string) => Promise<boolean>;
-let runLive: RunLiveness | null = null;
-
-/** Lets appends clear the run mark of a tab that closed or crashed mid-run. */
-export function setRunLiveness(fn: RunLiveness | null): void {
-  runLive = fn;
+/** Lets appends clear the run mark of a tab that closed or crashed mid-run (services register navigator.locks). */
+export function setRunLiveness(db: CutpointDb, fn: RunLiveness | null): void {
+  db.page.runLive = fn;
 }
 
 /** Clears the row's run mark when it is another page's and no tab holds the run's lock. */
 export async function clearStaleRunMark(db: CutpointDb, sessionId: string, owner = PAGE_ID): Promise<void> {
   const row = await db.sessions.get(sessionId);
   const mark = row?.runOwner;
+  const runLive = db.page.runLive;
   if (!mark || !runLive || markOwner(mark) === owner) return;
   if (await runLive(sessionId)) return;
   // The lock is free: the tab that marked it is gone (a live run holds it from mark to unmark).

@@ -35,8 +35,8 @@ beforeEach(async () => {
   if (!r.ok) throw new Error(r.error.message);
 });
 afterEach(() => {
-  setRunLiveness(null);
-  setLoopActive("sess-1", null);
+  setRunLiveness(db, null);
+  setLoopActive(db, "sess-1", null);
   db.close();
 });
 
@@ -79,12 +79,12 @@ describe("appendAtLeaf and the run gate", () => {
   it("in the running tab, other writes wait for the loop: refused while it writes, allowed between", async () => {
     const mark = await setRunMark(db, "sess-1", "tab-a");
     if (!mark.ok) throw new Error("no mark");
-    setLoopActive("sess-1", mark.value);
+    setLoopActive(db, "sess-1", mark.value);
     const during = await appendAtLeaf(db, "sess-1", { writer: { owner: "tab-a" } }, (row) =>
       label("l1", row.leafId),
     );
     expect(during.ok || during.error.message).toBe(RUNNING_HERE_WRITE);
-    setLoopActive("sess-1", null);
+    setLoopActive(db, "sess-1", null);
     const between = await appendAtLeaf(db, "sess-1", { writer: { owner: "tab-a" } }, (row) =>
       label("l2", row.leafId),
     );
@@ -94,10 +94,10 @@ describe("appendAtLeaf and the run gate", () => {
   it("a mark left by a tab that went away is cleared when its lock is free, kept while held", async () => {
     const mark = await setRunMark(db, "sess-1", "gone");
     if (!mark.ok) throw new Error("no mark");
-    setRunLiveness(async () => true);
+    setRunLiveness(db, async () => true);
     await clearStaleRunMark(db, "sess-1", "tab-b");
     expect((await getSession(db, "sess-1"))?.runOwner).toBe(mark.value);
-    setRunLiveness(async () => false);
+    setRunLiveness(db, async () => false);
     const r = await appendAtLeaf(db, "sess-1", { writer: { owner: "tab-b" } }, (row) =>
       label("l1", row.leafId),
     );

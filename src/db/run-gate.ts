@@ -25,9 +25,6 @@ export const FOLLOWED_WRITE =
 /** The owner part of a run mark (`<owner>#<run>`). */
 export const markOwner = (mark: string): string => mark.split("#")[0] ?? mark;
 
-/** Runs of this page whose agent loop is writing: session id -> the run's mark. */
-const loops = new Map<string, string>();
-
 /** A write's identity: the page (or test "tab") it comes from and, for a run's appends, its mark. */
 export interface Writer {
   owner?: string;
@@ -35,13 +32,17 @@ export interface Writer {
 }
 
 /** Null when `writer` may append to `row` now, else the refusal. */
-export function writeRefusal(row: SessionRow, writer: Writer = {}): { ok: false; error: DbError } | null {
+export function writeRefusal(
+  db: CutpointDb,
+  row: SessionRow,
+  writer: Writer = {},
+): { ok: false; error: DbError } | null {
   if (row.followedFrom !== undefined && writer.run !== FOLLOW_WRITER) return fail("busy", FOLLOWED_WRITE);
   const mark = row.runOwner;
   if (!mark) return null;
   if (writer.run === mark) return null;
   if (markOwner(mark) !== (writer.owner ?? PAGE_ID)) return fail("busy", RUNNING_ELSEWHERE_WRITE);
-  if (loops.get(row.id) === mark) return fail("busy", RUNNING_HERE_WRITE);
+  if (db.page.loops.get(row.id) === mark) return fail("busy", RUNNING_HERE_WRITE);
   return null;
 }
 
@@ -62,7 +63,7 @@ export async function setRunMark(
 
 /** Removes `mark` (only that one: a newer run's mark stays). */
 export async function clearRunMark(db: CutpointDb, sessionId: string, mark: string): Promise<void> {
-  loops.delete(sessionId);
+  db.page.loops.delete(sessionId);
   try {
     await db.transaction("rw", db.sessions, async () => {
       const row = await db.sessions.get(sessionId);
@@ -74,9 +75,9 @@ export async function clearRunMark(db: CutpointDb, sessionId: string, mark: stri
 }
 
 /** While the agent loop of the run `mark` writes, other writes from this page are refused. */
-export function setLoopActive(sessionId: string, mark: string | null): void {
-  if (mark === null) loops.delete(sessionId);
-  else loops.set(sessionId, mark);
+export function setLoopActive(db: CutpointDb, sessionId: string, mark: string | null): void {
+  if (mark === null) db.page.loops.delete(sessionId);
+  else db.page.loops.set(sessionId, mark);
 }
 
 /** Marks a session as followed from a file (`from`: the file's path in the folder), or not (undefined). */

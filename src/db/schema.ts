@@ -19,7 +19,7 @@
  *   bodies are parsed.
  */
 import { Dexie, type EntityTable, type Table } from "dexie";
-import type { AssistantMessage, SessionHeader } from "../core/session/types.ts";
+import type { AssistantMessage, SessionEntry, SessionHeader } from "../core/session/types.ts";
 import { type ChunkForm, type ChunkStorage, createChunkStorage } from "./chunk-form.ts";
 
 export const DB_NAME = "cutpoint";
@@ -147,7 +147,30 @@ export type CutpointDb = Dexie & {
   chunkTokens: Table<ChunkTokensRow, [string, number]>;
   /** Whether chunks are kept as Blobs or as bytes here (found once, chunk-form.ts). */
   chunkStorage: ChunkStorage;
+  /** What this page (one tab's life) knows of its own writes: run-gate.ts, sessions-repo.ts. */
+  page: PageWrites;
 };
+
+/** Entries appended in this page, as stored (chunk `seq`), once their transaction committed. */
+export interface AppendedEntries {
+  sessionId: string;
+  generation: number;
+  seq: number;
+  /** Parsed back from the stored JSONL: equal to what a reader of the chunk gets. */
+  entries: SessionEntry[];
+}
+
+/** The page's own write state, held by its database handle (passed to every reader and writer). */
+export interface PageWrites {
+  /** Runs of this page whose agent loop is writing: session id -> the run's mark (run-gate.ts). */
+  loops: Map<string, string>;
+  /** Told of every append this page commits (sessions-repo.ts `onEntriesAppended`). */
+  appended: Set<(appended: AppendedEntries) => void>;
+  /** Whether some tab holds the run lock of a session (append-at-leaf.ts; null: not known). */
+  runLive: RunLiveness | null;
+}
+
+export type RunLiveness = (sessionId: string) => Promise<boolean>;
 
 export interface DbDeps {
   indexedDB?: IDBFactory;
@@ -161,6 +184,7 @@ export function createDb(name = DB_NAME, deps: DbDeps = {}): CutpointDb {
   const { chunkForm, ...dexieDeps } = deps;
   const db = new Dexie(name, dexieDeps) as CutpointDb;
   db.chunkStorage = createChunkStorage(db, chunkForm);
+  db.page = { loops: new Map(), appended: new Set(), runLive: null };
   db.version(1).stores({
     sessions: "id, updatedAt, deletedAt",
     chunks: "[sessionId+seq]",

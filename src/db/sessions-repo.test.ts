@@ -150,7 +150,7 @@ describe("sessions repository", () => {
   it("tells listeners about appends once committed, never about an append whose transaction aborted", async () => {
     await saveSession(db, prepareSession(header({ id: "n1" }), manyEntries(2)), "new");
     const seen: { seq: number; ids: string[] }[] = [];
-    const stop = onEntriesAppended((a) => seen.push({ seq: a.seq, ids: a.entries.map((e) => e.id) }));
+    const stop = onEntriesAppended(db, (a) => seen.push({ seq: a.seq, ids: a.entries.map((e) => e.id) }));
     const added = entry("label", "lb1", "00000001", { targetId: "00000000", label: "x" });
     await appendEntries(db, "n1", [added]);
     expect(seen).toEqual([{ seq: 2, ids: ["lb1"] }]);

@@ -20,7 +20,7 @@ import {
 } from "./chunks.ts";
 import { fail, ok, type Result, toDbError } from "./result.ts";
 import { type Writer, writeRefusal } from "./run-gate.ts";
-import type { ChunkRow, CutpointDb, SessionRow, StoredChunkData } from "./schema.ts";
+import type { AppendedEntries, ChunkRow, CutpointDb, SessionRow, StoredChunkData } from "./schema.ts";
 import { appendMeta, deriveMeta, type EntriesMeta, headerTime } from "./session-meta.ts";
 
 /** A session ready to store: made by the import (or `prepareSession`). */
@@ -132,25 +132,14 @@ async function deleteChunks(db: CutpointDb, sessionId: string): Promise<void> {
   await deleteChunkTokens(db, sessionId);
 }
 
-/** Entries appended in this page, as stored (chunk `seq`), once their transaction committed. */
-export interface AppendedEntries {
-  sessionId: string;
-  generation: number;
-  seq: number;
-  /** Parsed back from the stored JSONL: equal to what a reader of the chunk gets. */
-  entries: SessionEntry[];
-}
-
-const appendListeners = new Set<(appended: AppendedEntries) => void>();
-
 /**
  * Tells `listener` about every append made in this page once it is committed (also when the
  * append ran inside an outer transaction), so that an open view can extend what it holds in
  * memory at once instead of reading the new chunk back. Returns the unsubscribe function.
  */
-export function onEntriesAppended(listener: (appended: AppendedEntries) => void): () => void {
-  appendListeners.add(listener);
-  return () => appendListeners.delete(listener);
+export function onEntriesAppended(db: CutpointDb, listener: (appended: AppendedEntries) => void): () => void {
+  db.page.appended.add(listener);
+  return () => db.page.appended.delete(listener);
 }
 
 /**
@@ -174,7 +163,7 @@ export async function appendEntries(
     return await db.transaction("rw", db.sessions, db.chunks, async () => {
       const row = await db.sessions.get(sessionId);
       if (!row || row.deletedAt) return fail("not-found", `No session ${sessionId}.`);
-      const refused = writeRefusal(row, writer);
+      const refused = writeRefusal(db, row, writer);
       if (refused) return refused;
       const chunks = buildChunks(entries, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY);
       const chunk = chunks[0]!;
@@ -204,10 +193,10 @@ export async function appendEntries(
       };
       await db.sessions.put(next);
       const committed = Dexie.currentTransaction?.idbtrans;
-      if (committed && appendListeners.size > 0) {
+      if (committed && db.page.appended.size > 0) {
         const appended = { sessionId, generation: row.generation, seq, entries: parseChunkText(chunk.text) };
         committed.addEventListener("complete", () => {
-          for (const listener of appendListeners) listener(appended);
+          for (const listener of db.page.appended) listener(appended);
         });
       }
       return ok(next);

@@ -31,7 +31,7 @@ beforeEach(() => {
   db = freshDb("agent-writes");
 });
 afterEach(() => {
-  setRunLiveness(null);
+  setRunLiveness(db, null);
   db.close();
 });
 
@@ -80,7 +80,7 @@ async function leaveCutOffReply(s: Awaited<ReturnType<typeof setup>>): Promise<s
   const partial: AssistantMessage = { ...assistant("half of it"), stopReason: "stop" };
   const cp = { sessionId: s.sessionId, run: mark.value, parentId: "q2", message: partial, savedAt: 5 };
   expect(await saveReplyCheckpoint(db, cp)).toBe(true);
-  setRunLiveness(async () => false);
+  setRunLiveness(db, async () => false);
   return mark.value;
 }
 

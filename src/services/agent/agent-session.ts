@@ -293,7 +293,7 @@ export function createAgentService(deps: AgentServiceDeps) {
             try {
               return await sendInner(loaded, prompt);
             } finally {
-              setLoopActive(sessionId, null);
+              setLoopActive(deps.db, sessionId, null);
               await dropReplyCheckpoint(deps.db, sessionId, m);
               mark = null;
             }
@@ -387,7 +387,7 @@ export function createAgentService(deps: AgentServiceDeps) {
       const beforeTurn = async (current: readonly SessionEntry[]) => {
         path = [...current];
         let changed = false;
-        setLoopActive(sessionId, null);
+        setLoopActive(deps.db, sessionId, null);
         try {
           for (const h of hooks) {
             const next = await h.betweenTurns?.({ ...ctx(), ...(signal ? { signal } : {}) });
@@ -397,17 +397,17 @@ export function createAgentService(deps: AgentServiceDeps) {
             }
           }
         } finally {
-          setLoopActive(sessionId, mark);
+          setLoopActive(deps.db, sessionId, mark);
         }
         return changed ? path : undefined;
       };
       // Only the run's own appends land while its loop writes (src/db run-gate.ts).
       const run = async (req: Omit<RunRequest, "sessionId" | "endpoint" | "systemPrompt">) => {
-        setLoopActive(sessionId, mark);
+        setLoopActive(deps.db, sessionId, mark);
         try {
           return await runner.run({ sessionId, endpoint, systemPrompt, beforeTurn, ...req });
         } finally {
-          setLoopActive(sessionId, null);
+          setLoopActive(deps.db, sessionId, null);
         }
       };
       const runWithRetry = async (withPrompt: string | undefined) => {

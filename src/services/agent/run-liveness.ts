@@ -3,10 +3,11 @@
  * an append clears the run mark of a tab that closed or crashed mid-run. Set at start-up
  * (src/main.tsx), before any write: the agent's own code loads later, on demand.
  */
-import { setRunLiveness } from "../../db/append-at-leaf.ts";
+import { type CutpointDb, setRunLiveness } from "../../db/index.ts";
+import { db as appDb } from "../../db/instance.ts";
 import { defaultLockQuery, lockHeld } from "./session-run.ts";
 
-export function watchRunLiveness(): void {
+export function watchRunLiveness(db: CutpointDb = appDb): void {
   const query = defaultLockQuery();
-  setRunLiveness(query ? (sessionId) => lockHeld(query, sessionId) : null);
+  setRunLiveness(db, query ? (sessionId) => lockHeld(query, sessionId) : null);
 }

@@ -35,7 +35,7 @@ beforeEach(() => {
   db = freshDb("unreplied");
 });
 afterEach(() => {
-  setRunLiveness(null);
+  setRunLiveness(db, null);
   db.close();
 });
 
@@ -125,7 +125,7 @@ async function reload(s: Setup, action: "keep" | "drop"): Promise<void> {
     message: partial,
     savedAt: 5,
   });
-  setRunLiveness(async () => false);
+  setRunLiveness(db, async () => false);
   const off = s.agent.subscribe(() => {});
   await expect.poll(() => s.agent.getState().interrupted?.run ?? null).toBe(mark.value);
   expect(await s.agent.resolveInterrupted(action)).toEqual({ ok: true });

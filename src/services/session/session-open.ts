@@ -6,8 +6,8 @@
  * appends and the entries kept for a switch back go through the same service.
  */
 import { liveQuery } from "dexie";
+import { type AppendedEntries, onEntriesAppended } from "../../db/index.ts";
 import type { CutpointDb, SessionRow } from "../../db/schema.ts";
-import { type AppendedEntries, onEntriesAppended } from "../../db/sessions-repo.ts";
 import type { LoadedSession, OutlinedSession } from "./loaded-session.ts";
 import type { SessionHandover } from "./session-handover.ts";
 import { loadNewEntries, loadSession } from "./session-loader.ts";
@@ -60,7 +60,7 @@ export function createSessionOpener(deps: { db: CutpointDb; handover: SessionHan
     },
     open: (sessionId, listener, signal) => openSession(db, handover, sessionId, listener, signal),
     loadNew: (loaded) => loadNewEntries(db, loaded),
-    onAppended: onEntriesAppended,
+    onAppended: (listener) => onEntriesAppended(db, listener),
     keep: (loaded, bytes) => handover.keep(loaded, bytes),
     peekNewest(sessionId) {
       const handed = handover.peekNewest(sessionId);

@@ -290,7 +290,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     clearTimeout(debounce);
     debounce = setTimeout(() => void syncNow(), deps.debounceMs ?? 1500);
   };
-  const stopAppended = onEntriesAppended((a) => {
+  const stopAppended = onEntriesAppended(db, (a) => {
     void appended(a.sessionId);
     soon();
   });
