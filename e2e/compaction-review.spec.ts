@@ -2,7 +2,8 @@
  * The compaction review's numbers against the CLI, on the real pi fixture: after Confirm, the
  * meter's value, the token timeline's in-context rows and the summary's tokens equal what
  * `cli context --json` says of the exported file; the same after importing a file that ends with a
- * compaction. Per-session state (nothing carries over to another session; the draft survives a
+ * compaction; the main timeline follows the new compaction after the window went narrow and back
+ * mid-review. Per-session state (nothing carries over to another session; the draft survives a
  * reload), Redo after Undo, the trigger per session with remind only, notifications that behave,
  * keyboard and screen-reader semantics, and screenshots of the review with a draft.
  */
@@ -157,6 +158,26 @@ test("after Confirm and in an imported file that ends with a compaction, the num
   await importFile(other, file, "1,003");
   await expectAgreesWithCli(other, file);
   await fresh.close();
+});
+
+test("the window went to 390 px and back during the review: after Confirm the main timeline shows the new compaction row", async ({
+  page,
+}) => {
+  const app = await importFile(page, FIXTURE, "1,002");
+  await openReview(page);
+  await page.getByTestId("offline").click();
+  await expect(page.getByTestId("summary-editor")).toHaveValue(/generated offline/);
+  // Narrow (the timeline is in view beside the review's sheet) and back (it shrinks again): the
+  // browser moves the timeline's scroll on its own, which is not the person scrolling away.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByTestId("compaction-preview")).toBeVisible();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByTestId("confirm").click();
+  await expect(page.getByTestId("compaction-preview")).toHaveCount(0);
+  await expect.poll(() => app.entryCountOf(FIRST_USER), { timeout: 30_000 }).toBe("1,003");
+  const record = page.getByTestId("timeline").getByTestId("compaction-record").last();
+  await expect(record.getByTestId("record-trigger")).toHaveText("by hand");
+  await expect(record).toBeInViewport();
 });
 
 test("a session with nothing to summarize says why, once; no row is marked summarized; nothing to confirm", async ({

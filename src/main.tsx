@@ -22,11 +22,12 @@ import "./ui/agent/register.ts";
 import { connectCompactionHooks } from "./ui/compaction/register.ts";
 import "./ui/tree/register.ts";
 import "./ui/pins/register.ts";
-import "./ui/sync/register.ts";
+import { startSyncAfterLoad } from "./ui/sync/register.ts";
 
 // The tab's services, made once: the views get them from AppServicesProvider, the hooks here.
 const services = createTabServices();
 connectCompactionHooks(services);
+startSyncAfterLoad(services);
 
 storedSessions.watchDatabase((reason) => useUiStore.getState().setDbClosed(reason));
 watchRunLiveness();

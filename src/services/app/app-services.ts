@@ -21,6 +21,7 @@ import type { UndoOutcome } from "../compaction/undo-service.ts";
 import { createPendingEntries, type PendingEntries } from "../session/pending-entries.ts";
 import { createSessionHandover, type SessionHandover } from "../session/session-handover.ts";
 import { createSessionOpener, type SessionOpener } from "../session/session-open.ts";
+import { createSyncHandle, type SyncHandle } from "../sync/sync-handle.ts";
 import { moveLeafShown } from "../tree/leaf-move-shown.ts";
 
 /** What the compaction UI asks of the services. */
@@ -69,6 +70,8 @@ export interface AppServices {
   pending: PendingEntries;
   stranded: StrandedServices;
   tree: TreeActions;
+  /** The sync engine, started on first use, and its status (services/sync/sync-handle.ts). */
+  sync: SyncHandle;
 }
 
 export function createAppServices(db: CutpointDb): AppServices {
@@ -104,6 +107,14 @@ export function createAppServices(db: CutpointDb): AppServices {
         m.createCompactionHooks({ db, ui, waits, queue: reviewQueue }),
       )),
   };
+  // The sync code loads with the engine's start (after the page has loaded), not with the page.
+  const sync = createSyncHandle(async () => {
+    const [{ createSyncEngine }, { keyStores }] = await Promise.all([
+      import("../sync/sync-engine.ts"),
+      import("../keys/key-vault.ts"),
+    ]);
+    return createSyncEngine({ db, stores: keyStores(db) });
+  });
   return {
     reviewQueue,
     compaction,
@@ -112,5 +123,6 @@ export function createAppServices(db: CutpointDb): AppServices {
     pending,
     stranded,
     tree,
+    sync,
   };
 }

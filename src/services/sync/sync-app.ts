@@ -1,6 +1,6 @@
 /**
- * Sync for the app's own database: the engine over this browser's IndexedDB and key stores, and
- * the Settings/Sync actions (save a target, turn sync off, read what is set) the UI calls.
+ * Sync for the app's own database: the Settings/Sync actions (save a target, turn sync off, read
+ * what is set) the UI calls. The engine itself is the tab's services' (services/sync/sync-handle.ts).
  */
 import { db } from "../../db/instance.ts";
 import { keyStores } from "../keys/key-vault.ts";
@@ -11,12 +11,7 @@ import {
   type SyncSetup,
   saveSyncSetup,
 } from "./sync-config.ts";
-import { createSyncEngine, type SyncEngine } from "./sync-engine.ts";
 import type { SyncResult } from "./sync-transport.ts";
-
-export function startAppSync(): SyncEngine {
-  return createSyncEngine({ db, stores: keyStores(db) });
-}
 
 export function readAppSyncConfig(): Promise<SyncConfig | undefined> {
   return loadSyncConfig(db);

@@ -7,7 +7,6 @@ import { sessionTitle } from "../../core/session/session-name.ts";
 import { type SessionRow, storedSessions } from "../../services/session/sessions-instance.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { markInvisible } from "../common/invisible.ts";
-import { SafeText } from "../common/safe-text.tsx";
 import { ConfirmDeleteDialog, RenameDialog } from "../common/session-dialogs.tsx";
 import { useLive } from "../data/use-live.ts";
 import { formatBytes, formatCount, formatDate } from "../format.ts";
@@ -15,6 +14,7 @@ import { useSessionActions } from "../hooks/use-session-actions.ts";
 import { RemoteSessionItems } from "../sync/remote-sessions.tsx";
 import { SessionSyncBadge } from "../sync/sync-badge.tsx";
 import { useSyncStatus } from "../sync/use-sync.ts";
+import { SessionItem } from "./session-item.tsx";
 
 type Pending = { kind: "rename" | "delete"; row: SessionRow } | undefined;
 
@@ -45,56 +45,54 @@ export function SessionList() {
         {sessions.map((row) => {
           const title = sessionTitle(row);
           return (
-            <li
+            <SessionItem
               key={row.id}
-              className="session-item"
-              aria-current={row.id === selected}
-              data-session-id={row.id}
-            >
-              <button
-                type="button"
-                className="session-open"
-                onClick={() => select(row.id)}
-                title={markInvisible(title)}
-              >
-                <SafeText className="session-name" text={title} />
-                <span className="session-meta">
-                  {formatDate(row.updatedAt)} ·{" "}
-                  <span data-testid="entry-count">{formatCount(row.entryCount)}</span>{" "}
-                  {row.entryCount === 1 ? "entry" : "entries"} · {formatBytes(row.byteSize)}
-                </span>
-                <SessionSyncBadge sessionId={row.id} />
-              </button>
-              <span className="session-tools">
-                <button
-                  type="button"
-                  className="btn ghost icon"
-                  aria-label={`Rename ${markInvisible(title)}`}
-                  title="Rename"
-                  onClick={() => setPending({ kind: "rename", row })}
-                >
-                  ✎
-                </button>
-                <button
-                  type="button"
-                  className="btn ghost icon"
-                  aria-label={`Export ${markInvisible(title)}`}
-                  title="Export .jsonl"
-                  onClick={() => void actions.exportFile(row.id)}
-                >
-                  ⤓
-                </button>
-                <button
-                  type="button"
-                  className="btn ghost icon"
-                  aria-label={`Delete ${markInvisible(title)}`}
-                  title="Delete"
-                  onClick={() => setPending({ kind: "delete", row })}
-                >
-                  ✕
-                </button>
-              </span>
-            </li>
+              id={row.id}
+              title={title}
+              current={row.id === selected}
+              onOpen={() => select(row.id)}
+              details={
+                <>
+                  <span className="session-meta">
+                    {formatDate(row.updatedAt)} ·{" "}
+                    <span data-testid="entry-count">{formatCount(row.entryCount)}</span>{" "}
+                    {row.entryCount === 1 ? "entry" : "entries"} · {formatBytes(row.byteSize)}
+                  </span>
+                  <SessionSyncBadge sessionId={row.id} />
+                </>
+              }
+              actions={
+                <>
+                  <button
+                    type="button"
+                    className="btn ghost icon"
+                    aria-label={`Rename ${markInvisible(title)}`}
+                    title="Rename"
+                    onClick={() => setPending({ kind: "rename", row })}
+                  >
+                    ✎
+                  </button>
+                  <button
+                    type="button"
+                    className="btn ghost icon"
+                    aria-label={`Export ${markInvisible(title)}`}
+                    title="Export .jsonl"
+                    onClick={() => void actions.exportFile(row.id)}
+                  >
+                    ⤓
+                  </button>
+                  <button
+                    type="button"
+                    className="btn ghost icon"
+                    aria-label={`Delete ${markInvisible(title)}`}
+                    title="Delete"
+                    onClick={() => setPending({ kind: "delete", row })}
+                  >
+                    ✕
+                  </button>
+                </>
+              }
+            />
           );
         })}
         <RemoteSessionItems remote={sync.remote} where={sync.targetName ?? "the sync target"} />

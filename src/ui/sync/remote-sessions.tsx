@@ -1,12 +1,13 @@
 /**
- * The sessions that are on the sync target but not on this device, as rows of the session list:
+ * The sessions that are on the sync target but not on this device, as rows of the session list
+ * (ui/sidebar/session-item.tsx):
  * their name, where they are, their size and entries when known, and Fetch (on demand: a phone
  * need not hold a 100 MB session it never opens).
  */
 import type { RemoteSession } from "../../core/sync/manifest.ts";
 import { markInvisible } from "../common/invisible.ts";
-import { SafeText } from "../common/safe-text.tsx";
 import { formatBytes, formatCountOf } from "../format.ts";
+import { SessionItem } from "../sidebar/session-item.tsx";
 import { useFetchRemote } from "./use-fetch-remote.ts";
 import "./sync.css";
 
@@ -19,18 +20,19 @@ export function RemoteSessionItems({ remote, where }: { remote: readonly RemoteS
       r.bytes > 0 ? formatBytes(r.bytes) : "",
     ].filter((s) => s !== "");
     return (
-      <li
+      <SessionItem
         key={r.id}
-        className="session-item session-remote"
-        data-session-id={r.id}
-        data-testid="remote-session"
-      >
-        <div className="session-open">
-          <SafeText className="session-name" text={title} />
-          <span className="session-remote-where">On {where}, not on this device</span>
-          {known.length > 0 && <span className="session-meta">{known.join(" · ")}</span>}
-        </div>
-        <span className="session-tools">
+        id={r.id}
+        title={title}
+        className="session-remote"
+        testId="remote-session"
+        details={
+          <>
+            <span className="session-remote-where">On {where}, not on this device</span>
+            {known.length > 0 && <span className="session-meta">{known.join(" · ")}</span>}
+          </>
+        }
+        actions={
           <button
             type="button"
             className="btn"
@@ -40,8 +42,8 @@ export function RemoteSessionItems({ remote, where }: { remote: readonly RemoteS
           >
             {fetching === r.id ? "Fetching…" : "Fetch"}
           </button>
-        </span>
-      </li>
+        }
+      />
     );
   });
 }

@@ -1,10 +1,12 @@
 /** The sync line under the session list while a target is set: how the last round went, and Sync now. */
 import { useState } from "react";
-import { appSyncEngine, useSyncStatus } from "./use-sync.ts";
+import { useAppServices } from "../hooks/app-services.tsx";
+import { useSyncStatus } from "./use-sync.ts";
 import "./sync.css";
 
 export function SyncFooter() {
   const status = useSyncStatus();
+  const { sync } = useAppServices();
   const [busy, setBusy] = useState(false);
   if (status.phase === "off") return null;
   const line =
@@ -17,7 +19,7 @@ export function SyncFooter() {
         : `Synced${status.lastSyncedAt ? ` at ${new Date(status.lastSyncedAt).toLocaleTimeString()}` : ""}`;
   const syncNow = async () => {
     setBusy(true);
-    await (await appSyncEngine()).syncNow(true);
+    await (await sync.engine()).syncNow(true);
     setBusy(false);
   };
   return (

@@ -9,10 +9,11 @@ import type { KeyStorageMode } from "../../services/keys/key-vault.ts";
 import type { SyncConfig, SyncTarget } from "../../services/sync/sync-config.ts";
 import { useUiStore } from "../../store/ui-store.ts";
 import { formatCountOf } from "../format.ts";
+import { useAppServices } from "../hooks/app-services.tsx";
 import { apacheCorsLines, NEXTCLOUD_CORS_NOTE, s3CorsJson } from "./cors-text.ts";
 import { sessionSyncLine } from "./sync-text.ts";
 import { useFetchRemote } from "./use-fetch-remote.ts";
-import { appSyncEngine, useSyncStatus } from "./use-sync.ts";
+import { useSyncStatus } from "./use-sync.ts";
 import "./sync.css";
 
 type Kind = SyncTarget["kind"];
@@ -94,6 +95,7 @@ const kb = (bytes: number) =>
 
 export function SyncSettings() {
   const status = useSyncStatus();
+  const { sync } = useAppServices();
   const toast = useUiStore((s) => s.pushToast);
   const [config, setConfig] = useState<SyncConfig | undefined | null>(null);
   const [draft, setDraft] = useState<Draft>(EMPTY);
@@ -140,13 +142,13 @@ export function SyncSettings() {
     }
     setConfig(saved.value);
     set({ secret: "", passphrase: "", lock: "" });
-    await (await appSyncEngine()).syncNow(true);
+    await (await sync.engine()).syncNow(true);
     setBusy(false);
   };
 
   const syncNow = async () => {
     setBusy(true);
-    await (await appSyncEngine()).syncNow(true);
+    await (await sync.engine()).syncNow(true);
     setBusy(false);
   };
 
@@ -155,7 +157,7 @@ export function SyncSettings() {
     await m.clearAppSync();
     setConfig(undefined);
     setDraft(EMPTY);
-    await (await appSyncEngine()).syncNow();
+    await (await sync.engine()).syncNow();
     toast({
       kind: "info",
       message: "Sync is off. Every session stays on this device; nothing more is sent.",

@@ -81,6 +81,19 @@ function BodiesProgressLabel() {
   );
 }
 
+interface BoxSize {
+  width: number;
+  height: number;
+}
+
+/** Whether `el`'s box has another size than `box` holds; `box` now holds its size. */
+function resized(box: { current: BoxSize }, el: HTMLElement): boolean {
+  const { clientWidth: width, clientHeight: height } = el;
+  const changed = width !== box.current.width || height !== box.current.height;
+  box.current = { width, height };
+  return changed;
+}
+
 /**
  * `partial`: the model holds only the newest entries while the rest loads; `status` then says how
  * far that is (by default, the session's load progress). `awaiting`: the entries shown from their
@@ -169,6 +182,12 @@ export function Timeline({
   // box did: that is followed too, until the person clicks or presses a key (a row they expand at
   // the end is not followed).
   const listRef = useRef<HTMLUListElement>(null);
+  // The box's size when last seen. A scroll that comes with a new size is the browser's answer to
+  // the resize (scrollTop clamped, or moved by scroll anchoring as the rows wrap again), not the
+  // person's: at the end, the view stays at the end (the observer below keeps it there). Judged as
+  // the person's, it left a view at the end "not at the end" after the window went narrow and
+  // back, and the rows that came next (a compaction confirmed) were not followed.
+  const box = useRef<BoxSize>({ width: -1, height: -1 });
   useEffect(() => {
     const el = scrollRef.current;
     const list = listRef.current;
@@ -189,6 +208,7 @@ export function Timeline({
         return;
       }
       if (changes.some((c) => c.target === el)) {
+        resized(box, el);
         if (el.clientWidth !== width) {
           width = el.clientWidth;
           rewrapping = inputStamp();
@@ -203,7 +223,7 @@ export function Timeline({
 
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
-    if (!el) return;
+    if (!el || (resized(box, el) && atEnd.current)) return;
     atEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < 60;
   }, []);
 
