@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import { assistant, msg } from "../src/core/session/test-builders.ts";
 import { TID } from "./pages/app-knowledge.ts";
 import { AppPage, IMPORT_TIMEOUT } from "./pages/app-page.ts";
@@ -70,6 +70,16 @@ async function folderFiles(page: Page, dir: string): Promise<string[]> {
   }, dir);
 }
 
+/** Opens "pi folder…", chooses the folder the picker gives, and sees the fixture's project in it; returns the dialog. */
+async function chooseFolder(app: AppPage): Promise<Locator> {
+  await app.showSidebar();
+  await app.page.getByRole("button", { name: "pi folder…" }).click();
+  const dialog = app.page.locator('dialog[data-dialog="pi-folder"]');
+  await dialog.getByRole("button", { name: "Choose the folder…" }).click();
+  await expect(dialog.getByRole("heading", { name: fixtureCwd })).toBeVisible();
+  return dialog;
+}
+
 test("open pi's folder, follow a session while pi appends, work on a copy saved back, reload", async ({
   page,
 }) => {
@@ -87,11 +97,7 @@ test("open pi's folder, follow a session while pi appends, work on a copy saved 
   });
   await writeFolderFile(page, "--home-me-other--", "2026-02-01T00-00-00-000Z_other-1.jsonl", `${other}\n`);
 
-  await app.showSidebar();
-  await page.getByRole("button", { name: "pi folder…" }).click();
-  const dialog = page.locator('dialog[data-dialog="pi-folder"]');
-  await dialog.getByRole("button", { name: "Choose the folder…" }).click();
-  await expect(dialog.getByRole("heading", { name: fixtureCwd })).toBeVisible();
+  const dialog = await chooseFolder(app);
   await expect(dialog.getByRole("heading", { name: "/home/me/other" })).toBeVisible();
   const compactions = fixtureLines.filter((l) => JSON.parse(l).type === "compaction").length;
   await expect(
@@ -192,11 +198,7 @@ test("open pi's agent folder: its settings.json and models.json are offered for 
   const project = "sessions/--workspace-app--";
   await writeFolderFile(page, project, "2026-01-01T00-00-00-000Z_fixture.jsonl", fixtureText, false, "agent");
 
-  await app.showSidebar();
-  await page.getByRole("button", { name: "pi folder…" }).click();
-  const dialog = page.locator('dialog[data-dialog="pi-folder"]');
-  await dialog.getByRole("button", { name: "Choose the folder…" }).click();
-  await expect(dialog.getByRole("heading", { name: fixtureCwd })).toBeVisible();
+  const dialog = await chooseFolder(app);
   await expect(dialog.getByTestId("pi-folder-settings")).toContainText(
     "The folder agent holds pi's settings.json and models.json.",
   );
@@ -251,11 +253,7 @@ test("open pi's sessions folder: it says where pi's settings are, as the browser
   const app = new AppPage(page);
   await app.goto();
   await writeFolderFile(page, "--workspace-app--", "2026-01-01T00-00-00-000Z_fixture.jsonl", fixtureText);
-  await app.showSidebar();
-  await page.getByRole("button", { name: "pi folder…" }).click();
-  const dialog = page.locator('dialog[data-dialog="pi-folder"]');
-  await dialog.getByRole("button", { name: "Choose the folder…" }).click();
-  await expect(dialog.getByRole("heading", { name: fixtureCwd })).toBeVisible();
+  const dialog = await chooseFolder(app);
   await expect(dialog.getByTestId("pi-folder-settings")).toContainText(
     "pi's settings.json and models.json are in the folder above this one",
   );

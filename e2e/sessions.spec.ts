@@ -221,6 +221,10 @@ async function deleteExample(app: AppPage): Promise<{ count: string; last: strin
   await app.page.getByRole("button", { name: /^Delete tally/ }).click();
   await app.page.locator('dialog[data-dialog="delete"]').getByRole("button", { name: "Delete" }).click();
   await expect(app.sessionItems).toHaveCount(0);
+  // The delete is done in the page when the URL no longer names the session (it is closed, and
+  // its Undo offered, after the write: the list is empty as soon as the write commits). A reload
+  // before that opens the deleted session from the URL ("This session no longer exists.").
+  await expect(app.page).not.toHaveURL(/#\/s\//);
   return { count, last };
 }
 

@@ -12,6 +12,26 @@ import { AppPage, IMPORT_TIMEOUT } from "./pages/app-page.ts";
 
 const OUT = "/tmp/cutpoint-screens";
 
+/**
+ * Screenshots `${OUT}/${name}-<width>-<scheme>.png` at 1280x800, 800x800 and 390x844, light and
+ * dark, each after `check` (what must be in view at that size); back at 1280x800 after each scheme.
+ */
+async function screenshotsAtEverySize(page: Page, name: string, check?: () => Promise<void>): Promise<void> {
+  for (const colorScheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme });
+    for (const [w, h] of [
+      [1280, 800],
+      [800, 800],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width: w, height: h });
+      await check?.();
+      await page.screenshot({ path: `${OUT}/${name}-${w}-${colorScheme}.png` });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+}
+
 /** The rendered token rows' excerpts: their label, text, and how many of its characters are in view (not clamped away). */
 function rowTexts(page: Page) {
   return page
@@ -75,34 +95,13 @@ test("reviewing the pi fixture at 1280 px: rows say what they are, bars are seen
 
   await review.getByTestId("offline").click();
   await expect(review.getByTestId("confirm")).toBeEnabled({ timeout: IMPORT_TIMEOUT });
-  for (const colorScheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme });
-    for (const [w, h] of [
-      [1280, 800],
-      [800, 800],
-      [390, 844],
-    ] as const) {
-      await page.setViewportSize({ width: w, height: h });
-      await page.screenshot({ path: `${OUT}/timeline-review-${w}-${colorScheme}.png` });
-    }
-    await page.setViewportSize({ width: 1280, height: 800 });
-  }
+  await screenshotsAtEverySize(page, "timeline-review");
   // The panel without the review: /context at its top, the token timeline below.
   await page.getByTestId("cancel").click();
   await expect(review).toHaveCount(0);
-  for (const colorScheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme });
-    for (const [w, h] of [
-      [1280, 800],
-      [800, 800],
-      [390, 844],
-    ] as const) {
-      await page.setViewportSize({ width: w, height: h });
-      await expect(page.getByTestId("token-timeline-panel").getByTestId("context-view")).toBeVisible();
-      await page.screenshot({ path: `${OUT}/timeline-panel-${w}-${colorScheme}.png` });
-    }
-    await page.setViewportSize({ width: 1280, height: 800 });
-  }
+  await screenshotsAtEverySize(page, "timeline-panel", () =>
+    expect(page.getByTestId("token-timeline-panel").getByTestId("context-view")).toBeVisible(),
+  );
 });
 
 test("after Confirm the main timeline keeps the width it had before the review opened the panel", async ({

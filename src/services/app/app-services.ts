@@ -21,6 +21,7 @@ import type { UndoOutcome } from "../compaction/undo-service.ts";
 import { createPendingEntries, type PendingEntries } from "../session/pending-entries.ts";
 import { createSessionHandover, type SessionHandover } from "../session/session-handover.ts";
 import { createSessionOpener, type SessionOpener } from "../session/session-open.ts";
+import { createUndoOffers, type UndoOffers } from "../session/undo-offers.ts";
 import { createSyncHandle, type SyncHandle } from "../sync/sync-handle.ts";
 import { moveLeafShown } from "../tree/leaf-move-shown.ts";
 
@@ -68,6 +69,8 @@ export interface AppServices {
   sessions: SessionOpener;
   /** Entries shown before their write commits (a leaf move in the frame of the click). */
   pending: PendingEntries;
+  /** The deleted sessions whose Undo is offered (one offer each). */
+  undoOffers: UndoOffers;
   stranded: StrandedServices;
   tree: TreeActions;
   /** The sync engine, started on first use, and its status (services/sync/sync-handle.ts). */
@@ -121,6 +124,7 @@ export function createAppServices(db: CutpointDb): AppServices {
     handover,
     sessions: createSessionOpener({ db, handover }),
     pending,
+    undoOffers: createUndoOffers(),
     stranded,
     tree,
     sync,

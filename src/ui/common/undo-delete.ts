@@ -7,16 +7,23 @@ import { useEffect } from "react";
 import { sessionTitle } from "../../core/session/session-name.ts";
 import { storedSessions } from "../../services/session/sessions-instance.ts";
 import { UNDO_WINDOW_MS } from "../../services/session/sessions-service.ts";
+import type { UndoOffers } from "../../services/session/undo-offers.ts";
 import { useUiStore } from "../../store/ui-store.ts";
+import { useAppServices } from "../hooks/app-services.tsx";
 
-/** Sessions with an Undo toast in this page (StrictMode runs the start-up effect twice). */
-const offered = new Set<string>();
-
-/** Shows "Deleted … [Undo]" until `deletedAt` + the undo window, then purges expired deletions. */
-export function offerUndo(id: string, label: string, deletedAt: number, now = Date.now()): void {
+/**
+ * Shows "Deleted … [Undo]" until `deletedAt` + the undo window, then purges expired deletions;
+ * once per session while `offers` (the tab's) holds its offer.
+ */
+export function offerUndo(
+  offers: UndoOffers,
+  id: string,
+  label: string,
+  deletedAt: number,
+  now = Date.now(),
+): void {
   const left = deletedAt + UNDO_WINDOW_MS - now;
-  if (left <= 0 || offered.has(id)) return;
-  offered.add(id);
+  if (left <= 0 || !offers.take(id)) return;
   const ui = useUiStore.getState();
   ui.pushToast({
     kind: "info",
@@ -25,7 +32,7 @@ export function offerUndo(id: string, label: string, deletedAt: number, now = Da
     action: {
       label: "Undo",
       run: () => {
-        offered.delete(id);
+        offers.release(id);
         void storedSessions.undoRemove(id).then((u) => {
           if (u.ok) useUiStore.getState().selectSession(id);
           else useUiStore.getState().pushToast({ kind: "error", message: u.error.message });
@@ -34,16 +41,17 @@ export function offerUndo(id: string, label: string, deletedAt: number, now = Da
     },
   });
   setTimeout(() => {
-    offered.delete(id);
+    offers.release(id);
     void storedSessions.purgeExpired();
   }, left + 500);
 }
 
 /** After a reload: the Undo of every delete whose window is still open. */
 export function useUndoAfterReload(): void {
+  const { undoOffers } = useAppServices();
   useEffect(() => {
     void storedSessions.pendingDeletes().then((pending) => {
-      for (const p of pending) offerUndo(p.row.id, sessionTitle(p.row), p.row.deletedAt);
+      for (const p of pending) offerUndo(undoOffers, p.row.id, sessionTitle(p.row), p.row.deletedAt);
     });
-  }, []);
+  }, [undoOffers]);
 }

@@ -15,7 +15,7 @@ export const EXAMPLE_INTRO =
 export function useSessionActions() {
   const toast = useUiStore((s) => s.pushToast);
   const select = useUiStore((s) => s.selectSession);
-  const { handover } = useAppServices();
+  const { handover, undoOffers } = useAppServices();
 
   const newSession = useCallback(async () => {
     const r = await storedSessions.create();
@@ -57,9 +57,9 @@ export function useSessionActions() {
         return;
       }
       if (useUiStore.getState().selectedSessionId === id) select(undefined);
-      offerUndo(id, label, r.value.deletedAt);
+      offerUndo(undoOffers, id, label, r.value.deletedAt);
     },
-    [select, toast, handover],
+    [select, toast, handover, undoOffers],
   );
 
   const exportFile = useCallback(
