@@ -227,6 +227,12 @@ export function blobChunk(text: string, count: number): BlobChunk {
   return { data, count, bytes: data.size };
 }
 
+/** JSONL bytes (whole lines, each ending in "\n") as a Blob chunk: copied as they are, nothing encoded. */
+export function bytesChunk(bytes: Uint8Array, count: number): BlobChunk {
+  const data = new Blob([bytes as Uint8Array<ArrayBuffer>], { type: JSONL_TYPE });
+  return { data, count, bytes: data.size };
+}
+
 /**
  * Small Blob chunks joined into chunks of about `targetBytes` (a Blob of Blobs copies nothing:
  * the small ones are made a step at a time, the UTF-8 encoding of 512 KB at once held the page
