@@ -5,6 +5,7 @@
  * to where it was does not make the other device move in turn.
  */
 import { isPositionMarker } from "../session/moves.ts";
+import { runSteps, type Steps } from "../session/steps.ts";
 import type { SessionEntry } from "../session/types.ts";
 
 /** What the plan needs of an entry (a big session is planned from these, its entries not held). */
@@ -28,24 +29,44 @@ export interface PushPlan<T = SessionEntry> {
   held: T[];
 }
 
+/** Items handled per step of `planPushItemsSteps`. */
+const ITEMS_PER_STEP = 4096;
+
 /** `held`: markers kept back before; `fresh`: this device's entries not on the target yet, in file order. */
 export function planPushItems<T extends PlanItem>(held: readonly T[], fresh: readonly T[]): PushPlan<T> {
+  return runSteps(planPushItemsSteps(held, fresh));
+}
+
+/** `planPushItems` a few thousand items per step (a first upload of a big session). */
+export function* planPushItemsSteps<T extends PlanItem>(
+  held: readonly T[],
+  fresh: readonly T[],
+): Steps<PushPlan<T>> {
   const seen = new Set<string>();
   const all: T[] = [];
-  for (const e of [...held, ...fresh]) {
-    if (seen.has(e.id)) continue;
-    seen.add(e.id);
-    all.push(e);
-  }
+  let n = 0;
+  for (const list of [held, fresh])
+    for (const e of list) {
+      if (++n % ITEMS_PER_STEP === 0) yield;
+      if (seen.has(e.id)) continue;
+      seen.add(e.id);
+      all.push(e);
+    }
   const needed = new Set<string>();
   const sent = new Set<string>();
   for (let i = all.length - 1; i >= 0; i--) {
+    if (++n % ITEMS_PER_STEP === 0) yield;
     const e = all[i]!;
     if (e.marker && !needed.has(e.id)) continue;
     sent.add(e.id);
     if (e.parentId !== null) needed.add(e.parentId);
   }
-  return { send: all.filter((e) => sent.has(e.id)), held: all.filter((e) => !sent.has(e.id)) };
+  const plan: PushPlan<T> = { send: [], held: [] };
+  for (const e of all) {
+    if (++n % ITEMS_PER_STEP === 0) yield;
+    (sent.has(e.id) ? plan.send : plan.held).push(e);
+  }
+  return plan;
 }
 
 /** `planPushItems` of whole entries. */

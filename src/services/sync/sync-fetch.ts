@@ -10,13 +10,12 @@ import { linesByEntry } from "../../core/sync/jsonl-lines.ts";
 import type { RemoteSession } from "../../core/sync/manifest.ts";
 import { createMerger } from "../../core/sync/merge.ts";
 import {
-  type BlobChunk,
   blobChunk,
   bytesChunk,
   CHUNK_MAX_ENTRIES,
   chunkSteps,
+  createChunkJoiner,
   createMetaAccumulator,
-  joinBlobChunks,
   saveSession,
 } from "../../db/index.ts";
 import { runStepsInSlices } from "../common/yield.ts";
@@ -43,7 +42,7 @@ export async function fetchInto(ctx: RoundContext, remote: RemoteSession): Promi
     );
   const merger = createMerger(new Set());
   const meta = createMetaAccumulator();
-  const parts: BlobChunk[] = [];
+  const stored = createChunkJoiner();
   /** The lines of entries that wait for their parent (until it comes). */
   const waitingLines = new Map<SessionEntry, string>();
   const read = await eachChunk(ctx, remote.id, refs, async (chunk) => {
@@ -51,7 +50,7 @@ export async function fetchInto(ctx: RoundContext, remote: RemoteSession): Promi
     for (const entry of appended) meta.add(entry);
     const body = wholeBody(chunk, appended);
     if (body) {
-      parts.push(bytesChunk(body, appended.length));
+      stored.add(bytesChunk(body, appended.length));
       return;
     }
     const lineOf = linesByEntry(chunk);
@@ -62,15 +61,14 @@ export async function fetchInto(ctx: RoundContext, remote: RemoteSession): Promi
       waitingLines.delete(entry);
       return line;
     };
-    parts.push(
-      ...(await runStepsInSlices(
-        chunkSteps(appended.length, lineOfAppended, blobChunk, PART_CHARS),
-        SYNC_SLICE_MS,
-      )),
+    const parts = await runStepsInSlices(
+      chunkSteps(appended.length, lineOfAppended, blobChunk, PART_CHARS),
+      SYNC_SLICE_MS,
     );
+    for (const part of parts) stored.add(part);
   });
   if (!read.ok) return read;
-  const chunks = joinBlobChunks(parts);
+  const chunks = stored.end();
   const prepared = { header: remote.header, chunks, meta: meta.result(), originalVersion: 3 };
   const saved = await saveSession(ctx.db, prepared, "new");
   if (!saved.ok) return failed("other", saved.error.message);

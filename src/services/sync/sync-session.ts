@@ -14,7 +14,7 @@ import { eachLineSteps, type ParsedLines } from "../../core/sync/jsonl-lines.ts"
 import { chunkFolders, chunkKey } from "../../core/sync/layout.ts";
 import { type DeviceManifest, unreadChunks } from "../../core/sync/manifest.ts";
 import { mergeEntries, positionAfterMerge } from "../../core/sync/merge.ts";
-import { type PlanItem, planItem, planPushItems, waitingCount } from "../../core/sync/push-plan.ts";
+import { type PlanItem, planItem, planPushItemsSteps, waitingCount } from "../../core/sync/push-plan.ts";
 import {
   appendEntries,
   type ChunkRow,
@@ -145,7 +145,7 @@ export async function pullSession(
     await saveSessionState(ctx.db, row.id, next);
     return done(0);
   }
-  for (const e of merged.append) byId.set(e.id, keptItem(e));
+  for (const e of merged.append) byId.set(e.id, keptItem(e, -1));
   const anchor = shownPosition(byId, row.leafId);
   const forward = positionAfterMerge((id) => byId.get(id)?.parentId, anchor, merged.append, isPositionMarker);
   const wanted = forward ?? anchor;
@@ -184,16 +184,19 @@ async function keptChunks(
 const freshChunks = (db: CutpointDb, row: SessionRow, state: SessionSyncState, maxSeq: number) =>
   keptChunks(db, row.id, state.pushedSeq, (seq) => seq <= maxSeq && !state.mergedSeqs.includes(seq));
 
-/** A plan item that keeps its entry when it is a marker (the plan may keep it back: it is saved). */
-type KeptItem = PlanItem & { entry?: SessionEntry };
+/**
+ * A plan item that keeps its entry when it is a marker (the plan may keep it back: it is saved),
+ * and its place among the lines read (-1: a marker kept back in an earlier round).
+ */
+type KeptItem = PlanItem & { entry?: SessionEntry; index: number };
 
-function keptItem(entry: SessionEntry): KeptItem {
+function keptItem(entry: SessionEntry, index: number): KeptItem {
   const item = planItem(entry);
-  return item.marker ? { ...item, entry } : item;
+  return item.marker ? { ...item, entry, index } : { ...item, index };
 }
 
 function* planItemSteps(pieces: Iterable<string>, into: KeptItem[]): Steps<void> {
-  for (const piece of pieces) yield* eachLineSteps(piece, (entry) => into.push(keptItem(entry)));
+  for (const piece of pieces) yield* eachLineSteps(piece, (entry) => into.push(keptItem(entry, into.length)));
 }
 
 /**
@@ -228,35 +231,32 @@ export async function waitingEntries(
   if (!state.pushing) return waitingCount(fresh);
   // The pieces already up are not waiting.
   const planned = fresh.slice(0, plannedEnd);
-  return (
-    waitingCount(fresh) -
-    waitingCount(planPushItems(state.held.map(planItem), planned).send.slice(0, state.pushing.sent))
-  );
+  const plan = await runStepsInSlices(planPushItemsSteps(state.held.map(planItem), planned), SYNC_SLICE_MS);
+  return waitingCount(fresh) - waitingCount(plan.send.slice(0, state.pushing.sent));
 }
-
-/** `index`: the line among the fresh chunks' lines; -1 for a marker kept back in an earlier round. */
-type PushItem = KeptItem & { index: number };
 
 /**
  * The lines to upload as UTF-8 bytes, in the plan's order, after the first `skip` (sent before a
  * dropped connection): the markers kept back earlier (written anew), then the stored lines of
  * `chunks` the plan sends (`sendFresh`, by their place among the chunks' lines), as they are
- * stored. One stored chunk is read at a time.
+ * stored. One stored chunk is read at a time; its lines come as one batch.
  */
 async function* sendLines(
   chunks: readonly ChunkRow[],
   heldSent: readonly SessionEntry[],
   sendFresh: Uint8Array,
   skip: number,
-): AsyncGenerator<Uint8Array> {
+): AsyncGenerator<Uint8Array[]> {
   let at = 0;
   const utf8 = new TextEncoder();
-  for (const entry of heldSent) if (at++ >= skip) yield utf8.encode(JSON.stringify(entry));
+  yield heldSent.filter(() => at++ >= skip).map((entry) => utf8.encode(JSON.stringify(entry)));
   let index = 0;
   for (const chunk of chunks) {
     const bytes = await chunkBytes(chunk.data);
+    const lines: Uint8Array[] = [];
     for (const [start, end] of lineRanges(bytes))
-      if (sendFresh[index++] === 1 && at++ >= skip) yield bytes.subarray(start, end);
+      if (sendFresh[index++] === 1 && at++ >= skip) lines.push(bytes.subarray(start, end));
+    yield lines;
   }
 }
 
@@ -268,9 +268,9 @@ export async function pushSession(
 ): Promise<SyncResult<number>> {
   const maxSeq = state.pushing?.maxSeq ?? row.lastSeq;
   const chunks = await freshChunks(ctx.db, row, state, maxSeq);
-  const fresh: PushItem[] = (await planItemsOf(chunks)).map((item, index) => ({ ...item, index }));
-  const held: PushItem[] = state.held.map((entry) => ({ ...planItem(entry), entry, index: -1 }));
-  const plan = planPushItems(held, fresh);
+  const fresh = await planItemsOf(chunks);
+  const held = state.held.map((entry) => keptItem(entry, -1));
+  const plan = await runStepsInSlices(planPushItemsSteps(held, fresh), SYNC_SLICE_MS);
   const sendFresh = new Uint8Array(fresh.length);
   const heldSent: SessionEntry[] = [];
   for (const item of plan.send) {
@@ -312,16 +312,17 @@ export async function pushSession(
   // Pieces of about PIECE_BYTES, each uploaded as soon as it is full.
   let piece: Uint8Array[] = [];
   let size = 0;
-  for await (const line of sendLines(chunks, heldSent, sendFresh, sent)) {
-    if (piece.length > 0 && size + line.length + 1 > PIECE_BYTES) {
-      const put = await upload(piece);
-      if (!put.ok) return put;
-      piece = [];
-      size = 0;
+  for await (const lines of sendLines(chunks, heldSent, sendFresh, sent))
+    for (const line of lines) {
+      if (piece.length > 0 && size + line.length + 1 > PIECE_BYTES) {
+        const put = await upload(piece);
+        if (!put.ok) return put;
+        piece = [];
+        size = 0;
+      }
+      piece.push(line);
+      size += line.length + 1;
     }
-    piece.push(line);
-    size += line.length + 1;
-  }
   if (piece.length > 0) {
     const put = await upload(piece);
     if (!put.ok) return put;
