@@ -5,7 +5,8 @@
  * Save and sync to its first round's end), device B saves the same target and fetches the session
  * from its session list (the time to it stored); the long tasks on each (target: <= 100 ms), and
  * the bytes stored on the server beside the file's size. SYNC_BENCH_PROFILE=1 adds a CPU profile
- * of each measured step (build with `--minify false` for names).
+ * of each measured step (build with `--minify false` for names); SYNC_BENCH_TRACE=1 a Chromium
+ * trace of it, with what took the time of each long task (script by function, garbage collection).
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -23,7 +24,13 @@ import {
 } from "../sync/steps.ts";
 import { generateBigSession } from "./lib/big-session.ts";
 import { builtApp, fmtMb, fmtMs, launchChromium, serveStatic } from "./lib/browser.ts";
-import { formatLongTasks, printProfile, startProfiler } from "./lib/profile.ts";
+import {
+  formatLongTasks,
+  longTaskBreakdown,
+  printProfile,
+  startProfiler,
+  TRACE_CATEGORIES,
+} from "./lib/profile.ts";
 
 const BIG_ID = "00000000-0000-4000-8000-000000000bench";
 const PASSPHRASE = "bench passphrase";
@@ -73,16 +80,24 @@ const resetTasks = (page: Page) =>
   });
 const longTasks = (page: Page) => page.evaluate(() => window.__tasks ?? []);
 const PROFILING = process.env.SYNC_BENCH_PROFILE === "1";
+const TRACING = process.env.SYNC_BENCH_TRACE === "1";
 
 /** Runs `work` on `page`, with a CPU profile when SYNC_BENCH_PROFILE=1; returns its ms and long tasks. */
 async function measured(page: Page, title: string, work: () => Promise<unknown>) {
   const t0 = await resetTasks(page);
   const profiler = PROFILING ? await startProfiler(page) : undefined;
+  const browser = page.context().browser();
+  if (TRACING) await browser?.startTracing(page, { categories: TRACE_CATEGORIES });
   const start = Date.now();
   await work();
   const ms = Date.now() - start;
   const tasks = await longTasks(page);
   if (profiler) printProfile(title, await profiler.stop(), 12);
+  const trace = TRACING ? await browser?.stopTracing() : undefined;
+  if (trace) {
+    console.log(`  ${title}: long tasks in the trace (ms after the first; parts in ms):`);
+    for (const line of longTaskBreakdown(trace)) console.log(`    ${line}`);
+  }
   const longest = tasks.reduce((m, t) => Math.max(m, t.duration), 0);
   console.log(`  ${title}: ${formatLongTasks(tasks, t0)}`);
   return { ms, longest };

@@ -227,6 +227,12 @@ export function blobChunk(text: string, count: number): BlobChunk {
   return { data, count, bytes: data.size };
 }
 
+/** JSONL bytes (whole lines, each ending in "\n") as a Blob chunk: copied as they are, nothing encoded. */
+export function bytesChunk(bytes: Uint8Array, count: number): BlobChunk {
+  const data = new Blob([bytes as Uint8Array<ArrayBuffer>], { type: JSONL_TYPE });
+  return { data, count, bytes: data.size };
+}
+
 /**
  * Small Blob chunks joined into chunks of about `targetBytes` (a Blob of Blobs copies nothing:
  * the small ones are made a step at a time, the UTF-8 encoding of 512 KB at once held the page
@@ -237,29 +243,46 @@ export function joinBlobChunks(
   targetBytes = CHUNK_TARGET_CHARS,
   maxEntries = CHUNK_MAX_ENTRIES,
 ): BlobChunk[] {
+  const joiner = createChunkJoiner(targetBytes, maxEntries);
+  for (const part of parts) joiner.add(part);
+  return joiner.end();
+}
+
+/**
+ * `joinBlobChunks` as the parts come (a session fetched chunk by chunk: joining 200 groups at
+ * the end held the page for 100 to 130 ms). A group of one part is that part, not wrapped again.
+ */
+export function createChunkJoiner(targetBytes = CHUNK_TARGET_CHARS, maxEntries = CHUNK_MAX_ENTRIES) {
   const out: BlobChunk[] = [];
   let group: BlobChunk[] = [];
   let bytes = 0;
   let count = 0;
   const flush = () => {
-    if (group.length === 0) return;
-    const data = new Blob(
-      group.map((g) => g.data),
-      { type: JSONL_TYPE },
-    );
-    out.push({ data, count, bytes: data.size });
+    if (group.length === 1) out.push(group[0]!);
+    else if (group.length > 1) {
+      const data = new Blob(
+        group.map((g) => g.data),
+        { type: JSONL_TYPE },
+      );
+      out.push({ data, count, bytes: data.size });
+    }
     group = [];
     bytes = 0;
     count = 0;
   };
-  for (const part of parts) {
-    if (group.length > 0 && (bytes + part.bytes > targetBytes || count + part.count > maxEntries)) flush();
-    group.push(part);
-    bytes += part.bytes;
-    count += part.count;
-  }
-  flush();
-  return out;
+  return {
+    add(part: BlobChunk): void {
+      if (group.length > 0 && (bytes + part.bytes > targetBytes || count + part.count > maxEntries)) flush();
+      group.push(part);
+      bytes += part.bytes;
+      count += part.count;
+    },
+    /** The joined chunks, the last group included. */
+    end(): BlobChunk[] {
+      flush();
+      return out;
+    },
+  };
 }
 
 const utf8 = new TextDecoder("utf-8");

@@ -23,6 +23,23 @@ export function* parseLinesSteps(
   into: ParsedLines = { entries: [], lines: [] },
   from = 0,
 ): Steps<ParsedLines> {
+  yield* eachLineSteps(
+    text,
+    (entry, line) => {
+      into.entries.push(entry);
+      into.lines.push(line);
+    },
+    from,
+  );
+  return into;
+}
+
+/** Hands each non-empty line of `text` from `from`, parsed, to `use` (and keeps nothing); throws as `parseLinesSteps`. */
+export function* eachLineSteps(
+  text: string,
+  use: (entry: SessionEntry, line: string) => void,
+  from = 0,
+): Steps<void> {
   let pos = from;
   let n = 0;
   while (pos < text.length) {
@@ -30,13 +47,11 @@ export function* parseLinesSteps(
     if (end === -1) end = text.length;
     if (end > pos) {
       const line = text.slice(pos, end);
-      into.entries.push(JSON.parse(line) as SessionEntry);
-      into.lines.push(line);
+      use(JSON.parse(line) as SessionEntry, line);
       if (++n % LINES_PER_STEP === 0) yield;
     }
     pos = end + 1;
   }
-  return into;
 }
 
 /** Each parsed entry's line, by the entry (what was read goes on as it was read). */

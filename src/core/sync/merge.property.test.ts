@@ -1,8 +1,9 @@
 // Property tests of the sync merge: any interleaving of two devices' appends merges to the same tree.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { runSteps } from "../session/steps.ts";
 import type { SessionEntry } from "../session/types.ts";
-import { mergeEntries, positionAfterMerge } from "./merge.ts";
+import { createMerger, mergeEntries, positionAfterMerge } from "./merge.ts";
 
 const entry = (id: string, parentId: string | null): SessionEntry => ({
   type: "message",
@@ -93,6 +94,40 @@ describe("sync merge", () => {
         for (let i = 0; i <= repeats; i++) file = mergeInto(file, [add], [0]);
         expect(file.length).toBe(1 + add.length);
       }),
+    );
+  });
+
+  it("fed chunk by chunk, in any order, it adds what one merge of them all adds: parents first, waiting the same", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.nat(), { maxLength: 30 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.boolean(),
+        (picks, cuts, order, orphan) => {
+          const all = [...appends("a", ["r"], picks), ...(orphan ? [entry("o", "missing")] : [])];
+          const chunks = chunked(all, cuts);
+          const seq = [...new Set([...order.map((o) => o % Math.max(1, chunks.length)), ...chunks.keys()])];
+          const merger = createMerger(new Set(["r"]));
+          const added: SessionEntry[] = [];
+          for (const i of seq)
+            added.push(...runSteps(merger.add([...(chunks[i] ?? []), ...(chunks[i] ?? [])])));
+          const once = mergeEntries(
+            new Set(["r"]),
+            seq.flatMap((i) => chunks[i] ?? []),
+          );
+          expect(added.map((e) => e.id).sort()).toEqual(once.append.map((e) => e.id).sort());
+          expect(merger.waiting().map((e) => e.id)).toEqual(once.waiting.map((e) => e.id));
+          // Each chunk was fed twice: its second copy is skipped whole.
+          expect(merger.skipped()).toBe(once.skipped + all.length);
+          const seen = new Set(["r"]);
+          for (const e of added) {
+            expect(seen.has(e.parentId!)).toBe(true);
+            seen.add(e.id);
+          }
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 

@@ -10,7 +10,7 @@ import { runSteps, type Steps } from "../session/steps.ts";
 import type { SessionEntry } from "../session/types.ts";
 
 export interface MergeResult {
-  /** The new entries, each after its parent (stable: batch order otherwise). */
+  /** The new entries, each after its parent (otherwise in the order they came). */
   append: SessionEntry[];
   /** Entries whose parent is missing: kept for a later merge. */
   waiting: SessionEntry[];
@@ -25,47 +25,73 @@ export function mergeEntries(held: ReadonlySet<string>, batch: readonly SessionE
   return runSteps(mergeEntriesSteps(held, batch));
 }
 
-/** `mergeEntries` a few thousand entries per step (a whole session fetched at once). */
+/** `mergeEntries` a few thousand entries per step. */
 export function* mergeEntriesSteps(
   held: ReadonlySet<string>,
   batch: readonly SessionEntry[],
 ): Steps<MergeResult> {
+  const merger = createMerger(held);
+  const append = yield* merger.add(batch);
+  return { append, waiting: merger.waiting(), skipped: merger.skipped() };
+}
+
+/** A merge fed a batch at a time (a session fetched chunk by chunk, never held whole). */
+export interface Merger {
+  /** The entries of `batch` (and earlier waiting ones) that can be placed now, each after its parent. */
+  add(batch: readonly SessionEntry[]): Steps<SessionEntry[]>;
+  /** Entries whose parent has not arrived (yet), in the order they came. */
+  waiting(): SessionEntry[];
+  /** Entries skipped so far because their id is held or came before. */
+  skipped(): number;
+  /** Whether this very entry is one that waits for its parent. */
+  waits(entry: SessionEntry): boolean;
+}
+
+/** A merge into a session holding the ids `held`: only ids and waiting entries are kept between batches. */
+export function createMerger(held: ReadonlySet<string>): Merger {
   const known = new Set(held);
   const pending = new Map<string, SessionEntry>();
+  /** Waiting entries by the parent they wait for, in the order they came. */
+  const below = new Map<string, SessionEntry[]>();
   let skipped = 0;
   let n = 0;
-  for (const entry of batch) {
-    if (known.has(entry.id) || pending.has(entry.id)) skipped++;
-    else pending.set(entry.id, entry);
-    if (++n % ENTRIES_PER_STEP === 0) yield;
-  }
-  const below = new Map<string, SessionEntry[]>();
-  for (const entry of pending.values()) {
-    if (++n % ENTRIES_PER_STEP === 0) yield;
-    if (entry.parentId === null || known.has(entry.parentId) || !pending.has(entry.parentId)) continue;
-    const list = below.get(entry.parentId);
-    if (list) list.push(entry);
-    else below.set(entry.parentId, [entry]);
-  }
-  const append: SessionEntry[] = [];
-  function* place(start: SessionEntry): Steps<void> {
-    const stack = [start];
-    while (stack.length > 0) {
+  function* add(batch: readonly SessionEntry[]): Steps<SessionEntry[]> {
+    const append: SessionEntry[] = [];
+    for (const entry of batch) {
       if (++n % ENTRIES_PER_STEP === 0) yield;
-      const entry = stack.pop()!;
-      append.push(entry);
-      known.add(entry.id);
-      const children = below.get(entry.id);
-      if (children) for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+      if (known.has(entry.id) || pending.has(entry.id)) {
+        skipped++;
+        continue;
+      }
+      if (entry.parentId !== null && !known.has(entry.parentId)) {
+        pending.set(entry.id, entry);
+        const list = below.get(entry.parentId);
+        if (list) list.push(entry);
+        else below.set(entry.parentId, [entry]);
+        continue;
+      }
+      // Placed, and after it whatever waited for it (depth first, in the order they came).
+      const stack = [entry];
+      while (stack.length > 0) {
+        if (++n % ENTRIES_PER_STEP === 0) yield;
+        const placed = stack.pop()!;
+        pending.delete(placed.id);
+        append.push(placed);
+        known.add(placed.id);
+        const children = below.get(placed.id);
+        if (!children) continue;
+        below.delete(placed.id);
+        for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+      }
     }
+    return append;
   }
-  for (const entry of pending.values()) {
-    if (++n % ENTRIES_PER_STEP === 0) yield;
-    if (known.has(entry.id)) continue;
-    if (entry.parentId === null || known.has(entry.parentId)) yield* place(entry);
-  }
-  const waiting = [...pending.values()].filter((e) => !known.has(e.id));
-  return { append, waiting, skipped };
+  return {
+    add,
+    waiting: () => [...pending.values()],
+    skipped: () => skipped,
+    waits: (entry) => pending.get(entry.id) === entry,
+  };
 }
 
 /**

@@ -1,14 +1,15 @@
 // Unit tests of the sync layout, chunk format, push plan and manifests.
 import { describe, expect, it } from "vitest";
 import { buildMoveEntry } from "../session/moves.ts";
-import { runSteps } from "../session/steps.ts";
 import type { SessionEntry, SessionHeader } from "../session/types.ts";
 import {
+  chunkBody,
   decodeChunk,
   decodeChunkSteps,
   encodeChunk,
-  encodeChunkBytesSteps,
   encodeChunkLines,
+  lineRanges,
+  sealChunkLines,
 } from "./chunk-format.ts";
 import { chunkKey, deviceOfManifest, manifestKey, normalizePrefix } from "./layout.ts";
 import {
@@ -18,7 +19,7 @@ import {
   remoteSessions,
   unreadChunks,
 } from "./manifest.ts";
-import { planPush, waitingCount } from "./push-plan.ts";
+import { planItem, planPush, waitingCount } from "./push-plan.ts";
 
 const msg = (id: string, parentId: string | null): SessionEntry => ({
   type: "message",
@@ -66,10 +67,21 @@ describe("chunk format", () => {
     expect(yields).toBeGreaterThan(10);
     expect(step.value).toEqual({ ok: true, entries, lines });
     expect(decodeChunk(encodeChunkLines(head, []), head)).toEqual({ ok: true, entries: [], lines: [] });
-    // The bytes, encoded in steps, are the text's UTF-8, non-ASCII text included.
+    // Sealed from the lines' bytes: the text's UTF-8, non-ASCII text included.
     const wide = [...lines, JSON.stringify(msg("ü", "e999")), JSON.stringify(msg("😀", "ü"))];
-    const bytes = runSteps(encodeChunkBytesSteps(head, wide));
+    const utf8 = new TextEncoder();
+    const bytes = sealChunkLines(
+      head,
+      wide.map((l) => utf8.encode(l)),
+    );
     expect(new TextDecoder().decode(bytes)).toBe(encodeChunkLines(head, wide));
+    // Its lines found in the bytes are the lines sealed, and its body is them as stored.
+    const found = [...lineRanges(bytes)].map(([a, b]) => new TextDecoder().decode(bytes.subarray(a, b)));
+    expect(found.slice(1)).toEqual(wide);
+    const body = chunkBody(bytes, wide.length);
+    expect(new TextDecoder().decode(body)).toBe(`${wide.join("\n")}\n`);
+    expect(chunkBody(bytes, wide.length - 1)).toBeUndefined();
+    expect(chunkBody(bytes.subarray(0, bytes.length - 1), wide.length)).toBeUndefined();
   });
   it("refuses a half-written object and one read under another name", () => {
     const text = encodeChunk(head, [msg("a", null), msg("b", "a")]);
@@ -88,7 +100,8 @@ describe("push plan", () => {
     const first = planPush([], [msg("a", null), msg("b", "a"), move("m", "a")]);
     expect(first.send.map((e) => e.id)).toEqual(["a", "b"]);
     expect(first.held.map((e) => e.id)).toEqual(["m"]);
-    expect(waitingCount([move("m", "a")])).toBe(0);
+    expect(waitingCount([move("m", "a")].map(planItem))).toBe(0);
+    expect(waitingCount([msg("a", null), move("m", "a")].map(planItem))).toBe(1);
     const second = planPush(first.held, [msg("c", "m")]);
     expect(second.send.map((e) => e.id)).toEqual(["m", "c"]);
     expect(second.held).toEqual([]);

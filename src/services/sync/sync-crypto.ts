@@ -68,7 +68,8 @@ export function createSyncCipher(
         const plain = await crypto.subtle.decrypt(
           { name: "AES-GCM", iv, additionalData: aad(name) },
           await keyFor(s, n),
-          object.slice(HEAD),
+          // A view, not a copy: WebCrypto copies what it is given.
+          object.subarray(HEAD) as Uint8Array<ArrayBuffer>,
         );
         return new Uint8Array(plain);
       } catch {

@@ -5,19 +5,21 @@
  */
 import { buildMoveEntry, isMoveEntry, isPositionMarker } from "../../core/session/moves.ts";
 import { sessionTitle } from "../../core/session/session-name.ts";
+import type { Steps } from "../../core/session/steps.ts";
 import { resolveLeafId } from "../../core/session/tree.ts";
 import type { SessionEntry } from "../../core/session/types.ts";
 import { isLeafEntry } from "../../core/session/types.ts";
-import { decodeChunkSteps, encodeChunkBytesSteps } from "../../core/sync/chunk-format.ts";
-import { linesByEntry, type ParsedLines, parseLinesSteps } from "../../core/sync/jsonl-lines.ts";
+import { decodeChunkSteps, lineRanges, sealChunkLines } from "../../core/sync/chunk-format.ts";
+import { eachLineSteps, type ParsedLines } from "../../core/sync/jsonl-lines.ts";
 import { chunkFolders, chunkKey } from "../../core/sync/layout.ts";
 import { type DeviceManifest, unreadChunks } from "../../core/sync/manifest.ts";
 import { mergeEntries, positionAfterMerge } from "../../core/sync/merge.ts";
-import { planPush, waitingCount } from "../../core/sync/push-plan.ts";
+import { type PlanItem, planItem, planPushItemsSteps, waitingCount } from "../../core/sync/push-plan.ts";
 import {
   appendEntries,
+  type ChunkRow,
   type CutpointDb,
-  chunkText,
+  chunkBytes,
   decodedPieces,
   readChunks,
   type SessionRow,
@@ -41,11 +43,11 @@ export interface RoundContext {
 }
 
 /**
- * Target size of an uploaded chunk's JSONL (characters, close to bytes for JSONL). Each is
+ * Target size of an uploaded chunk's JSONL (UTF-8 bytes). Each is
  * encrypted and decrypted whole (AES-GCM), the longest native step on the page: 512 KB rather
  * than 1 MB halves it (e2e/bench/sync.bench.ts).
  */
-export const PIECE_CHARS = 512 * 1024;
+export const PIECE_BYTES = 512 * 1024;
 /**
  * Work per task while sync parses, merges or builds a big session (a first sync of 100 MB):
  * the page paints and answers between slices.
@@ -53,7 +55,46 @@ export const PIECE_CHARS = 512 * 1024;
 export const SYNC_SLICE_MS = 10;
 const CHUNK_TYPE = "application/x-ndjson";
 
-/** Reads chunks in order, per device stopping at the first one not (completely) there yet. */
+/** One chunk as read from the target: its plain bytes and the entries (with their lines) it holds. */
+export interface ReadChunk extends ParsedLines {
+  device: string;
+  seq: number;
+  bytes: Uint8Array;
+}
+
+/**
+ * Reads chunks in order, per device stopping at the first one not (completely) there yet, and
+ * hands each to `use` as it is read (nothing of it is kept here). Returns the last seq read per device.
+ */
+export async function eachChunk(
+  ctx: RoundContext,
+  session: string,
+  refs: readonly { device: string; seq: number }[],
+  use: (chunk: ReadChunk) => Promise<void>,
+): Promise<SyncResult<Record<string, number>>> {
+  const read: Record<string, number> = {};
+  const stopped = new Set<string>();
+  for (const ref of refs) {
+    if (stopped.has(ref.device)) continue;
+    const bytes = await readBytes(ctx.io, chunkKey(session, ref.device, ref.seq));
+    if (!bytes.ok) return bytes;
+    const plain = bytes.value;
+    const decoded =
+      plain === null
+        ? undefined
+        : await runStepsInSlices(decodeChunkSteps(decodedPieces(plain), { session, ...ref }), SYNC_SLICE_MS);
+    if (!decoded?.ok || plain === null) {
+      // Not there or half-written: read again next round.
+      stopped.add(ref.device);
+      continue;
+    }
+    await use({ ...ref, bytes: plain, entries: decoded.entries, lines: decoded.lines });
+    read[ref.device] = ref.seq;
+  }
+  return done(read);
+}
+
+/** Reads chunks in order (see `eachChunk`), their entries kept together. */
 export async function readChunkEntries(
   ctx: RoundContext,
   session: string,
@@ -61,59 +102,23 @@ export async function readChunkEntries(
 ): Promise<SyncResult<ParsedLines & { read: Record<string, number> }>> {
   const entries: SessionEntry[] = [];
   const lines: string[] = [];
-  const read: Record<string, number> = {};
-  const stopped = new Set<string>();
-  for (const ref of refs) {
-    if (stopped.has(ref.device)) continue;
-    const bytes = await readBytes(ctx.io, chunkKey(session, ref.device, ref.seq));
-    if (!bytes.ok) return bytes;
-    const decoded =
-      bytes.value === null
-        ? undefined
-        : await runStepsInSlices(
-            decodeChunkSteps(decodedPieces(bytes.value), { session, ...ref }),
-            SYNC_SLICE_MS,
-          );
-    if (!decoded?.ok) {
-      // Not there or half-written: read again next round.
-      stopped.add(ref.device);
-      continue;
+  const read = await eachChunk(ctx, session, refs, async (chunk) => {
+    for (let i = 0; i < chunk.entries.length; i++) {
+      entries.push(chunk.entries[i]!);
+      lines.push(chunk.lines[i]!);
     }
-    for (let i = 0; i < decoded.entries.length; i++) {
-      entries.push(decoded.entries[i]!);
-      lines.push(decoded.lines[i]!);
-    }
-    read[ref.device] = ref.seq;
-  }
-  return done({ entries, lines, read });
-}
-
-/**
- * The entries (with their stored lines) of a session's local chunks after `afterSeq` that `keep`
- * accepts, parsed in slices; `onChunk` learns where each chunk's entries end.
- */
-async function localLines(
-  db: CutpointDb,
-  sessionId: string,
-  afterSeq: number,
-  keep: (seq: number) => boolean,
-  onChunk?: (seq: number, end: number) => void,
-): Promise<ParsedLines> {
-  const out: ParsedLines = { entries: [], lines: [] };
-  for (const chunk of await readChunks(db, sessionId, afterSeq)) {
-    if (!keep(chunk.seq)) continue;
-    await runStepsInSlices(parseLinesSteps(await chunkText(chunk), out), SYNC_SLICE_MS);
-    onChunk?.(chunk.seq, out.entries.length);
-  }
-  return out;
+  });
+  if (!read.ok) return read;
+  return done({ entries, lines, read: read.value });
 }
 
 /** The entry a position stands for (a move's target, a `leaf` entry's target). */
-function shownPosition(byId: ReadonlyMap<string, SessionEntry>, leafId: string | null): string | null {
+function shownPosition(byId: ReadonlyMap<string, KeptItem>, leafId: string | null): string | null {
   const leaf = leafId === null ? undefined : byId.get(leafId);
   if (!leaf) return leafId;
-  if (isMoveEntry(leaf)) return leaf.parentId;
-  if (isLeafEntry(leaf)) return typeof leaf.targetId === "string" ? leaf.targetId : null;
+  const entry = leaf.entry;
+  if (entry && isMoveEntry(entry)) return entry.parentId;
+  if (entry && isLeafEntry(entry)) return typeof entry.targetId === "string" ? entry.targetId : null;
   return leaf.id;
 }
 
@@ -127,8 +132,9 @@ export async function pullSession(
   if (refs.length === 0 && state.waiting.length === 0) return done(0);
   const got = await readChunkEntries(ctx, row.id, refs);
   if (!got.ok) return got;
-  const local = (await localLines(ctx.db, row.id, 0, () => true)).entries;
-  const byId = new Map(local.map((e) => [e.id, e] as const));
+  // What the merge and the position need of the session here (not its entries: it may be 100 MB).
+  const local = await planItemsOf(await readChunks(ctx.db, row.id));
+  const byId = new Map(local.map((item) => [item.id, item] as const));
   const merged = mergeEntries(new Set(byId.keys()), [...state.waiting, ...got.value.entries]);
   const next: SessionSyncState = {
     ...state,
@@ -139,7 +145,7 @@ export async function pullSession(
     await saveSessionState(ctx.db, row.id, next);
     return done(0);
   }
-  for (const e of merged.append) byId.set(e.id, e);
+  for (const e of merged.append) byId.set(e.id, keptItem(e, -1));
   const anchor = shownPosition(byId, row.leafId);
   const forward = positionAfterMerge((id) => byId.get(id)?.parentId, anchor, merged.append, isPositionMarker);
   const wanted = forward ?? anchor;
@@ -164,14 +170,49 @@ export async function pullSession(
   return done(merged.append.length);
 }
 
-/** This device's entries not on the target yet (local chunks pushedSeq+1..maxSeq, merges left out). */
-function freshLines(ctx: RoundContext, row: SessionRow, state: SessionSyncState, maxSeq: number) {
-  return localLines(
-    ctx.db,
-    row.id,
-    state.pushedSeq,
-    (seq) => seq <= maxSeq && !state.mergedSeqs.includes(seq),
-  );
+/** A session's local chunks after `afterSeq` that `keep` accepts (their data are handles: read as needed). */
+async function keptChunks(
+  db: CutpointDb,
+  sessionId: string,
+  afterSeq: number,
+  keep: (seq: number) => boolean,
+) {
+  return (await readChunks(db, sessionId, afterSeq)).filter((chunk) => keep(chunk.seq));
+}
+
+/** This device's chunks not on the target yet (pushedSeq+1..maxSeq, merges left out). */
+const freshChunks = (db: CutpointDb, row: SessionRow, state: SessionSyncState, maxSeq: number) =>
+  keptChunks(db, row.id, state.pushedSeq, (seq) => seq <= maxSeq && !state.mergedSeqs.includes(seq));
+
+/**
+ * A plan item that keeps its entry when it is a marker (the plan may keep it back: it is saved),
+ * and its place among the lines read (-1: a marker kept back in an earlier round).
+ */
+type KeptItem = PlanItem & { entry?: SessionEntry; index: number };
+
+function keptItem(entry: SessionEntry, index: number): KeptItem {
+  const item = planItem(entry);
+  return item.marker ? { ...item, entry, index } : { ...item, index };
+}
+
+function* planItemSteps(pieces: Iterable<string>, into: KeptItem[]): Steps<void> {
+  for (const piece of pieces) yield* eachLineSteps(piece, (entry) => into.push(keptItem(entry, into.length)));
+}
+
+/**
+ * What the push plan needs of each entry of `chunks`, in order (parsed in slices; the entries are
+ * not kept); `onChunk` learns where each chunk's entries end.
+ */
+async function planItemsOf(
+  chunks: readonly ChunkRow[],
+  onChunk?: (seq: number, end: number) => void,
+): Promise<KeptItem[]> {
+  const out: KeptItem[] = [];
+  for (const chunk of chunks) {
+    await runStepsInSlices(planItemSteps(decodedPieces(await chunkBytes(chunk.data)), out), SYNC_SLICE_MS);
+    onChunk?.(chunk.seq, out.length);
+  }
+  return out;
 }
 
 /** Entries of this device still to upload (what the status shows as waiting). */
@@ -183,41 +224,40 @@ export async function waitingEntries(
   // With an upload in pieces under way, where the entries it planned end.
   let plannedEnd = 0;
   const maxSeq = state.pushing?.maxSeq ?? 0;
-  const fresh = await localLines(
-    ctx.db,
-    row.id,
-    state.pushedSeq,
-    (seq) => !state.mergedSeqs.includes(seq),
-    (seq, end) => {
-      if (seq <= maxSeq) plannedEnd = end;
-    },
-  );
-  if (!state.pushing) return waitingCount(fresh.entries);
+  const chunks = await keptChunks(ctx.db, row.id, state.pushedSeq, (seq) => !state.mergedSeqs.includes(seq));
+  const fresh = await planItemsOf(chunks, (seq, end) => {
+    if (seq <= maxSeq) plannedEnd = end;
+  });
+  if (!state.pushing) return waitingCount(fresh);
   // The pieces already up are not waiting.
-  const planned = fresh.entries.slice(0, plannedEnd);
-  return (
-    waitingCount(fresh.entries) -
-    waitingCount(planPush(state.held, planned).send.slice(0, state.pushing.sent))
-  );
+  const planned = fresh.slice(0, plannedEnd);
+  const plan = await runStepsInSlices(planPushItemsSteps(state.held.map(planItem), planned), SYNC_SLICE_MS);
+  return waitingCount(fresh) - waitingCount(plan.send.slice(0, state.pushing.sent));
 }
 
-/** The lines of `entries` in upload pieces of about PIECE_CHARS. */
-function pieces(entries: readonly SessionEntry[], lineOf: (e: SessionEntry) => string): string[][] {
-  const out: string[][] = [];
-  let piece: string[] = [];
-  let size = 0;
-  for (const e of entries) {
-    const line = lineOf(e);
-    if (piece.length > 0 && size + line.length + 1 > PIECE_CHARS) {
-      out.push(piece);
-      piece = [];
-      size = 0;
-    }
-    piece.push(line);
-    size += line.length + 1;
+/**
+ * The lines to upload as UTF-8 bytes, in the plan's order, after the first `skip` (sent before a
+ * dropped connection): the markers kept back earlier (written anew), then the stored lines of
+ * `chunks` the plan sends (`sendFresh`, by their place among the chunks' lines), as they are
+ * stored. One stored chunk is read at a time; its lines come as one batch.
+ */
+async function* sendLines(
+  chunks: readonly ChunkRow[],
+  heldSent: readonly SessionEntry[],
+  sendFresh: Uint8Array,
+  skip: number,
+): AsyncGenerator<Uint8Array[]> {
+  let at = 0;
+  const utf8 = new TextEncoder();
+  yield heldSent.filter(() => at++ >= skip).map((entry) => utf8.encode(JSON.stringify(entry)));
+  let index = 0;
+  for (const chunk of chunks) {
+    const bytes = await chunkBytes(chunk.data);
+    const lines: Uint8Array[] = [];
+    for (const [start, end] of lineRanges(bytes))
+      if (sendFresh[index++] === 1 && at++ >= skip) lines.push(bytes.subarray(start, end));
+    yield lines;
   }
-  if (piece.length > 0) out.push(piece);
-  return out;
 }
 
 /** Uploads this device's new entries. Returns how many were uploaded. */
@@ -227,24 +267,26 @@ export async function pushSession(
   state: SessionSyncState,
 ): Promise<SyncResult<number>> {
   const maxSeq = state.pushing?.maxSeq ?? row.lastSeq;
-  const fresh = await freshLines(ctx, row, state, maxSeq);
-  const lines = linesByEntry(fresh);
-  const plan = planPush(state.held, fresh.entries);
+  const chunks = await freshChunks(ctx.db, row, state, maxSeq);
+  const fresh = await planItemsOf(chunks);
+  const held = state.held.map((entry) => keptItem(entry, -1));
+  const plan = await runStepsInSlices(planPushItemsSteps(held, fresh), SYNC_SLICE_MS);
+  const sendFresh = new Uint8Array(fresh.length);
+  const heldSent: SessionEntry[] = [];
+  for (const item of plan.send) {
+    if (item.index === -1) heldSent.push(item.entry!);
+    else sendFresh[item.index] = 1;
+  }
   let sent = state.pushing?.sent ?? 0;
-  // Stored lines go up as they are; a marker kept back from an earlier round is written anew.
-  const todo = pieces(plan.send.slice(sent), (e) => lines.get(e) ?? JSON.stringify(e));
   const total = plan.send.length;
   let uploaded = 0;
   let current: SessionSyncState = state;
-  for (const piece of todo) {
+  const upload = async (piece: Uint8Array[]): Promise<SyncResult<void>> => {
     const record = ctx.own.sessions[row.id];
     const seq = (record?.chunks ?? 0) + 1;
     const folders = await ctx.io.store.ensureFolders(chunkFolders(row.id));
     if (!folders.ok) return folders;
-    const bytes = await runStepsInSlices(
-      encodeChunkBytesSteps({ session: row.id, device: ctx.device, seq }, piece),
-      SYNC_SLICE_MS,
-    );
+    const bytes = sealChunkLines({ session: row.id, device: ctx.device, seq }, piece);
     const put = await writeBytes(ctx.io, chunkKey(row.id, ctx.device, seq), bytes, CHUNK_TYPE);
     if (!put.ok) return put;
     sent += piece.length;
@@ -265,12 +307,32 @@ export async function pushSession(
     current = { ...current, pushing: { maxSeq, sent } };
     await saveAfterChunk(ctx.db, ctx.own, row.id, current);
     ctx.onProgress?.(row.id, sent, total);
+    return done(undefined);
+  };
+  // Pieces of about PIECE_BYTES, each uploaded as soon as it is full.
+  let piece: Uint8Array[] = [];
+  let size = 0;
+  for await (const lines of sendLines(chunks, heldSent, sendFresh, sent))
+    for (const line of lines) {
+      if (piece.length > 0 && size + line.length + 1 > PIECE_BYTES) {
+        const put = await upload(piece);
+        if (!put.ok) return put;
+        piece = [];
+        size = 0;
+      }
+      piece.push(line);
+      size += line.length + 1;
+    }
+  if (piece.length > 0) {
+    const put = await upload(piece);
+    if (!put.ok) return put;
   }
   const { pushing: _, ...rest } = current;
   const finished: SessionSyncState = {
     ...rest,
     pushedSeq: maxSeq,
-    held: plan.held,
+    // Only markers are kept back, and a marker keeps its entry.
+    held: plan.held.map((item) => item.entry!),
     mergedSeqs: current.mergedSeqs.filter((s) => s > maxSeq),
   };
   // The title travels with the session even when nothing new was uploaded (a rename on another device).
