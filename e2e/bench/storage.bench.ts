@@ -115,7 +115,10 @@ async function importByDrop(
     let stored: number | undefined;
     let firstRows: number | undefined;
     return new Promise<{ t0: number; stored: number; firstRows: number; full: number }>((resolve) => {
+      // Checked at the first frame after each change of the page (not every frame: see the init script).
+      let framePending = false;
       const tick = () => {
+        framePending = false;
         if (stored === undefined) {
           const toasts = Array.from(document.querySelectorAll('[data-testid="toast"]'));
           if (toasts.some((t) => t.textContent?.includes("Imported big.jsonl")))
@@ -125,9 +128,16 @@ async function importByDrop(
         const row = document.querySelector('[data-testid="timeline"] li');
         if (row && firstRows === undefined) firstRows = performance.now() - t0;
         if (stored !== undefined && firstRows !== undefined && count === expected) {
+          changes.disconnect();
           resolve({ t0, stored, firstRows, full: performance.now() - t0 });
-        } else requestAnimationFrame(tick);
+        }
       };
+      const changes = new MutationObserver(() => {
+        if (framePending) return;
+        framePending = true;
+        requestAnimationFrame(tick);
+      });
+      changes.observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
       tick();
     });
   }, expected);
@@ -479,9 +489,13 @@ async function benchOne(dist: string): Promise<RunNumbers> {
       } catch {
         // no long task API
       }
-      // Each frame until all are seen: the first rows, the whole session (its entry count shows
-      // only then) and the context meter's numbers, on the page's clock.
+      // At the first frame after each change of the page, until all are seen: the first rows, the
+      // whole session (its entry count shows only then) and the context meter's numbers, on the
+      // page's clock. Not every frame: a frame loop of its own made the page render ~100 frames
+      // during an import's parse that a person's page does not (~110 ms of 2.2 s, in a trace).
+      let framePending = false;
       const tick = () => {
+        framePending = false;
         const at = performance.now();
         if (window.__firstRows === undefined && document.querySelector('[data-testid="timeline"] li'))
           window.__firstRows = at;
@@ -496,10 +510,15 @@ async function benchOne(dist: string): Promise<RunNumbers> {
           window.__textAt = at;
         if (window.__meterAt === undefined && document.querySelector('[data-testid="context-meter"]'))
           window.__meterAt = at;
-        if (window.__meterAt === undefined || window.__wholeAt === undefined || window.__textAt === undefined)
-          requestAnimationFrame(tick);
+        if (window.__meterAt !== undefined && window.__wholeAt !== undefined && window.__textAt !== undefined)
+          changes.disconnect();
       };
-      requestAnimationFrame(tick);
+      const changes = new MutationObserver(() => {
+        if (framePending) return;
+        framePending = true;
+        requestAnimationFrame(tick);
+      });
+      changes.observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
     });
     await page.goto(`${server.url}/`);
     await page.waitForSelector(".welcome");
@@ -683,7 +702,13 @@ async function benchOne(dist: string): Promise<RunNumbers> {
       `browser floor, again after the app's page closed: read ${fmtMs(again.readMs)}, decode + JSON.parse + keep ${fmtMs(again.parseMs)}`,
     );
     console.log(
-      `import → whole session in view, less the lower floor's read + parse: ${fmtMs(overFloor)} (the import's parse: ${(importParse / lower.parseMs).toFixed(2)}× that floor)`,
+      `import → whole session in view, less the lower floor's read + parse: ${fmtMs(overFloor)} (the import's parse: ${(importParse / lower.parseMs).toFixed(2)}× that floor's parse)`,
+    );
+    // The issue's measure (42): the floor is read + decode + JSON.parse + keep, and the import's
+    // parse phase reads the file too (its reads' work on the page is in it; only waits are not).
+    const floorAll = lower.readMs + lower.parseMs;
+    console.log(
+      `against the floor's read + parse (${fmtMs(floorAll)}): import → whole session in view ${(imported.full / floorAll).toFixed(2)}× (target ≤ 1.3×), the import's parse ${(importParse / floorAll).toFixed(2)}× (target ≤ 1.2×)`,
     );
     return {
       firstRows: imported.firstRows,
