@@ -74,6 +74,20 @@ describe("stored token counts", () => {
     expect(await store(second.loaded)).toEqual({ ok: true, value: 0 });
   });
 
+  it("written in several transactions when they are many (one chunk each here): all of them, used by the next open", async () => {
+    const chunks = await db.chunks.count();
+    const first = await load();
+    expect(await storeEstimates(db, first.loaded, undefined, handover, 1)).toEqual({
+      ok: true,
+      value: chunks,
+    });
+    expect(await tokenRows()).toBe(chunks);
+    const second = await load();
+    expect(second.seeded).toBe(fx.entries.length);
+    expect(second.unstored).toBe(0);
+    expectTrueCounts(second.loaded);
+  });
+
   it("taken from memory (a switch back), are known stored when stored in this page: nothing to store again", async () => {
     const chunks = await db.chunks.count();
     const first = await load();
